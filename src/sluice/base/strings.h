@@ -1,0 +1,43 @@
+// String helpers shared by the modules: UTF-8 checks, ASCII case folding, number formatting.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sluice {
+
+/// Return the offset of the first byte that is not part of valid UTF-8, or npos.
+/// Overlong forms, surrogates and code points above U+10FFFF are invalid.
+size_t FindInvalidUtf8(std::string_view s);
+inline bool IsValidUtf8(std::string_view s) { return FindInvalidUtf8(s) == std::string_view::npos; }
+
+/// Append the UTF-8 encoding of code point `cp` (the caller passes a valid scalar value).
+void AppendUtf8(std::string& out, uint32_t cp);
+
+/// Lower-case ASCII letters; other bytes are kept.
+std::string AsciiLower(std::string_view s);
+std::string AsciiUpper(std::string_view s);
+bool EqualsIgnoreCase(std::string_view a, std::string_view b);
+
+bool StartsWith(std::string_view s, std::string_view prefix);
+bool EndsWith(std::string_view s, std::string_view suffix);
+std::string_view TrimWhitespace(std::string_view s);
+std::vector<std::string_view> SplitString(std::string_view s, char sep);
+std::string JoinStrings(const std::vector<std::string>& parts, std::string_view sep);
+
+/// Shortest text that reads back as the same double, in JSON syntax ("1.5", "1e+16", "-0.0").
+/// Integral values keep a ".0" so they stay doubles when read again. NaN and infinities, which
+/// JSON cannot hold, come out as "NaN", "Infinity" and "-Infinity".
+std::string FormatDouble(double d);
+
+/// Make `s` safe to quote in a one-line message: control characters and invalid UTF-8 become
+/// escapes, and very long strings are shortened with "...".
+std::string EscapeForMessage(std::string_view s, size_t max_len = 200);
+
+/// Levenshtein distance over bytes, for "did you mean" and rename hints.
+size_t EditDistance(std::string_view a, std::string_view b);
+
+}  // namespace sluice

@@ -1,0 +1,50 @@
+#include "sluice/base/strings.h"
+
+#include <gtest/gtest.h>
+
+namespace sluice {
+namespace {
+
+TEST(Utf8Test, FindsFirstInvalidByte) {
+  EXPECT_TRUE(IsValidUtf8("plain ascii"));
+  EXPECT_TRUE(IsValidUtf8("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"));
+  EXPECT_EQ(FindInvalidUtf8("ab\xff"), 2u);
+  EXPECT_EQ(FindInvalidUtf8("a\xc0\xafz"), 1u);        // overlong '/'
+  EXPECT_EQ(FindInvalidUtf8("a\xed\xa0\x80"), 1u);     // surrogate
+  EXPECT_EQ(FindInvalidUtf8("\xf4\x90\x80\x80"), 0u);  // above U+10FFFF
+  EXPECT_EQ(FindInvalidUtf8("\xe2\x82"), 0u);          // truncated
+}
+
+TEST(StringsTest, CaseFoldingIsAsciiOnly) {
+  EXPECT_TRUE(EqualsIgnoreCase("Order_ID", "order_id"));
+  EXPECT_FALSE(EqualsIgnoreCase("order", "orders"));
+  EXPECT_EQ(AsciiLower("AbC\xc3\x89"), "abc\xc3\x89");
+}
+
+TEST(StringsTest, FormatDoubleRoundTripsLikePythonRepr) {
+  EXPECT_EQ(FormatDouble(1.0), "1.0");
+  EXPECT_EQ(FormatDouble(1.5), "1.5");
+  EXPECT_EQ(FormatDouble(0.1), "0.1");
+  EXPECT_EQ(FormatDouble(1e16), "1e+16");
+  EXPECT_EQ(FormatDouble(123456789.0), "123456789.0");
+  EXPECT_EQ(FormatDouble(1e-5), "1e-05");
+  EXPECT_EQ(FormatDouble(-0.0), "-0.0");
+}
+
+TEST(StringsTest, EscapeForMessageKeepsOneLine) {
+  EXPECT_EQ(EscapeForMessage("a\nb\xff"), "a\\nb\\xff");
+  EXPECT_EQ(EscapeForMessage(std::string(300, 'x'), 10), std::string(10, 'x') + "...");
+}
+
+TEST(StringsTest, SplitTrimJoinAndDistance) {
+  auto parts = SplitString("a,,b", ',');
+  ASSERT_EQ(parts.size(), 3u);
+  EXPECT_EQ(parts[1], "");
+  EXPECT_EQ(TrimWhitespace("  x y \n"), "x y");
+  EXPECT_EQ(JoinStrings({"a", "b"}, ", "), "a, b");
+  EXPECT_EQ(EditDistance("movie_id", "movieid"), 1u);
+  EXPECT_EQ(EditDistance("", "abc"), 3u);
+}
+
+}  // namespace
+}  // namespace sluice
