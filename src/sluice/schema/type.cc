@@ -1,0 +1,432 @@
+#include "sluice/schema/type.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "sluice/base/strings.h"
+#include "sluice/schema/field_path.h"
+
+namespace sluice::schema {
+
+Field::Field(std::string name, TypePtr type, bool nullable)
+    : name_(std::move(name)),
+      type_(std::move(type)),
+      nullable_(nullable),
+      metadata_(JsonValue::Object()) {}
+
+Field& Field::set_name(std::string name) {
+  name_ = std::move(name);
+  return *this;
+}
+Field& Field::set_type(TypePtr type) {
+  type_ = std::move(type);
+  return *this;
+}
+Field& Field::set_nullable(bool nullable) {
+  nullable_ = nullable;
+  return *this;
+}
+Field& Field::set_doc(std::optional<std::string> doc) {
+  doc_ = std::move(doc);
+  return *this;
+}
+Field& Field::set_default_value(std::optional<JsonValue> value) {
+  default_ = std::move(value);
+  return *this;
+}
+Field& Field::set_metadata(JsonValue metadata) {
+  metadata_ = metadata.is_object() ? std::move(metadata) : JsonValue::Object();
+  return *this;
+}
+
+bool Field::Equals(const Field& other) const {
+  if (name_ != other.name_ || nullable_ != other.nullable_ || doc_ != other.doc_) return false;
+  if (default_.has_value() != other.default_.has_value()) return false;
+  if (default_.has_value() && !default_->Equals(*other.default_)) return false;
+  if (!metadata_.Equals(other.metadata_)) return false;
+  return type_->Equals(*other.type_, true);
+}
+
+bool Type::is_integer() const {
+  return kind_ == TypeKind::kInt8 || kind_ == TypeKind::kInt16 || kind_ == TypeKind::kInt32 ||
+         kind_ == TypeKind::kInt64;
+}
+
+bool Type::is_floating() const {
+  return kind_ == TypeKind::kFloat32 || kind_ == TypeKind::kFloat64;
+}
+
+const Field* Type::FindField(std::string_view name) const {
+  for (const Field& f : fields_) {
+    if (f.name() == name) return &f;
+  }
+  return nullptr;
+}
+
+std::vector<size_t> Type::FindFieldsIgnoreCase(std::string_view name) const {
+  std::vector<size_t> out;
+  for (size_t i = 0; i < fields_.size(); ++i) {
+    if (EqualsIgnoreCase(fields_[i].name(), name)) out.push_back(i);
+  }
+  return out;
+}
+
+bool Type::Equals(const Type& other, bool compare_details) const {
+  if (this == &other) return true;
+  if (kind_ != other.kind_) return false;
+  switch (kind_) {
+    case TypeKind::kDecimal:
+      return precision_ == other.precision_ && scale_ == other.scale_;
+    case TypeKind::kString:
+      return string_length_ == other.string_length_ && precision_ == other.precision_;
+    case TypeKind::kTime:
+    case TypeKind::kTimestamp:
+    case TypeKind::kTimestampNtz:
+      return unit_ == other.unit_;
+    case TypeKind::kStruct: {
+      if (fields_.size() != other.fields_.size()) return false;
+      for (size_t i = 0; i < fields_.size(); ++i) {
+        const Field& a = fields_[i];
+        const Field& b = other.fields_[i];
+        if (compare_details) {
+          if (!a.Equals(b)) return false;
+        } else if (a.name() != b.name() || a.nullable() != b.nullable() ||
+                   !a.type()->Equals(*b.type(), false)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    case TypeKind::kArray:
+      return contains_null_ == other.contains_null_ &&
+             first_->Equals(*other.first_, compare_details);
+    case TypeKind::kMap:
+      return contains_null_ == other.contains_null_ &&
+             first_->Equals(*other.first_, compare_details) &&
+             second_->Equals(*other.second_, compare_details);
+    case TypeKind::kNull:
+    case TypeKind::kBoolean:
+    case TypeKind::kInt8:
+    case TypeKind::kInt16:
+    case TypeKind::kInt32:
+    case TypeKind::kInt64:
+    case TypeKind::kFloat32:
+    case TypeKind::kFloat64:
+    case TypeKind::kBinary:
+    case TypeKind::kDate:
+    case TypeKind::kUuid:
+      return true;
+  }
+  return false;
+}
+
+namespace {
+
+std::string_view UnitSuffix(TimeUnit unit) {
+  switch (unit) {
+    case TimeUnit::kMillis:
+      return "(3)";
+    case TimeUnit::kMicros:
+      return "";
+    case TimeUnit::kNanos:
+      return "(9)";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string Type::ToString() const {
+  switch (kind_) {
+    case TypeKind::kDecimal:
+      return fmt::format("decimal({},{})", precision_, scale_);
+    case TypeKind::kString:
+      switch (string_length_) {
+        case StringLength::kChar:
+          return fmt::format("char({})", precision_);
+        case StringLength::kVarchar:
+          return fmt::format("varchar({})", precision_);
+        case StringLength::kUnbounded:
+          return "string";
+      }
+      return "string";
+    case TypeKind::kTime:
+    case TypeKind::kTimestamp:
+    case TypeKind::kTimestampNtz:
+      return fmt::format("{}{}", TypeKindName(kind_), UnitSuffix(unit_));
+    case TypeKind::kStruct: {
+      std::string out = "struct<";
+      for (size_t i = 0; i < fields_.size(); ++i) {
+        if (i > 0) out += ", ";
+        out += QuoteFieldName(fields_[i].name());
+        out += ": ";
+        out += TypeWithNullability(*fields_[i].type(), fields_[i].nullable());
+      }
+      out += ">";
+      return out;
+    }
+    case TypeKind::kArray:
+      return fmt::format("array<{}>", TypeWithNullability(*first_, contains_null_));
+    case TypeKind::kMap:
+      return fmt::format("map<{}, {}>", first_->ToString(),
+                         TypeWithNullability(*second_, contains_null_));
+    case TypeKind::kNull:
+    case TypeKind::kBoolean:
+    case TypeKind::kInt8:
+    case TypeKind::kInt16:
+    case TypeKind::kInt32:
+    case TypeKind::kInt64:
+    case TypeKind::kFloat32:
+    case TypeKind::kFloat64:
+    case TypeKind::kBinary:
+    case TypeKind::kDate:
+    case TypeKind::kUuid:
+      return std::string(TypeKindName(kind_));
+  }
+  return "unknown";
+}
+
+std::string TypeWithNullability(const Type& type, bool nullable) {
+  std::string s = type.ToString();
+  if (!nullable) s += " not null";
+  return s;
+}
+
+std::string_view TypeKindName(TypeKind kind) {
+  switch (kind) {
+    case TypeKind::kNull:
+      return "null";
+    case TypeKind::kBoolean:
+      return "boolean";
+    case TypeKind::kInt8:
+      return "int8";
+    case TypeKind::kInt16:
+      return "int16";
+    case TypeKind::kInt32:
+      return "int32";
+    case TypeKind::kInt64:
+      return "int64";
+    case TypeKind::kFloat32:
+      return "float32";
+    case TypeKind::kFloat64:
+      return "float64";
+    case TypeKind::kDecimal:
+      return "decimal";
+    case TypeKind::kString:
+      return "string";
+    case TypeKind::kBinary:
+      return "binary";
+    case TypeKind::kDate:
+      return "date";
+    case TypeKind::kTimestamp:
+      return "timestamp";
+    case TypeKind::kTimestampNtz:
+      return "timestamp_ntz";
+    case TypeKind::kTime:
+      return "time";
+    case TypeKind::kUuid:
+      return "uuid";
+    case TypeKind::kStruct:
+      return "struct";
+    case TypeKind::kArray:
+      return "array";
+    case TypeKind::kMap:
+      return "map";
+  }
+  return "unknown";
+}
+
+namespace {
+
+TypePtr MakeShared(TypeKind kind) { return std::make_shared<const Type>(kind); }
+
+Unexpected<Error> Invalid(std::string message) { return InvalidArgument(std::move(message)); }
+
+}  // namespace
+
+#define SLUICE_SINGLETON(fn, kind)             \
+  TypePtr Type::fn() {                         \
+    static const TypePtr t = MakeShared(kind); \
+    return t;                                  \
+  }
+SLUICE_SINGLETON(Null, TypeKind::kNull)
+SLUICE_SINGLETON(Boolean, TypeKind::kBoolean)
+SLUICE_SINGLETON(Int8, TypeKind::kInt8)
+SLUICE_SINGLETON(Int16, TypeKind::kInt16)
+SLUICE_SINGLETON(Int32, TypeKind::kInt32)
+SLUICE_SINGLETON(Int64, TypeKind::kInt64)
+SLUICE_SINGLETON(Float32, TypeKind::kFloat32)
+SLUICE_SINGLETON(Float64, TypeKind::kFloat64)
+SLUICE_SINGLETON(String, TypeKind::kString)
+SLUICE_SINGLETON(Binary, TypeKind::kBinary)
+SLUICE_SINGLETON(Date, TypeKind::kDate)
+SLUICE_SINGLETON(Uuid, TypeKind::kUuid)
+#undef SLUICE_SINGLETON
+
+TypePtr Type::WithUnit(TypeKind kind, TimeUnit unit) {
+  auto build = [](TypeKind k, TimeUnit u) {
+    auto t = std::make_shared<Type>(k);
+    t->unit_ = u;
+    return TypePtr(std::move(t));
+  };
+  // One shared instance per (kind, unit), built on first use.
+  static const TypePtr table[3][3] = {
+      {build(TypeKind::kTimestamp, TimeUnit::kMillis),
+       build(TypeKind::kTimestamp, TimeUnit::kMicros),
+       build(TypeKind::kTimestamp, TimeUnit::kNanos)},
+      {build(TypeKind::kTimestampNtz, TimeUnit::kMillis),
+       build(TypeKind::kTimestampNtz, TimeUnit::kMicros),
+       build(TypeKind::kTimestampNtz, TimeUnit::kNanos)},
+      {build(TypeKind::kTime, TimeUnit::kMillis), build(TypeKind::kTime, TimeUnit::kMicros),
+       build(TypeKind::kTime, TimeUnit::kNanos)},
+  };
+  int row = kind == TypeKind::kTimestamp ? 0 : kind == TypeKind::kTimestampNtz ? 1 : 2;
+  return table[row][static_cast<int>(unit)];
+}
+
+TypePtr Type::Timestamp(TimeUnit unit) { return WithUnit(TypeKind::kTimestamp, unit); }
+TypePtr Type::TimestampNtz(TimeUnit unit) { return WithUnit(TypeKind::kTimestampNtz, unit); }
+TypePtr Type::Time(TimeUnit unit) { return WithUnit(TypeKind::kTime, unit); }
+
+TypePtr Type::Primitive(TypeKind kind) {
+  switch (kind) {
+    case TypeKind::kNull:
+      return Null();
+    case TypeKind::kBoolean:
+      return Boolean();
+    case TypeKind::kInt8:
+      return Int8();
+    case TypeKind::kInt16:
+      return Int16();
+    case TypeKind::kInt32:
+      return Int32();
+    case TypeKind::kInt64:
+      return Int64();
+    case TypeKind::kFloat32:
+      return Float32();
+    case TypeKind::kFloat64:
+      return Float64();
+    case TypeKind::kString:
+      return String();
+    case TypeKind::kBinary:
+      return Binary();
+    case TypeKind::kDate:
+      return Date();
+    case TypeKind::kUuid:
+      return Uuid();
+    case TypeKind::kTimestamp:
+      return Timestamp();
+    case TypeKind::kTimestampNtz:
+      return TimestampNtz();
+    case TypeKind::kTime:
+      return Time();
+    case TypeKind::kDecimal:
+    case TypeKind::kStruct:
+    case TypeKind::kArray:
+    case TypeKind::kMap:
+      return nullptr;
+  }
+  return nullptr;
+}
+
+Result<TypePtr> Type::Decimal(int precision, int scale) {
+  if (precision < 1 || precision > kMaxDecimalPrecision) {
+    return Invalid(
+        fmt::format("decimal precision {} is outside 1..{}", precision, kMaxDecimalPrecision));
+  }
+  if (scale < 0 || scale > precision) {
+    return Invalid(
+        fmt::format("decimal scale {} is outside 0..{} (the precision)", scale, precision));
+  }
+  auto t = std::make_shared<Type>(TypeKind::kDecimal);
+  t->precision_ = precision;
+  t->scale_ = scale;
+  return TypePtr(std::move(t));
+}
+
+namespace {
+constexpr int kMaxStringLength = 1 << 30;
+}  // namespace
+
+Result<TypePtr> Type::Char(int length) {
+  if (length < 1 || length > kMaxStringLength) {
+    return Invalid(fmt::format("char length {} is outside 1..{}", length, kMaxStringLength));
+  }
+  auto t = std::make_shared<Type>(TypeKind::kString);
+  t->string_length_ = StringLength::kChar;
+  t->precision_ = length;
+  return TypePtr(std::move(t));
+}
+
+Result<TypePtr> Type::Varchar(int length) {
+  if (length < 1 || length > kMaxStringLength) {
+    return Invalid(fmt::format("varchar length {} is outside 1..{}", length, kMaxStringLength));
+  }
+  auto t = std::make_shared<Type>(TypeKind::kString);
+  t->string_length_ = StringLength::kVarchar;
+  t->precision_ = length;
+  return TypePtr(std::move(t));
+}
+
+namespace {
+
+Status CheckDepth(int depth) {
+  if (depth > kMaxNestingDepth) {
+    return Invalid(fmt::format("types nest deeper than {} levels", kMaxNestingDepth));
+  }
+  return Ok();
+}
+
+}  // namespace
+
+Result<TypePtr> Type::Struct(std::vector<Field> fields) {
+  int depth = 0;
+  std::unordered_set<std::string_view> seen;
+  seen.reserve(fields.size());
+  for (const Field& f : fields) {
+    if (f.name().empty()) return Invalid("a struct field has an empty name");
+    if (!IsValidUtf8(f.name())) {
+      return Invalid(
+          fmt::format("field name \"{}\" is not valid UTF-8", EscapeForMessage(f.name())));
+    }
+    if (f.type() == nullptr) {
+      return Invalid(fmt::format("field {} has no type", QuoteFieldName(f.name())));
+    }
+    if (!seen.insert(f.name()).second) {
+      return Invalid(fmt::format("duplicate field name {}", QuoteFieldName(f.name())));
+    }
+    depth = std::max(depth, f.type()->depth());
+  }
+  SLUICE_TRY(CheckDepth(depth + 1));
+  auto t = std::make_shared<Type>(TypeKind::kStruct);
+  t->fields_ = std::move(fields);
+  t->depth_ = depth + 1;
+  return TypePtr(std::move(t));
+}
+
+Result<TypePtr> Type::Array(TypePtr element, bool contains_null) {
+  if (element == nullptr) return Invalid("an array has no element type");
+  SLUICE_TRY(CheckDepth(element->depth() + 1));
+  auto t = std::make_shared<Type>(TypeKind::kArray);
+  t->depth_ = element->depth() + 1;
+  t->first_ = std::move(element);
+  t->contains_null_ = contains_null;
+  return TypePtr(std::move(t));
+}
+
+Result<TypePtr> Type::Map(TypePtr key, TypePtr value, bool value_contains_null) {
+  if (key == nullptr || value == nullptr) return Invalid("a map lacks its key or value type");
+  if (key->kind() == TypeKind::kNull) return Invalid("map keys cannot be of type null");
+  int depth = std::max(key->depth(), value->depth()) + 1;
+  SLUICE_TRY(CheckDepth(depth));
+  auto t = std::make_shared<Type>(TypeKind::kMap);
+  t->depth_ = depth;
+  t->first_ = std::move(key);
+  t->second_ = std::move(value);
+  t->contains_null_ = value_contains_null;
+  return TypePtr(std::move(t));
+}
+
+}  // namespace sluice::schema
