@@ -26,7 +26,8 @@ Result<Converted<SchemaPtr>> ReadJson(std::string_view text);
 Converted<std::string> WriteJson(const schema::Schema& schema);
 
 /// The seed-000 baseline hash: MD5 of PySpark's `schema.json()`, which is the StructType JSON
-/// with keys sorted and non-ASCII escaped (`json.dumps(..., sort_keys=True, separators=(",",":"))`).
+/// with keys sorted and non-ASCII escaped (`json.dumps(..., sort_keys=True,
+/// separators=(",",":"))`).
 std::string SparkMd5(const schema::Schema& schema);
 
 /// Read a DDL column list (`a INT, b STRUCT<c: STRING> NOT NULL COMMENT 'x'`) or a single
@@ -43,6 +44,10 @@ Result<TypePtr> ParseDataType(std::string_view text);
 /// A type in Spark's SQL form ("BIGINT", "ARRAY<STRUCT<a: INT>>"); notes for unmappable types.
 std::string DataTypeSql(const schema::Type& type, schema::NoteSink* notes = nullptr,
                         const schema::FieldPath& path = {});
+
+/// Quote a column name as Spark's quoteIfNeeded does: bare when it matches
+/// [A-Za-z_][A-Za-z0-9_]*, else in backquotes with backquotes doubled.
+std::string QuoteIdentifier(std::string_view name);
 
 /// A type by Spark's JSON type name for primitives ("long", "integer", "decimal(10,2)") and the
 /// lower-case SQL form for nested types ("array<struct<a: integer>>"), as the seed contract
