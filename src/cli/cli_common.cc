@@ -1,0 +1,72 @@
+#include "cli/cli_common.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+#include <iterator>
+
+#include <fmt/format.h>
+
+#include "sluice/base/file_system.h"
+
+namespace sluice::cli {
+
+Result<std::string> ReadInput(const std::string& path) {
+  if (path == "-") {
+    std::string data;
+    char buf[1 << 16];
+    size_t n = 0;
+    while ((n = std::fread(buf, 1, sizeof buf, stdin)) > 0) {
+      data.append(buf, n);
+      if (data.size() > kMaxSchemaFileBytes) {
+        return InvalidArgument(
+            fmt::format("standard input is larger than the limit of {} bytes", kMaxSchemaFileBytes));
+      }
+    }
+    return data;
+  }
+  auto fs = NewLocalFileSystem();
+  return fs->ReadFile(path, kMaxSchemaFileBytes);
+}
+
+Result<LoadedSchema> LoadSchema(const std::string& path, const std::string& from) {
+  LoadedSchema out;
+  out.path = path;
+  SLUICE_ASSIGN_OR_RETURN(out.content, ReadInput(path));
+  auto format = from.empty() ? dialects::DetectFormat(path, out.content)
+                             : dialects::ParseFormatName(from);
+  if (!format.has_value()) return Fail(format.error().WithContext(path));
+  out.format = *format;
+  auto read = dialects::ReadSchema(out.content, out.format);
+  if (!read.has_value()) return Fail(read.error().WithContext(path));
+  out.schema = std::move(read->value);
+  out.notes = std::move(read->notes);
+  return out;
+}
+
+void PrintNotes(const std::vector<schema::LossyNote>& notes, std::string_view source) {
+  for (const auto& n : notes) {
+    std::cerr << "note: " << source << ": " << n.ToString() << "\n";
+  }
+}
+
+int ReportError(const Error& error) {
+  std::cerr << "sluice: error: " << error.message() << "\n";
+  return kExitError;
+}
+
+Status WriteOutput(const std::string& path, std::string_view text) {
+  if (path.empty() || path == "-") {
+    std::cout << text;
+    std::cout.flush();
+    if (!std::cout) return IoError("cannot write to standard output");
+    return Ok();
+  }
+  auto fs = NewLocalFileSystem();
+  return fs->WriteFile(path, text);
+}
+
+bool IsTerminal(int fd) { return ::isatty(fd) == 1; }
+
+}  // namespace sluice::cli

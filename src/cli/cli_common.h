@@ -1,0 +1,54 @@
+// What every sluice subcommand shares: exit codes, reading schema files, printing notes and
+// errors. Only src/cli talks to the terminal.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sluice/base/result.h"
+#include "sluice/dialects/format.h"
+#include "sluice/schema/conversion.h"
+#include "sluice/schema/schema.h"
+
+namespace sluice::cli {
+
+/// Exit codes: 0 when all holds, 1 when a check found changes or violations, 2 for usage or
+/// input errors.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFindings = 1;
+inline constexpr int kExitError = 2;
+
+/// Schema files larger than this are refused before parsing.
+inline constexpr size_t kMaxSchemaFileBytes = size_t{64} << 20;
+
+/// Read a file, or standard input for "-".
+Result<std::string> ReadInput(const std::string& path);
+
+/// A schema file read into the model, with its detected format and the text it came from.
+struct LoadedSchema {
+  std::string path;
+  std::string content;
+  dialects::Format format;
+  schema::SchemaPtr schema;
+  std::vector<schema::LossyNote> notes;
+};
+
+/// Read `path` and parse it as `from` (a format name) or, when empty, as detected.
+/// Errors carry the path in front of the message.
+Result<LoadedSchema> LoadSchema(const std::string& path, const std::string& from);
+
+/// Print notes to stderr as "note: <source>: <path>: <message>".
+void PrintNotes(const std::vector<schema::LossyNote>& notes, std::string_view source);
+
+/// Print "sluice: error: <message>" to stderr and return kExitError.
+int ReportError(const Error& error);
+
+/// Write `text` to `path`, or to stdout when `path` is empty or "-".
+Status WriteOutput(const std::string& path, std::string_view text);
+
+/// True if standard output (fd 1) or standard error (fd 2) is a terminal.
+bool IsTerminal(int fd);
+
+}  // namespace sluice::cli

@@ -1,0 +1,13 @@
+// Each subcommand registers itself on the CLI11 app and records its exit code when it runs.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace sluice::cli {
+
+/// `sluice schema show|convert|fingerprint|formats`.
+void RegisterSchemaCommand(CLI::App& app, int& exit_code);
+/// `sluice diff OLD NEW`.
+void RegisterDiffCommand(CLI::App& app, int& exit_code);
+
+}  // namespace sluice::cli
