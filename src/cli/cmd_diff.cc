@@ -69,13 +69,16 @@ std::string RenderText(const SchemaDiff& d, const DiffOptions& opt) {
   std::string out = fmt::format("{} -> {}\n", opt.old_file, opt.new_file);
   size_t path_w = 4;
   size_t kind_w = 4;
+  size_t desc_w = 4;
   for (const Change& c : d.changes) {
     path_w = std::max(path_w, c.path.ToString().size());
     kind_w = std::max(kind_w, evolution::ChangeKindName(c.kind).size());
+    desc_w = std::max(desc_w, Describe(c).size());
   }
+  desc_w = std::min<size_t>(desc_w, 60);
   for (const Change& c : d.changes) {
-    out += fmt::format("  {} {:<{}}  {:<{}}  {}  [{}]\n", Marker(c.kind), c.path.ToString(),
-                       path_w, evolution::ChangeKindName(c.kind), kind_w, Describe(c),
+    out += fmt::format("  {} {:<{}}  {:<{}}  {:<{}}  [{}]\n", Marker(c.kind), c.path.ToString(),
+                       path_w, evolution::ChangeKindName(c.kind), kind_w, Describe(c), desc_w,
                        evolution::ChangeSeverityName(c.severity()));
   }
   for (const auto& h : d.hints) {

@@ -41,7 +41,7 @@ TEST(CliTest, SeedOrdersDiffFindsTheTypeChange) {
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_TRUE(Contains(r.out, "order_amount       type_changed  float64 -> string  [breaking]"))
       << r.out;
-  EXPECT_TRUE(Contains(r.out, "+ unexpected_column  field_added   string  [compatible]")) << r.out;
+  EXPECT_TRUE(Contains(r.out, "+ unexpected_column  field_added   string             [compatible]")) << r.out;
   EXPECT_TRUE(Contains(r.out, "2 changes: 1 breaking, 1 compatible, 0 cosmetic")) << r.out;
 }
 
