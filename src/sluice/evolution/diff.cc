@@ -274,17 +274,25 @@ class Differ {
     }
     DiffType(path, *a.type(), *b.type());
     if (a.doc() != b.doc()) Add(path, ChangeKind::kDocChanged, a.doc(), b.doc());
-    bool default_differs =
-        a.default_value().has_value() != b.default_value().has_value() ||
-        (a.default_value().has_value() && !a.default_value()->Equals(*b.default_value()));
+    // A null default on a nullable field says what having no default says (Avro spells out
+    // `"default": null` where Spark leaves it implicit), so the two compare equal.
+    std::optional<JsonValue> da = EffectiveDefault(a);
+    std::optional<JsonValue> db = EffectiveDefault(b);
+    bool default_differs = da.has_value() != db.has_value() || (da.has_value() && !da->Equals(*db));
     if (default_differs) {
-      Add(path, ChangeKind::kDefaultChanged,
-          a.default_value() ? std::optional(JsonText(*a.default_value())) : std::nullopt,
-          b.default_value() ? std::optional(JsonText(*b.default_value())) : std::nullopt);
+      Add(path, ChangeKind::kDefaultChanged, da ? std::optional(JsonText(*da)) : std::nullopt,
+          db ? std::optional(JsonText(*db)) : std::nullopt);
     }
     if (!a.metadata().Equals(b.metadata())) {
       Add(path, ChangeKind::kMetadataChanged, JsonText(a.metadata()), JsonText(b.metadata()));
     }
+  }
+
+  static std::optional<JsonValue> EffectiveDefault(const Field& f) {
+    if (f.nullable() && f.default_value().has_value() && f.default_value()->is_null()) {
+      return std::nullopt;
+    }
+    return f.default_value();
   }
 
   void DiffContainsNull(const FieldPath& path, bool before, bool after) {
