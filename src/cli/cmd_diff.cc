@@ -51,9 +51,9 @@ char Marker(ChangeKind kind) {
 }
 
 std::string Describe(const Change& c) {
-  if (!c.from.has_value()) return *c.to;
-  if (!c.to.has_value()) return *c.from;
-  return *c.from + " -> " + *c.to;
+  if (c.kind == ChangeKind::kFieldAdded) return c.to.value_or("");
+  if (c.kind == ChangeKind::kFieldRemoved) return c.from.value_or("");
+  return c.from.value_or("(none)") + " -> " + c.to.value_or("(none)");
 }
 
 std::string SummaryLine(const SchemaDiff& d) {

@@ -68,26 +68,37 @@ struct FingerprintOptions {
 };
 
 int RunFingerprint(const FingerprintOptions& opt) {
-  auto loaded = LoadSchema(opt.file, opt.from);
-  if (!loaded.has_value()) return ReportError(loaded.error());
   std::vector<std::string> algos;
   if (opt.algo == "all") {
     algos = {"sha256", "spark-md5", "crc64-avro", "md5", "avro-sha256"};
   } else {
     algos = {opt.algo};
   }
-  std::vector<schema::LossyNote> notes = loaded->notes;
+  auto input = ReadInput(opt.file);
+  if (!input.has_value()) return ReportError(input.error().WithContext(opt.file));
+  auto format = opt.from.empty() ? dialects::DetectFormat(opt.file, *input)
+                                 : dialects::ParseFormatName(opt.from);
+  if (!format.has_value()) return ReportError(format.error().WithContext(opt.file));
+
+  // Each kind of fingerprint reads the file only as far as it needs: the model for sha256 and
+  // spark-md5, Avro's canonical form for the Avro fingerprints.
+  std::vector<schema::LossyNote> notes;
+  schema::SchemaPtr model;
   std::optional<std::string> pcf;
   std::string out;
   for (const auto& algo : algos) {
     std::string value;
-    if (algo == "sha256") {
-      value = schema::Fingerprint(*loaded->schema);
-    } else if (algo == "spark-md5") {
-      value = dialects::spark::SparkMd5(*loaded->schema);
+    if (algo == "sha256" || algo == "spark-md5") {
+      if (model == nullptr) {
+        auto r = dialects::ReadSchema(*input, *format);
+        if (!r.has_value()) return ReportError(r.error().WithContext(opt.file));
+        model = r->value;
+        notes.insert(notes.end(), r->notes.begin(), r->notes.end());
+      }
+      value = algo == "sha256" ? schema::Fingerprint(*model) : dialects::spark::SparkMd5(*model);
     } else {
       if (!pcf.has_value()) {
-        auto r = dialects::AvroCanonicalForm(loaded->content, loaded->format);
+        auto r = dialects::AvroCanonicalForm(*input, *format);
         if (!r.has_value()) return ReportError(r.error().WithContext(opt.file));
         pcf = r->value;
         notes.insert(notes.end(), r->notes.begin(), r->notes.end());

@@ -4,7 +4,12 @@
 
 #include "sluice/base/json.h"
 #include "sluice/base/strings.h"
+#include "sluice/dialects/avro/avro_convert.h"
+#include "sluice/dialects/avro/avro_schema.h"
+#include "sluice/dialects/contract/contract.h"
+#include "sluice/dialects/jsonschema/json_schema_convert.h"
 #include "sluice/dialects/spark/spark.h"
+#include "sluice/dialects/sql/sql.h"
 #include "sluice/schema/canonical.h"
 #include "sluice/schema/tree.h"
 
@@ -111,11 +116,17 @@ Result<Format> DetectFormat(std::string_view path, std::string_view content) {
   std::string lower = AsciiLower(path);
   if (EndsWith(lower, ".avsc")) return Format::kAvro;
   if (EndsWith(lower, ".ddl")) return Format::kSparkDdl;
-  if (EndsWith(lower, ".yaml") || EndsWith(lower, ".yml")) {
-    return Unimplemented("YAML contracts are not readable yet");
-  }
+  bool yaml = EndsWith(lower, ".yaml") || EndsWith(lower, ".yml");
   std::string_view body = TrimWhitespace(content);
   if (body.empty()) return InvalidArgument("empty schema file");
+  if (contract::LooksLikeOdcs(content)) return Format::kOdcs;
+  if (contract::LooksLikeSeedContract(content)) return Format::kContract;
+  if (yaml) {
+    return InvalidArgument(
+        "YAML that is neither an ODCS contract (apiVersion, kind: DataContract) nor a seed "
+        "contract (required_columns); pass --from odcs or --from contract");
+  }
+  if (EndsWith(lower, ".schema.json")) return Format::kJsonSchema;
   char first = body.front();
   if (first == '{' || first == '[' || first == '"') return DetectJson(body);
   return Format::kSparkDdl;
@@ -128,10 +139,13 @@ Result<Converted<SchemaPtr>> ReadSchema(std::string_view content, Format format)
     case Format::kSparkDdl:
       return spark::ReadDdl(content);
     case Format::kAvro:
+      return avro::ReadSchema(content);
     case Format::kJsonSchema:
+      return jsonschema::ReadSchema(content);
     case Format::kContract:
+      return contract::ReadSeedSchema(content);
     case Format::kOdcs:
-      return Unimplemented(fmt::format("reading {} is not available yet", FormatName(format)));
+      return contract::ReadOdcsSchema(content);
     case Format::kAvroCanonical:
     case Format::kSqlSpark:
     case Format::kSqlDuckDb:
@@ -158,22 +172,43 @@ Result<Converted<std::string>> WriteSchema(const schema::Schema& s, Format forma
     case Format::kCanonical:
       return Converted<std::string>{schema::CanonicalForm(s), {}};
     case Format::kAvro:
-    case Format::kAvroCanonical:
+      return avro::WriteSchema(s);
+    case Format::kAvroCanonical: {
+      SLUICE_ASSIGN_OR_RETURN(Converted<std::string> text, avro::WriteSchema(s));
+      SLUICE_ASSIGN_OR_RETURN(avro::AvroSchema parsed, avro::Parse(text.value));
+      return Converted<std::string>{avro::ParsingCanonicalForm(parsed), std::move(text.notes)};
+    }
     case Format::kJsonSchema:
+      return jsonschema::WriteSchema(s);
     case Format::kContract:
+      return contract::WriteSeedContract(s);
     case Format::kOdcs:
+      return contract::WriteOdcs(s);
     case Format::kSqlSpark:
     case Format::kSqlDuckDb:
-    case Format::kSqlPostgres:
-      break;
+    case Format::kSqlPostgres: {
+      sql::CreateTableOptions o;
+      o.table_name = options.table_name;
+      sql::SqlDialect d = format == Format::kSqlSpark    ? sql::SqlDialect::kSpark
+                          : format == Format::kSqlDuckDb ? sql::SqlDialect::kDuckDb
+                                                         : sql::SqlDialect::kPostgres;
+      return sql::WriteCreateTable(s, d, o);
+    }
   }
-  return Unimplemented(fmt::format("writing {} is not available yet", FormatName(format)));
+  return Internal("unhandled format");
 }
 
 Result<Converted<std::string>> Convert(std::string_view content, Format from, Format to,
                                        const WriteOptions& options) {
   if (!IsReadable(from)) {
     return InvalidArgument(fmt::format("{} is an output format only", FormatName(from)));
+  }
+  if (from == Format::kAvro && (to == Format::kAvro || to == Format::kAvroCanonical)) {
+    // Avro to Avro keeps what the model cannot hold (enums, fixed, aliases, named types).
+    SLUICE_ASSIGN_OR_RETURN(avro::AvroSchema parsed, avro::Parse(content));
+    std::string text = to == Format::kAvro ? avro::WriteJson(parsed, 2)
+                                           : avro::ParsingCanonicalForm(parsed);
+    return Converted<std::string>{std::move(text), {}};
   }
   SLUICE_ASSIGN_OR_RETURN(Converted<SchemaPtr> read, ReadSchema(content, from));
   SLUICE_ASSIGN_OR_RETURN(Converted<std::string> written, WriteSchema(*read.value, to, options));
