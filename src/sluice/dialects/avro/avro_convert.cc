@@ -138,7 +138,13 @@ class ToModelConverter {
       SLUICE_ASSIGN_OR_RETURN(Typed t, Convert(f.type(), fp, depth + 1));
       Field field(f.name(), t.type, t.nullable);
       field.set_doc(f.doc());
-      if (f.default_value()) field.set_default_value(ModelDefault(f.type(), *f.default_value()));
+      // `"default": null` on an optional field is how Avro says what a nullable model field
+      // without a default already means (missing reads as null), so it is not stored; the
+      // writer puts it back on every nullable field.
+      bool implicit_null = t.nullable && f.default_value() && f.default_value()->is_null();
+      if (f.default_value() && !implicit_null) {
+        field.set_default_value(ModelDefault(f.type(), *f.default_value()));
+      }
       if (f.order() != SortOrder::kAscending) {
         notes_.Add(fp, fmt::format("sort order \"{}\" is not kept",
                                    f.order() == SortOrder::kDescending ? "descending" : "ignore"));
