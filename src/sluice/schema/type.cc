@@ -122,9 +122,7 @@ bool Type::Equals(const Type& other, bool compare_details) const {
   return false;
 }
 
-namespace {
-
-std::string_view UnitSuffix(TimeUnit unit) {
+std::string_view TimeUnitSuffix(TimeUnit unit) {
   switch (unit) {
     case TimeUnit::kMillis:
       return "(3)";
@@ -135,8 +133,6 @@ std::string_view UnitSuffix(TimeUnit unit) {
   }
   return "";
 }
-
-}  // namespace
 
 std::string Type::ToString() const {
   switch (kind_) {
@@ -155,7 +151,7 @@ std::string Type::ToString() const {
     case TypeKind::kTime:
     case TypeKind::kTimestamp:
     case TypeKind::kTimestampNtz:
-      return fmt::format("{}{}", TypeKindName(kind_), UnitSuffix(unit_));
+      return fmt::format("{}{}", TypeKindName(kind_), TimeUnitSuffix(unit_));
     case TypeKind::kStruct: {
       std::string out = "struct<";
       for (size_t i = 0; i < fields_.size(); ++i) {

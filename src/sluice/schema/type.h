@@ -179,6 +179,10 @@ class Type {
 /// "int32", "struct", ... : the kind alone, without parameters.
 std::string_view TypeKindName(TypeKind kind);
 
+/// "(3)" for milliseconds, "" for microseconds (the default), "(9)" for nanoseconds: the
+/// precision suffix of time and timestamp type names.
+std::string_view TimeUnitSuffix(TimeUnit unit);
+
 /// Append " not null" to a type's string when `nullable` is false: "int64 not null".
 std::string TypeWithNullability(const Type& type, bool nullable);
 

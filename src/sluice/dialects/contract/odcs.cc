@@ -542,18 +542,6 @@ Result<Contract> ParseOdcs(std::string_view yaml) {
 
 namespace {
 
-std::string UnitSuffix(TimeUnit unit) {
-  switch (unit) {
-    case TimeUnit::kMillis:
-      return "(3)";
-    case TimeUnit::kMicros:
-      return "";
-    case TimeUnit::kNanos:
-      return "(9)";
-  }
-  return "";
-}
-
 // The ODCS logicalType of a model type.
 std::string_view LogicalTypeOf(const Type& type) {
   switch (type.kind()) {
@@ -626,11 +614,11 @@ std::string PhysicalTypeOf(const Type& type, schema::NoteSink& notes, const Fiel
     case TypeKind::kDate:
       return "DATE";
     case TypeKind::kTimestamp:
-      return "TIMESTAMP" + UnitSuffix(type.unit());
+      return "TIMESTAMP" + std::string(schema::TimeUnitSuffix(type.unit()));
     case TypeKind::kTimestampNtz:
-      return "TIMESTAMP_NTZ" + UnitSuffix(type.unit());
+      return "TIMESTAMP_NTZ" + std::string(schema::TimeUnitSuffix(type.unit()));
     case TypeKind::kTime:
-      return "TIME" + UnitSuffix(type.unit());
+      return "TIME" + std::string(schema::TimeUnitSuffix(type.unit()));
     case TypeKind::kUuid:
       return "UUID";
     case TypeKind::kStruct:
