@@ -12,6 +12,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)sluice::dialects::spark::ParseDataType(text);
   auto r = sluice::dialects::spark::ReadDdl(text);
   if (!r.has_value()) return 0;
+  // An empty schema writes an empty DDL string, which no DDL parser reads (WriteDdl notes it).
+  if (r->value->fields().empty()) return 0;
   auto again = sluice::dialects::spark::ReadDdl(sluice::dialects::spark::WriteDdl(*r->value).value);
   if (!again.has_value()) std::abort();
   if (!again->value->struct_type()->Equals(*r->value->struct_type(), false)) {

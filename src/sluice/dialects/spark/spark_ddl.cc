@@ -488,6 +488,10 @@ Result<Converted<SchemaPtr>> ReadDdl(std::string_view text) {
 Converted<std::string> WriteDdl(const schema::Schema& s) {
   NoteSink notes;
   std::string out;
+  if (s.fields().empty()) {
+    notes.Add(FieldPath(), "a schema with no columns is an empty DDL string, which Spark's "
+                           "parser (and sluice's) cannot read back");
+  }
   for (size_t i = 0; i < s.fields().size(); ++i) {
     const Field& f = s.fields()[i];
     FieldPath path = FieldPath::Of(f.name());

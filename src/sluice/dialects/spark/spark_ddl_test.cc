@@ -135,6 +135,16 @@ TEST(SparkDdlTest, NotesWhatDdlCannotSay) {
   EXPECT_EQ(w.notes[0].path.ToString(), "xs");
 }
 
+TEST(SparkDdlTest, EmptySchemaWritesEmptyDdlWithANote) {
+  auto r = ReadDdl("STRUCT<>");
+  ASSERT_TRUE(r.has_value()) << r.error().ToString();
+  EXPECT_TRUE(r->value->fields().empty());
+  auto w = WriteDdl(*r->value);
+  EXPECT_EQ(w.value, "");
+  ASSERT_EQ(w.notes.size(), 1u);
+  EXPECT_FALSE(ReadDdl(w.value).has_value());
+}
+
 TEST(SparkDdlTest, ErrorsPointAtTheOffendingToken) {
   auto r = ReadDdl("a INT, b STRNG");
   ASSERT_FALSE(r.has_value());
