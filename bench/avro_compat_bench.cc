@@ -1,2 +1,122 @@
+// Time Avro reader/writer compatibility checks (Java's SchemaCompatibility rules) on the pairs of
+// bench/gen_avro_pairs.py: SLUICE_BENCH_AVRO_PAIRS names the random evolution pairs, checked in
+// both directions, and SLUICE_BENCH_AVRO_WIDE the 2,000-field v1/v2 pair. Schemas are parsed
+// before timing: the check is what is measured, as in the peer (bench/peer_avro_compat.py,
+// python3-avro's avro.compatibility), which bench/run runs on the same files.
 #include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "sluice/base/json.h"
+#include "sluice/dialects/avro/avro_compatibility.h"
+#include "sluice/dialects/avro/avro_schema.h"
+
+namespace {
+
+namespace avro = sluice::dialects::avro;
+
+struct Pair {
+  avro::AvroSchema a;
+  avro::AvroSchema b;
+};
+
+// The pairs of a gen_avro_pairs.py file, without the "ambiguous" slice (Java throws on those).
+std::vector<Pair> LoadPairs(const char* env) {
+  const char* path = std::getenv(env);
+  if (path == nullptr) {
+    std::fprintf(stderr, "set %s to a gen_avro_pairs.py file (bench/run does)\n", env);
+    std::exit(2);
+  }
+  std::ifstream in(path);
+  std::vector<Pair> pairs;
+  std::string line;
+  while (std::getline(in, line)) {
+    auto j = sluice::ParseJson(line);
+    if (!j.has_value()) continue;
+    if (j->Find("slice")->as_string() == "ambiguous") continue;
+    auto a = avro::Parse(j->Find("a")->as_string());
+    auto b = avro::Parse(j->Find("b")->as_string());
+    if (!a || !b) {
+      std::fprintf(stderr, "%s: a pair does not parse\n", path);
+      std::exit(2);
+    }
+    pairs.push_back(Pair{std::move(a).value(), std::move(b).value()});
+  }
+  if (pairs.empty()) {
+    std::fprintf(stderr, "%s: no pairs\n", path);
+    std::exit(2);
+  }
+  return pairs;
+}
+
+// Every pair in both directions per iteration; the counters give the time per check and the
+// number of compatible verdicts, which bench/run compares with the peer's.
+void BM_AvroCompatRandomPairs(benchmark::State& state) {
+  static const std::vector<Pair> pairs = LoadPairs("SLUICE_BENCH_AVRO_PAIRS");
+  int64_t compatible = 0;
+  for (auto _ : state) {
+    compatible = 0;
+    for (const Pair& p : pairs) {
+      for (int dir = 0; dir < 2; ++dir) {
+        auto r = dir == 0 ? avro::CheckCompatibility(p.b, p.a) : avro::CheckCompatibility(p.a, p.b);
+        if (!r.has_value()) {
+          state.SkipWithError(r.error().message().c_str());
+          return;
+        }
+        compatible += r->compatible ? 1 : 0;
+        benchmark::DoNotOptimize(r);
+      }
+    }
+  }
+  const double checks = static_cast<double>(pairs.size() * 2);
+  state.counters["checks"] = checks;
+  state.counters["compatible"] = static_cast<double>(compatible);
+  state.counters["s_per_check"] = benchmark::Counter(
+      checks, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_AvroCompatRandomPairs)->Unit(benchmark::kMillisecond);
+
+// BACKWARD for the wide record: v2 (reader) reads v1 (writer).
+void BM_AvroCompatWideRecord(benchmark::State& state) {
+  static const std::vector<Pair> pairs = LoadPairs("SLUICE_BENCH_AVRO_WIDE");
+  const Pair& p = pairs.front();
+  bool compatible = false;
+  for (auto _ : state) {
+    auto r = avro::CheckCompatibility(p.b, p.a);
+    if (!r.has_value()) {
+      state.SkipWithError(r.error().message().c_str());
+      return;
+    }
+    compatible = r->compatible;
+    benchmark::DoNotOptimize(r);
+  }
+  state.counters["compatible"] = compatible ? 1 : 0;
+  state.counters["fields"] = static_cast<double>(p.b.root().fields().size());
+}
+BENCHMARK(BM_AvroCompatWideRecord)->Unit(benchmark::kMicrosecond);
+
+// FORWARD for the wide record: v1 reads v2; every int v2 widened to long is a TYPE_MISMATCH.
+void BM_AvroCompatWideRecordForward(benchmark::State& state) {
+  static const std::vector<Pair> pairs = LoadPairs("SLUICE_BENCH_AVRO_WIDE");
+  const Pair& p = pairs.front();
+  bool compatible = false;
+  for (auto _ : state) {
+    auto r = avro::CheckCompatibility(p.a, p.b);
+    if (!r.has_value()) {
+      state.SkipWithError(r.error().message().c_str());
+      return;
+    }
+    compatible = r->compatible;
+    benchmark::DoNotOptimize(r);
+  }
+  state.counters["compatible"] = compatible ? 1 : 0;
+}
+BENCHMARK(BM_AvroCompatWideRecordForward)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+
 BENCHMARK_MAIN();

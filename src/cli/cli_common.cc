@@ -1,12 +1,11 @@
 #include "cli/cli_common.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <iostream>
 #include <iterator>
-
-#include <fmt/format.h>
 
 #include "sluice/base/file_system.h"
 
@@ -20,8 +19,8 @@ Result<std::string> ReadInput(const std::string& path) {
     while ((n = std::fread(buf, 1, sizeof buf, stdin)) > 0) {
       data.append(buf, n);
       if (data.size() > kMaxSchemaFileBytes) {
-        return InvalidArgument(
-            fmt::format("standard input is larger than the limit of {} bytes", kMaxSchemaFileBytes));
+        return InvalidArgument(fmt::format("standard input is larger than the limit of {} bytes",
+                                           kMaxSchemaFileBytes));
       }
     }
     return data;
@@ -34,8 +33,8 @@ Result<LoadedSchema> LoadSchema(const std::string& path, const std::string& from
   LoadedSchema out;
   out.path = path;
   SLUICE_ASSIGN_OR_RETURN(out.content, ReadInput(path));
-  auto format = from.empty() ? dialects::DetectFormat(path, out.content)
-                             : dialects::ParseFormatName(from);
+  auto format =
+      from.empty() ? dialects::DetectFormat(path, out.content) : dialects::ParseFormatName(from);
   if (!format.has_value()) return Fail(format.error().WithContext(path));
   out.format = *format;
   auto read = dialects::ReadSchema(out.content, out.format);

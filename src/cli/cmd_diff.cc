@@ -1,9 +1,9 @@
 // `sluice diff OLD NEW`: what changed between two schema versions, in any two languages.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <iostream>
 #include <memory>
-
-#include <fmt/format.h>
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
@@ -59,8 +59,7 @@ std::string Describe(const Change& c) {
 std::string SummaryLine(const SchemaDiff& d) {
   if (d.empty()) return "no changes";
   return fmt::format("{} change{}: {} breaking, {} compatible, {} cosmetic", d.changes.size(),
-                     d.changes.size() == 1 ? "" : "s",
-                     d.CountBySeverity(ChangeSeverity::kBreaking),
+                     d.changes.size() == 1 ? "" : "s", d.CountBySeverity(ChangeSeverity::kBreaking),
                      d.CountBySeverity(ChangeSeverity::kCompatible),
                      d.CountBySeverity(ChangeSeverity::kCosmetic));
 }
@@ -180,16 +179,17 @@ std::string RenderGithub(const SchemaDiff& d, const DiffOptions& opt) {
     std::string_view level = c.severity() == ChangeSeverity::kBreaking     ? "error"
                              : c.severity() == ChangeSeverity::kCompatible ? "warning"
                                                                            : "notice";
-    out += fmt::format("::{} file={},title={}::{}: {} {}\n", level, EscapeProperty(opt.new_file),
-                       EscapeProperty("sluice diff " + std::string(evolution::ChangeKindName(c.kind))),
-                       EscapeData(c.path.ToString()), evolution::ChangeKindName(c.kind),
-                       EscapeData(Describe(c)));
+    out += fmt::format(
+        "::{} file={},title={}::{}: {} {}\n", level, EscapeProperty(opt.new_file),
+        EscapeProperty("sluice diff " + std::string(evolution::ChangeKindName(c.kind))),
+        EscapeData(c.path.ToString()), evolution::ChangeKindName(c.kind), EscapeData(Describe(c)));
   }
   for (const auto& h : d.hints) {
-    out += fmt::format("::notice file={},title=sluice diff rename candidate::{} may have been "
-                       "renamed to {} ({})\n",
-                       EscapeProperty(opt.new_file), EscapeData(h.from.ToString()),
-                       EscapeData(h.to.ToString()), h.reason);
+    out += fmt::format(
+        "::notice file={},title=sluice diff rename candidate::{} may have been "
+        "renamed to {} ({})\n",
+        EscapeProperty(opt.new_file), EscapeData(h.from.ToString()), EscapeData(h.to.ToString()),
+        h.reason);
   }
   out += SummaryLine(d) + "\n";
   return out;

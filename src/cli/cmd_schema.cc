@@ -1,9 +1,9 @@
 // `sluice schema show|convert|fingerprint|formats`: read a schema in any language, print it in
 // any other, or fingerprint it.
+#include <fmt/format.h>
+
 #include <iostream>
 #include <memory>
-
-#include <fmt/format.h>
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"

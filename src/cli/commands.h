@@ -9,5 +9,11 @@ namespace sluice::cli {
 void RegisterSchemaCommand(CLI::App& app, int& exit_code);
 /// `sluice diff OLD NEW`.
 void RegisterDiffCommand(CLI::App& app, int& exit_code);
+/// `sluice compat V1 [V2 ...] NEW`.
+void RegisterCompatCommand(CLI::App& app, int& exit_code);
+/// `sluice merge TABLE_SCHEMA INCOMING`.
+void RegisterMergeCommand(CLI::App& app, int& exit_code);
+/// `sluice check SCHEMA --contract CONTRACT`.
+void RegisterCheckCommand(CLI::App& app, int& exit_code);
 
 }  // namespace sluice::cli

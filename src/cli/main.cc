@@ -1,7 +1,6 @@
 // The sluice binary: parses the command line and hands off to one subcommand.
-#include <iostream>
-
 #include <CLI/CLI.hpp>
+#include <iostream>
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
@@ -11,15 +10,19 @@ constexpr const char* kVersion = "0.1.0";
 }
 
 int main(int argc, char** argv) {
-  CLI::App app{"sluice: schema evolution for data pipelines. Reads every schema language a "
-               "pipeline uses, converts between them, and says exactly what changed.",
-               "sluice"};
+  CLI::App app{
+      "sluice: schema evolution for data pipelines. Reads every schema language a "
+      "pipeline uses, converts between them, and says exactly what changed.",
+      "sluice"};
   app.set_version_flag("--version", kVersion);
   app.require_subcommand(1);
   app.fallthrough(false);
   int exit_code = sluice::cli::kExitOk;
   sluice::cli::RegisterSchemaCommand(app, exit_code);
   sluice::cli::RegisterDiffCommand(app, exit_code);
+  sluice::cli::RegisterCompatCommand(app, exit_code);
+  sluice::cli::RegisterMergeCommand(app, exit_code);
+  sluice::cli::RegisterCheckCommand(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,7 +1,8 @@
-// Data contracts: the seed YAML contract (`required_columns` + change policy) and ODCS v3 (Open
-// Data Contract Standard, bitol-io). Both read into one Contract value: schemas in the logical
-// model, the change policy, the contract's identity, and per-column facts the model has no slot
-// for (ODCS logicalType, physicalType, primaryKey, ...) that a contract checker needs.
+// Data contracts: the seed YAML contract (`required_columns` + change policy), ODCS v3 (Open
+// Data Contract Standard, bitol-io) and the legacy Data Contract Specification (DCS, dcs.h). All
+// read into one Contract value: schemas in the logical model, the change policy, the contract's
+// identity, and per-column facts the model has no slot for (ODCS logicalType, physicalType,
+// primaryKey, ...) that a contract checker needs.
 //
 // Every function here is thread-safe and never throws: yaml-cpp's exceptions are caught in the
 // adapter. Errors are kParseError for YAML syntax ("line L, column C: ...") and
@@ -34,21 +35,23 @@ struct ChangePolicy {
   bool operator==(const ChangePolicy&) const = default;
 };
 
-enum class ContractFormat : uint8_t { kSeed, kOdcs };
+/// kDcs is the legacy Data Contract Specification that datacontract-cli read before ODCS (dcs.h).
+enum class ContractFormat : uint8_t { kSeed, kOdcs, kDcs };
 
 /// What a contract says about one column (or array element) beyond its schema::Field.
 struct ColumnSpec {
   /// Where the column is in the object's schema: `address.city`, `tags[]` for array items.
   schema::FieldPath path;
-  /// ODCS `logicalType` as written (lower-cased); the seed format has none.
+  /// ODCS `logicalType` as written (lower-cased); for DCS, the logicalType its `type` maps to;
+  /// the seed format has none.
   std::optional<std::string> logical_type;
-  /// ODCS `physicalType` as written; for the seed format, the column's `type` text.
+  /// ODCS `physicalType` as written; for the seed format and DCS, the column's `type` text.
   std::optional<std::string> physical_type;
   std::optional<std::string> physical_name;
   std::optional<std::string> business_name;
   std::optional<std::string> description;
   std::optional<std::string> classification;
-  /// ODCS `required`; for the seed format, `nullable: false`.
+  /// ODCS and DCS `required`; for the seed format, `nullable: false`.
   bool required = false;
   bool unique = false;
   bool primary_key = false;
@@ -63,8 +66,13 @@ struct ColumnSpec {
   /// `quality` rules as a JSON array; null when absent.
   JsonValue quality;
   /// Every other key of the property (examples, customProperties, encryptedName, ...) as a JSON
-  /// object, so nothing the file says is lost.
+  /// object, so nothing the file says is lost. For DCS: pii, enum, references, $ref, precision,
+  /// scale, keys, values, config and the extension keys; `logical_type_options` holds its
+  /// minLength, maxLength, pattern, format, minimum, maximum, exclusiveMinimum, exclusiveMaximum.
   JsonValue other = JsonValue::Object();
+  /// The keys the element wrote, in document order (ODCS and DCS; empty for the seed format), so
+  /// a contract diff can tell `required: false` from no `required` at all.
+  std::vector<std::string> keys;
 };
 
 /// One schema object of a contract: a table, view, topic or file.
@@ -104,6 +112,10 @@ struct Contract {
   std::vector<ContractObject> objects;
   /// Document-level notes: lint-level problems (a missing `status`), ignored keys.
   std::vector<schema::LossyNote> notes;
+  /// The document's top-level keys that the fields above do not hold (ODCS: servers,
+  /// slaProperties, team, description, ...; DCS: info, terms, servers, servicelevels, quality,
+  /// definitions, ...) as a JSON object. Empty for the seed format.
+  JsonValue other = JsonValue::Object();
 
   /// The object named `name`, or the first one when `name` is empty. kNotFound (listing the
   /// names there are) when there is no such object.
@@ -164,6 +176,25 @@ Result<schema::Converted<schema::SchemaPtr>> ReadSeedSchema(std::string_view yam
 /// the document's and that object's notes. kNotFound when the contract has no such object.
 Result<schema::Converted<schema::SchemaPtr>> ReadOdcsSchema(std::string_view yaml,
                                                             std::string_view object_name = {});
+
+/// The ODCS logicalType of a model type: "integer" for int8 ... int64, "number" for floats and
+/// decimals, "string" for strings, binary and uuid, "object" for structs and maps, "" for null.
+std::string_view OdcsLogicalType(const schema::Type& type);
+
+/// How ParseOdcs reads a `physicalType` (SQL names, case-insensitive: VARCHAR(36), BIGINT,
+/// TIMESTAMP_NTZ, ARRAY<STRING>, ...).
+struct OdcsPhysicalType {
+  /// The ODCS logicalType the name belongs to ("string", "integer", ...), "json" for JSON and
+  /// VARIANT, "null" for VOID, "" when the name is not recognised.
+  std::string logical_type;
+  /// The model type, or nullptr when the name does not pin one down (JSON, a bare STRUCT) or is
+  /// not recognised.
+  schema::TypePtr type;
+  /// For timestamps: whether the name says which kind it is (TIMESTAMPTZ, TIMESTAMP_NTZ) rather
+  /// than a bare TIMESTAMP, an instant in Spark and a wall-clock time in most databases.
+  bool zone_explicit = false;
+};
+OdcsPhysicalType ReadOdcsPhysicalType(std::string_view text);
 
 /// Cheap sniffing on the first few kilobytes: a top-level `apiVersion: v3...` or
 /// `kind: DataContract` line.

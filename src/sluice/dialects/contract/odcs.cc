@@ -61,6 +61,10 @@ constexpr std::string_view kPropertyKeys[] = {"name",
                                               "properties",
                                               "items"};
 
+// Top-level keys read into Contract fields or objects; the others land in Contract::other.
+constexpr std::string_view kTopKeys[] = {"apiVersion", "kind", "id",    "version",
+                                         "status",     "name", "schema"};
+
 constexpr std::string_view kObjectKeys[] = {"name",         "logicalType",  "physicalType",
                                             "physicalName", "businessName", "description",
                                             "properties",   "quality"};
@@ -172,6 +176,7 @@ class OdcsReader {
       spec.quality = internal::YamlToJson(*q);
     }
     spec.other = OtherKeys(node, kPropertyKeys);
+    for (const auto& member : node.members) spec.keys.push_back(member.key);
     if (spec.logical_type.has_value()) {
       std::string lower = AsciiLower(*spec.logical_type);
       if (!Contains(kLogicalTypes, lower)) {
@@ -523,6 +528,7 @@ Result<Contract> ParseOdcs(std::string_view yaml) {
     }
   }
   SLUICE_TRY(ReadIdentity(root, &contract));
+  contract.other = OtherKeys(root, kTopKeys);
   if (const YamlNode* objects = root.Find("schema"); objects != nullptr && !objects->is_null()) {
     SLUICE_TRY(ExpectKind("schema", *objects, YamlNode::Kind::kSequence));
     std::unordered_set<std::string> names;
@@ -705,6 +711,17 @@ class OdcsWriter {
 };
 
 }  // namespace
+
+std::string_view OdcsLogicalType(const Type& type) { return LogicalTypeOf(type); }
+
+OdcsPhysicalType ReadOdcsPhysicalType(std::string_view text) {
+  PhysicalType pt = ParsePhysicalType(text);
+  OdcsPhysicalType out;
+  if (pt.family != TypeFamily::kUnknown) out.logical_type = std::string(TypeFamilyName(pt.family));
+  out.type = pt.type;
+  out.zone_explicit = pt.zone_explicit;
+  return out;
+}
 
 Result<schema::Converted<std::string>> WriteOdcs(const schema::Schema& schema,
                                                  const OdcsWriteOptions& options) {
