@@ -7,6 +7,7 @@
 #include "sluice/dialects/avro/avro_convert.h"
 #include "sluice/dialects/avro/avro_schema.h"
 #include "sluice/dialects/contract/contract.h"
+#include "sluice/dialects/contract/dcs.h"
 #include "sluice/dialects/jsonschema/json_schema_convert.h"
 #include "sluice/dialects/spark/spark.h"
 #include "sluice/dialects/sql/sql.h"
@@ -20,18 +21,22 @@ using schema::SchemaPtr;
 
 const std::vector<FormatInfo>& AllFormats() {
   static const std::vector<FormatInfo> kFormats = {
-      {Format::kSparkJson, "spark-json", true, "Spark StructType JSON (df.schema.json(), Delta schemaString)"},
-      {Format::kSparkDdl, "spark-ddl", true, "Spark DDL column list (StructType.toDDL)"},
-      {Format::kAvro, "avro", true, "Avro schema JSON (.avsc)"},
-      {Format::kAvroCanonical, "avro-canonical", false, "Avro Parsing Canonical Form"},
-      {Format::kJsonSchema, "json-schema", true, "JSON Schema (draft 7, 2019-09, 2020-12)"},
-      {Format::kContract, "contract", true, "YAML contract: required_columns + allowed_* policy"},
-      {Format::kOdcs, "odcs", true, "Open Data Contract Standard v3 YAML"},
-      {Format::kSqlSpark, "sql-spark", false, "Spark SQL CREATE TABLE ... USING DELTA"},
-      {Format::kSqlDuckDb, "sql-duckdb", false, "DuckDB CREATE TABLE"},
-      {Format::kSqlPostgres, "sql-postgres", false, "PostgreSQL CREATE TABLE"},
-      {Format::kTree, "tree", false, "Indented tree (the default on a terminal)"},
-      {Format::kCanonical, "canonical", false, "sluice's canonical form (what sha256 hashes)"},
+      {Format::kSparkJson, "spark-json", true, true,
+       "Spark StructType JSON (df.schema.json(), Delta schemaString)"},
+      {Format::kSparkDdl, "spark-ddl", true, true, "Spark DDL column list (StructType.toDDL)"},
+      {Format::kAvro, "avro", true, true, "Avro schema JSON (.avsc)"},
+      {Format::kAvroCanonical, "avro-canonical", false, true, "Avro Parsing Canonical Form"},
+      {Format::kJsonSchema, "json-schema", true, true, "JSON Schema (draft 7, 2019-09, 2020-12)"},
+      {Format::kContract, "contract", true, true,
+       "YAML contract: required_columns + allowed_* policy"},
+      {Format::kOdcs, "odcs", true, true, "Open Data Contract Standard v3 YAML"},
+      {Format::kDcs, "dcs", true, false, "Data Contract Specification YAML (legacy; read only)"},
+      {Format::kSqlSpark, "sql-spark", false, true, "Spark SQL CREATE TABLE ... USING DELTA"},
+      {Format::kSqlDuckDb, "sql-duckdb", false, true, "DuckDB CREATE TABLE"},
+      {Format::kSqlPostgres, "sql-postgres", false, true, "PostgreSQL CREATE TABLE"},
+      {Format::kTree, "tree", false, true, "Indented tree (the default on a terminal)"},
+      {Format::kCanonical, "canonical", false, true,
+       "sluice's canonical form (what sha256 hashes)"},
   };
   return kFormats;
 }
@@ -56,7 +61,8 @@ Result<Format> ParseFormatName(std::string_view name) {
     if (f.name == name) return f.format;
   }
   return InvalidArgument(fmt::format("unknown format \"{}\"; formats are: {}",
-                                     EscapeForMessage(name, 40), JoinStrings(FormatNames(false), ", ")));
+                                     EscapeForMessage(name, 40),
+                                     JoinStrings(FormatNames(false), ", ")));
 }
 
 namespace {
@@ -119,6 +125,7 @@ Result<Format> DetectFormat(std::string_view path, std::string_view content) {
   bool yaml = EndsWith(lower, ".yaml") || EndsWith(lower, ".yml");
   std::string_view body = TrimWhitespace(content);
   if (body.empty()) return InvalidArgument("empty schema file");
+  if (contract::LooksLikeDcs(content)) return Format::kDcs;
   if (contract::LooksLikeOdcs(content)) return Format::kOdcs;
   if (contract::LooksLikeSeedContract(content)) return Format::kContract;
   if (yaml) {
@@ -146,6 +153,14 @@ Result<Converted<SchemaPtr>> ReadSchema(std::string_view content, Format format)
       return contract::ReadSeedSchema(content);
     case Format::kOdcs:
       return contract::ReadOdcsSchema(content);
+    case Format::kDcs: {
+      // A DCS file's first model, as ODCS's first object.
+      SLUICE_ASSIGN_OR_RETURN(contract::Contract c, contract::ParseDcs(content));
+      SLUICE_ASSIGN_OR_RETURN(const contract::ContractObject* object, c.Object());
+      std::vector<schema::LossyNote> notes = c.notes;
+      notes.insert(notes.end(), object->notes.begin(), object->notes.end());
+      return Converted<SchemaPtr>{object->schema, std::move(notes)};
+    }
     case Format::kAvroCanonical:
     case Format::kSqlSpark:
     case Format::kSqlDuckDb:
@@ -184,6 +199,8 @@ Result<Converted<std::string>> WriteSchema(const schema::Schema& s, Format forma
       return contract::WriteSeedContract(s);
     case Format::kOdcs:
       return contract::WriteOdcs(s);
+    case Format::kDcs:
+      return InvalidArgument("dcs is read only: write odcs instead");
     case Format::kSqlSpark:
     case Format::kSqlDuckDb:
     case Format::kSqlPostgres: {
@@ -206,8 +223,8 @@ Result<Converted<std::string>> Convert(std::string_view content, Format from, Fo
   if (from == Format::kAvro && (to == Format::kAvro || to == Format::kAvroCanonical)) {
     // Avro to Avro keeps what the model cannot hold (enums, fixed, aliases, named types).
     SLUICE_ASSIGN_OR_RETURN(avro::AvroSchema parsed, avro::Parse(content));
-    std::string text = to == Format::kAvro ? avro::WriteJson(parsed, 2)
-                                           : avro::ParsingCanonicalForm(parsed);
+    std::string text =
+        to == Format::kAvro ? avro::WriteJson(parsed, 2) : avro::ParsingCanonicalForm(parsed);
     return Converted<std::string>{std::move(text), {}};
   }
   SLUICE_ASSIGN_OR_RETURN(Converted<SchemaPtr> read, ReadSchema(content, from));

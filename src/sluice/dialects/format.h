@@ -21,6 +21,7 @@ enum class Format : uint8_t {
   kJsonSchema,     // JSON Schema draft 7 / 2019-09 / 2020-12
   kContract,       // the seed YAML contract (required_columns, allowed_* policy)
   kOdcs,           // Open Data Contract Standard v3 YAML
+  kDcs,            // the legacy Data Contract Specification YAML (read only)
   kSqlSpark,       // CREATE TABLE ... USING DELTA (write only)
   kSqlDuckDb,      // DuckDB CREATE TABLE (write only)
   kSqlPostgres,    // PostgreSQL CREATE TABLE (write only)
@@ -32,6 +33,7 @@ struct FormatInfo {
   Format format;
   std::string_view name;  // as given to --from / --as / --to
   bool readable;
+  bool writable;
   std::string_view description;
 };
 

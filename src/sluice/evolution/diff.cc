@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_map>
 
 #include "sluice/base/json_writer.h"
 #include "sluice/base/strings.h"
@@ -167,28 +169,37 @@ class Differ {
   // Pair each old field with at most one new field: exact names first, then (unless
   // case-sensitive) names equal ignoring case, when that pairing is unambiguous.
   std::vector<int> Match(const std::vector<Field>& before, const std::vector<Field>& after) {
+    // Hash the new names so that wide structs (tens of thousands of columns) stay linear.
     std::vector<int> match(before.size(), -1);
     std::vector<bool> taken(after.size(), false);
+    std::unordered_map<std::string_view, size_t> exact;
+    exact.reserve(after.size());
+    for (size_t j = 0; j < after.size(); ++j) exact.emplace(after[j].name(), j);
     for (size_t i = 0; i < before.size(); ++i) {
-      for (size_t j = 0; j < after.size(); ++j) {
-        if (!taken[j] && before[i].name() == after[j].name()) {
-          match[i] = static_cast<int>(j);
-          taken[j] = true;
-          break;
-        }
+      auto it = exact.find(before[i].name());
+      if (it != exact.end() && !taken[it->second]) {
+        match[i] = static_cast<int>(it->second);
+        taken[it->second] = true;
       }
     }
     if (options_.case_sensitive) return match;
+    std::unordered_map<std::string, std::vector<size_t>> folded;
+    for (size_t j = 0; j < after.size(); ++j) {
+      if (!taken[j]) folded[AsciiLower(after[j].name())].push_back(j);
+    }
     for (size_t i = 0; i < before.size(); ++i) {
       if (match[i] >= 0) continue;
+      auto it = folded.find(AsciiLower(before[i].name()));
+      if (it == folded.end()) continue;
       int candidate = -1;
       int count = 0;
-      for (size_t j = 0; j < after.size(); ++j) {
-        if (!taken[j] && EqualsIgnoreCase(before[i].name(), after[j].name())) {
+      for (size_t j : it->second) {
+        if (!taken[j]) {
           candidate = static_cast<int>(j);
           ++count;
         }
       }
+      // Only an unambiguous pairing is a case change; otherwise they stay removed and added.
       if (count == 1) {
         match[i] = candidate;
         taken[static_cast<size_t>(candidate)] = true;
@@ -241,28 +252,35 @@ class Differ {
   // A shared field moved if it is outside a longest run of shared fields that keep their
   // relative order (so inserting one field does not make every later field "moved").
   static std::vector<bool> MovedFields(const std::vector<int>& match) {
+    // A longest increasing run of new positions, in old order, stays put; the shared fields
+    // outside it moved. Of several longest runs the one keeping the earliest fields is chosen.
+    // O(n log n): from the back, the length of the longest run starting at each field.
     std::vector<size_t> olds;
     for (size_t i = 0; i < match.size(); ++i) {
       if (match[i] >= 0) olds.push_back(i);
     }
-    size_t n = olds.size();
-    std::vector<size_t> len(n, 1);
-    std::vector<int> prev(n, -1);
-    size_t best = 0;
-    for (size_t a = 0; a < n; ++a) {
-      for (size_t b = 0; b < a; ++b) {
-        if (match[olds[b]] < match[olds[a]] && len[b] + 1 > len[a]) {
-          len[a] = len[b] + 1;
-          prev[a] = static_cast<int>(b);
-        }
+    std::vector<size_t> starting(olds.size(), 0);
+    std::vector<int> tails;  // for runs read backwards: negated new positions, increasing
+    for (size_t a = olds.size(); a-- > 0;) {
+      int v = -match[olds[a]];
+      auto it = std::lower_bound(tails.begin(), tails.end(), v);
+      starting[a] = static_cast<size_t>(it - tails.begin()) + 1;
+      if (it == tails.end()) {
+        tails.push_back(v);
+      } else {
+        *it = v;
       }
-      if (len[a] > len[best]) best = a;
     }
     std::vector<bool> moved(match.size(), false);
-    for (size_t i = 0; i < n; ++i) moved[olds[i]] = true;
-    if (n == 0) return moved;
-    for (int k = static_cast<int>(best); k >= 0; k = prev[static_cast<size_t>(k)]) {
-      moved[olds[static_cast<size_t>(k)]] = false;
+    size_t need = tails.size();
+    int last = -1;
+    for (size_t a = 0; a < olds.size(); ++a) {
+      if (need > 0 && starting[a] == need && match[olds[a]] > last) {
+        last = match[olds[a]];
+        --need;
+      } else {
+        moved[olds[a]] = true;
+      }
     }
     return moved;
   }
@@ -349,8 +367,24 @@ class Differ {
              const std::vector<Field>& after, const std::vector<int>& match,
              const std::vector<int>& reverse) {
     std::vector<bool> used(after.size(), false);
+    size_t removed = 0;
+    size_t added = 0;
+    for (int m : match) removed += m < 0 ? 1 : 0;
+    for (int r : reverse) added += r < 0 ? 1 : 0;
+    // Name similarity costs removed x added comparisons; past a million, only positions count.
+    bool compare_names = removed * added <= 1'000'000;
     for (size_t i = 0; i < before.size(); ++i) {
       if (match[i] >= 0) continue;
+      if (!compare_names) {
+        if (i < after.size() && reverse[i] < 0 && !used[i] &&
+            before[i].type()->Equals(*after[i].type(), false)) {
+          used[i] = true;
+          out_.hints.push_back(RenameHint{parent.Child(before[i].name()),
+                                          parent.Child(after[i].name()),
+                                          "same type, same position"});
+        }
+        continue;
+      }
       int best = -1;
       bool best_similar = false;
       for (size_t j = 0; j < after.size(); ++j) {

@@ -200,3 +200,30 @@ TEST(SchemaDiffTest, IsWideningTable) {
 
 }  // namespace
 }  // namespace sluice::evolution
+
+namespace sluice::evolution {
+namespace {
+
+TEST(SchemaDiffTest, WideSchemasDiffInLinearTime) {
+  // 50,000 columns, every one renamed by case and the last moved to the front: the matching
+  // must not compare every pair.
+  std::vector<schema::Field> before;
+  std::vector<schema::Field> after;
+  for (int i = 0; i < 50000; ++i) {
+    before.emplace_back("col_" + std::to_string(i), schema::Type::Int32());
+  }
+  after.emplace_back("COL_49999", schema::Type::Int32());
+  for (int i = 0; i < 49999; ++i) {
+    after.emplace_back("COL_" + std::to_string(i), schema::Type::Int32());
+  }
+  auto a = schema::Schema::Make(before);
+  auto b = schema::Schema::Make(after);
+  ASSERT_TRUE(a && b);
+  SchemaDiff d = Diff(**a, **b);
+  auto counts = d.CountByKind();
+  EXPECT_EQ(counts[ChangeKind::kCaseChanged], 50000);
+  EXPECT_EQ(counts[ChangeKind::kFieldMoved], 1);
+}
+
+}  // namespace
+}  // namespace sluice::evolution

@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "sluice/dialects/avro/avro_compat_internal.h"
+
 namespace sluice::dialects::avro {
 
 std::string_view AvroIncompatibilityKindName(AvroIncompatibilityKind kind) {
@@ -284,6 +286,58 @@ constexpr std::string_view kPromotions =
     "Avro promotes only int to long, float or double, long to float or double, float to double, "
     "and string to or from bytes";
 
+// The writer's enum symbols the reader lacks, sorted and without repeats, as Java's TreeSet
+// holds them.
+std::vector<std::string_view> MissingSymbols(const AvroNode& r, const AvroNode& w) {
+  std::vector<std::string_view> missing;
+  for (const std::string& s : w.symbols()) {
+    if (std::find(r.symbols().begin(), r.symbols().end(), s) == r.symbols().end()) {
+      missing.push_back(s);
+    }
+  }
+  std::sort(missing.begin(), missing.end());
+  missing.erase(std::unique(missing.begin(), missing.end()), missing.end());
+  return missing;
+}
+
+std::string JoinSymbols(const std::vector<std::string_view>& symbols) {
+  std::string out;
+  for (size_t i = 0; i < symbols.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += symbols[i];
+  }
+  return out;
+}
+
+// Java's getMessage() for each kind.
+std::string Message(const RawIncompatibility& inc) {
+  const AvroNode& r = *inc.reader;
+  const AvroNode& w = *inc.writer;
+  switch (inc.kind) {
+    case Kind::kNameMismatch:
+      return "expected: " + w.full_name();
+    case Kind::kFixedSizeMismatch:
+      return fmt::format("expected: {}, found: {}", w.size(), r.size());
+    case Kind::kMissingEnumSymbols:
+      return "[" + JoinSymbols(MissingSymbols(r, w)) + "]";
+    case Kind::kReaderFieldMissingDefaultValue:
+      return inc.reader_field->name();
+    case Kind::kTypeMismatch: {
+      std::string out = "reader type: ";
+      out += JavaTypeName(r.type());
+      out += " not compatible with writer type: ";
+      out += JavaTypeName(w.type());
+      return out;
+    }
+    case Kind::kMissingUnionBranch: {
+      std::string out = "reader union lacking writer type: ";
+      out += JavaTypeName(inc.writer_branch != nullptr ? inc.writer_branch->type() : w.type());
+      return out;
+    }
+  }
+  return "";
+}
+
 std::string Hint(const RawIncompatibility& inc) {
   const AvroNode& r = *inc.reader;
   const AvroNode& w = *inc.writer;
@@ -299,36 +353,33 @@ std::string Hint(const RawIncompatibility& inc) {
           "size: keep {} bytes, or add a new field of a new fixed type with a default",
           r.full_name(), r.size(), w.size(), w.size());
     case Kind::kMissingEnumSymbols: {
-      // The message is Java's "[A, B]"; the hint names the symbols without the brackets.
-      std::string symbols =
-          inc.message.size() >= 2 ? inc.message.substr(1, inc.message.size() - 2) : inc.message;
+      std::vector<std::string_view> missing = MissingSymbols(r, w);
       std::string example = r.symbols().empty() ? "UNKNOWN" : r.symbols().front();
       return fmt::format(
           "add the symbol{} {} to the reader enum `{}`, or give the enum a default, e.g. "
           "\"default\": \"{}\", which the reader uses for symbols it does not know",
-          symbols.find(',') == std::string::npos ? "" : "s", symbols, r.full_name(), example);
+          missing.size() > 1 ? "s" : "", JoinSymbols(missing), r.full_name(), example);
     }
     case Kind::kReaderFieldMissingDefaultValue: {
-      const AvroField* f = inc.reader_field;
-      std::string name = f != nullptr ? f->name() : inc.message;
-      if (f != nullptr && f->type().is_union()) {
-        std::optional<size_t> null_branch = f->type().NullBranch();
+      const AvroField& f = *inc.reader_field;
+      if (f.type().is_union()) {
+        std::optional<size_t> null_branch = f.type().NullBranch();
         if (null_branch == 0) {
           return fmt::format(
-              "the writer has no field `{0}`: give `{0}` a default, e.g. \"default\": null", name);
+              "the writer has no field `{0}`: give `{0}` a default, e.g. \"default\": null",
+              f.name());
         }
         if (null_branch.has_value()) {
           return fmt::format(
               "the writer has no field `{0}`: give `{0}` a default, e.g. move \"null\" first in "
               "its union and add \"default\": null",
-              name);
+              f.name());
         }
       }
-      std::string type = f != nullptr ? Describe(f->type()) : std::string("...");
       return fmt::format(
           "the writer has no field `{0}`: give `{0}` a default, e.g. \"default\": null with a "
           "[\"null\", {1}] union, or a default value of type {1}",
-          name, type);
+          f.name(), Describe(f.type()));
     }
     case Kind::kTypeMismatch:
       if (inc.reader_field != nullptr) {
@@ -363,41 +414,93 @@ uint64_t SaturatingAdd(uint64_t a, uint64_t b) {
                                                       : a + b;
 }
 
+// Memory a check reuses from the previous check on the same thread, so that a small check
+// allocates nothing but its result. Tables that grew large are freed instead of kept.
+struct Scratch {
+  static constexpr size_t kKeep = size_t{1} << 16;
+
+  PairMemo memo;
+  std::vector<RopeNode> rope;
+  std::vector<RawIncompatibility> leaves;
+  std::vector<Token> tokens;
+  std::vector<Token> location;
+  // Java's fresh location stacks, one per nesting level; a deque keeps them in place as it grows.
+  std::deque<std::vector<Token>> fresh;
+  bool in_use = false;
+
+  void Reset() {
+    memo.Reset();
+    Trim(rope);
+    Trim(leaves);
+    Trim(tokens);
+    Trim(location);
+  }
+
+  template <class T>
+  static void Trim(std::vector<T>& v) {
+    if (v.capacity() > kKeep) {
+      v = std::vector<T>();
+    } else {
+      v.clear();
+    }
+  }
+};
+
 // The port of Java's ReaderWriterCompatibilityChecker. Methods return a result tree node; an
 // error (Java's exceptions, or a bound of the options) is kept in error_ and unwinds the walk.
 class Checker {
  public:
-  explicit Checker(const AvroCompatibilityOptions& options) : options_(options) {}
+  Checker(const AvroCompatibilityOptions& options, Scratch& scratch, bool memoise_every_pair)
+      : options_(options),
+        memoise_every_pair_(memoise_every_pair),
+        memo_(scratch.memo),
+        rope_(scratch.rope),
+        leaves_(scratch.leaves),
+        tokens_(scratch.tokens),
+        fresh_(scratch.fresh) {
+    scratch.Reset();
+    location_ = &scratch.location;
+  }
 
   Result<AvroCompatibility> Run(const AvroNode& reader, const AvroNode& writer) {
-    std::vector<Token> location;
-    location.reserve(32);
-    uint32_t result = Get(kRoot, reader, reader.id(), writer, writer.id(), location);
+    uint32_t result = Get(kRoot, reader, reader.id(), writer, writer.id(), *location_);
     if (error_.has_value()) return Fail(std::move(*error_));
     AvroCompatibility out;
     if (result == kCompatible) return out;
     out.compatible = false;
     out.incompatibility_count = rope_[result].count;
+    // A leaf reused through the memo is listed again; it is written once and copied after.
+    std::vector<std::pair<uint32_t, size_t>> written;
     std::vector<uint32_t> stack{result};
     while (!stack.empty() && out.incompatibilities.size() < options_.max_incompatibilities) {
       const RopeNode& n = rope_[stack.back()];
       stack.pop_back();
-      if (n.leaf != kCompatible) {
-        const RawIncompatibility& raw = leaves_[n.leaf];
-        AvroIncompatibility inc;
-        inc.kind = raw.kind;
-        inc.location = raw.location;
-        inc.message = raw.message;
-        inc.reader = raw.reader;
-        inc.writer = raw.writer;
+      if (n.leaf == kCompatible) {
+        stack.push_back(n.right);
+        stack.push_back(n.left);
+        continue;
+      }
+      auto seen = std::find_if(written.begin(), written.end(),
+                               [&](const auto& e) { return e.first == n.leaf; });
+      if (seen != written.end()) {
+        AvroIncompatibility copy = out.incompatibilities[seen->second];
+        out.incompatibilities.push_back(std::move(copy));
+        continue;
+      }
+      if (written.size() < 64) written.emplace_back(n.leaf, out.incompatibilities.size());
+      const RawIncompatibility& raw = leaves_[n.leaf];
+      AvroIncompatibility inc;
+      inc.kind = raw.kind;
+      inc.location = Render(&tokens_[raw.location_begin], raw.location_size);
+      inc.message = Message(raw);
+      inc.reader = raw.reader;
+      inc.writer = raw.writer;
+      if (options_.explain) {
         inc.reader_type = Describe(*raw.reader);
         inc.writer_type = Describe(*raw.writer);
         inc.hint = Hint(raw);
-        out.incompatibilities.push_back(std::move(inc));
-      } else {
-        stack.push_back(n.right);
-        stack.push_back(n.left);
       }
+      out.incompatibilities.push_back(std::move(inc));
     }
     return out;
   }
@@ -409,7 +512,12 @@ class Checker {
     if (error_.has_value()) return kCompatible;
     location.push_back(token);
     uint32_t result = kCompatible;
-    if (std::optional<uint32_t> memo = memo_.Find(rk, wk)) {
+    // Only a pair with a named type on one side can be requested twice: every other node occurs
+    // once, and its pair is requested only from its parents' pair, itself computed once. (Cycles
+    // run through named types too.) So the memo, Java's on every pair, is consulted for those.
+    const bool memoise = memoise_every_pair_ || r.is_named() || w.is_named();
+    std::optional<uint32_t> memo = memoise ? memo_.Find(rk, wk) : std::nullopt;
+    if (memo.has_value()) {
       // A pair still being computed is an ancestor of this one: compatible unless proven not.
       result = *memo == kInProgress ? kCompatible : *memo;
     } else if (++pairs_ > options_.max_pairs) {
@@ -418,16 +526,17 @@ class Checker {
     } else if (depth_ >= options_.max_depth) {
       SetError(fmt::format("schemas nest more than {} levels deep", options_.max_depth), location);
     } else {
-      // Only a pair that recurses can meet itself again while it is being computed.
-      bool recurses =
-          r.is_union() || w.is_union() ||
-          (r.type() == w.type() && (r.type() == AvroType::kRecord || r.type() == AvroType::kArray ||
-                                    r.type() == AvroType::kMap));
+      // A pair can meet itself again while it is being computed only if it descends: two
+      // records, or a union against a named type. Leaves never see the in-progress mark.
+      const bool recurses =
+          memoise_every_pair_ ||
+          (memoise && (r.is_union() || w.is_union() ||
+                       (r.type() == AvroType::kRecord && w.type() == AvroType::kRecord)));
       if (recurses) memo_.Put(rk, wk, kInProgress);
       ++depth_;
       result = Calculate(r, rk, w, wk, location);
       --depth_;
-      memo_.Put(rk, wk, result);
+      if (memoise) memo_.Put(rk, wk, result);
     }
     location.pop_back();
     return result;
@@ -435,7 +544,6 @@ class Checker {
 
   // Java's public getCompatibility(reader, writer): a fresh location stack, the same memo.
   uint32_t GetFresh(const AvroNode& r, OccurrenceKey rk, const AvroNode& w, OccurrenceKey wk) {
-    // Stacks are reused by nesting level; a deque keeps them in place as it grows.
     if (fresh_depth_ == fresh_.size()) fresh_.emplace_back();
     std::vector<Token>& location = fresh_[fresh_depth_++];
     location.clear();
@@ -481,12 +589,9 @@ class Checker {
             uint32_t c = GetFresh(r, rk, branch, ChildKey(branch, w, i));
             if (error_.has_value()) return kCompatible;
             if (c != kCompatible) {
-              RawIncompatibility inc = Make(
-                  Kind::kMissingUnionBranch, r, w,
-                  fmt::format("reader union lacking writer type: {}", JavaTypeName(branch.type())),
-                  location);
+              RawIncompatibility inc = Make(Kind::kMissingUnionBranch, r, w, location);
               inc.writer_branch = &branch;
-              result = Merge(result, Leaf(std::move(inc)));
+              result = Merge(result, Leaf(inc));
             }
             location.pop_back();
           }
@@ -531,9 +636,7 @@ class Checker {
           if (error_.has_value()) return kCompatible;
           if (c == kCompatible) return kCompatible;
         }
-        return Leaf(Make(
-            Kind::kMissingUnionBranch, r, w,
-            fmt::format("reader union lacking writer type: {}", JavaTypeName(w.type())), location));
+        return Leaf(Make(Kind::kMissingUnionBranch, r, w, location));
       }
       case AvroType::kNull:
       case AvroType::kBoolean:
@@ -553,10 +656,11 @@ class Checker {
                        std::vector<Token>& location) {
     uint32_t result = kCompatible;
     location.push_back(Token{"fields"});
-    for (const AvroField& rf : r.fields()) {
-      size_t i = rf.position();
+    const std::vector<AvroField>& fields = r.fields();
+    for (size_t i = 0; i < fields.size(); ++i) {
+      const AvroField& rf = fields[i];
       location.push_back(Token{nullptr, static_cast<uint32_t>(i)});
-      const AvroField* wf = LookupWriterField(w, rf, location);
+      const AvroField* wf = LookupWriterField(w, rf, i, location);
       if (error_.has_value()) return kCompatible;
       if (wf == nullptr) {
         if (!rf.default_value().has_value()) {
@@ -568,15 +672,16 @@ class Checker {
             result = Merge(result, Get(Token{"type"}, type, ChildKey(type, r, i), w, wk, location));
             enum_default_field_ = outer;
           } else {
-            RawIncompatibility inc =
-                Make(Kind::kReaderFieldMissingDefaultValue, r, w, rf.name(), location);
+            RawIncompatibility inc = Make(Kind::kReaderFieldMissingDefaultValue, r, w, location);
             inc.reader_field = &rf;
-            result = Merge(result, Leaf(std::move(inc)));
+            result = Merge(result, Leaf(inc));
           }
         }
       } else {
+        // The position from the address: position() sits on another cache line of the field.
+        size_t wi = static_cast<size_t>(wf - w.fields().data());
         result = Merge(result, Get(Token{"type"}, rf.type(), ChildKey(rf.type(), r, i), wf->type(),
-                                   ChildKey(wf->type(), w, wf->position()), location));
+                                   ChildKey(wf->type(), w, wi), location));
       }
       if (error_.has_value()) return kCompatible;
       location.pop_back();
@@ -587,18 +692,19 @@ class Checker {
 
   // Java's lookupWriterField: the writer field named like the reader field or like one of its
   // aliases (a set in Java, so a repeated alias counts once); more than one match is an error.
-  const AvroField* LookupWriterField(const AvroNode& w, const AvroField& rf,
+  const AvroField* LookupWriterField(const AvroNode& w, const AvroField& rf, size_t position,
                                      const std::vector<Token>& location) {
-    const AvroField* found = FindWriterField(w, rf.name(), rf.position());
+    const AvroField* found = FindWriterField(w, rf.name(), position);
+    const std::vector<std::string>& aliases = rf.aliases();
+    if (aliases.empty()) return found;
     size_t matches = found != nullptr ? 1 : 0;
     std::string names = found != nullptr ? found->name() : std::string();
-    const std::vector<std::string>& aliases = rf.aliases();
     for (size_t a = 0; a < aliases.size(); ++a) {
       if (std::find(aliases.begin(), aliases.begin() + static_cast<std::ptrdiff_t>(a),
                     aliases[a]) != aliases.begin() + static_cast<std::ptrdiff_t>(a)) {
         continue;
       }
-      const AvroField* by_alias = FindWriterField(w, aliases[a], rf.position());
+      const AvroField* by_alias = FindWriterField(w, aliases[a], position);
       if (by_alias == nullptr) continue;
       ++matches;
       if (found == nullptr) found = by_alias;
@@ -634,7 +740,7 @@ class Checker {
   uint32_t CheckNames(const AvroNode& r, const AvroNode& w, std::vector<Token>& location) {
     if (AvroSchemaNameEquals(r, w)) return kCompatible;
     location.push_back(Token{"name"});
-    uint32_t result = Leaf(Make(Kind::kNameMismatch, r, w, "expected: " + w.full_name(), location));
+    uint32_t result = Leaf(Make(Kind::kNameMismatch, r, w, location));
     location.pop_back();
     return result;
   }
@@ -643,74 +749,63 @@ class Checker {
   uint32_t CheckFixedSize(const AvroNode& r, const AvroNode& w, std::vector<Token>& location) {
     if (r.size() == w.size()) return kCompatible;
     location.push_back(Token{"size"});
-    uint32_t result =
-        Leaf(Make(Kind::kFixedSizeMismatch, r, w,
-                  fmt::format("expected: {}, found: {}", w.size(), r.size()), location));
+    uint32_t result = Leaf(Make(Kind::kFixedSizeMismatch, r, w, location));
     location.pop_back();
     return result;
   }
 
-  // Java's checkReaderEnumContainsAllWriterEnumSymbols: the writer's symbols the reader lacks,
-  // sorted as Java's TreeSet prints them, unless the reader enum has a default.
+  // Java's checkReaderEnumContainsAllWriterEnumSymbols: every writer symbol is a reader symbol,
+  // unless the reader enum has a default (one of its own symbols, as Parse guarantees).
   uint32_t CheckEnumSymbols(const AvroNode& r, const AvroNode& w, std::vector<Token>& location) {
-    std::vector<std::string_view> missing;
-    std::vector<std::string_view> have(r.symbols().begin(), r.symbols().end());
-    std::sort(have.begin(), have.end());
+    bool missing = false;
     for (const std::string& s : w.symbols()) {
-      if (!std::binary_search(have.begin(), have.end(), std::string_view(s))) missing.push_back(s);
+      if (std::find(r.symbols().begin(), r.symbols().end(), s) == r.symbols().end()) {
+        missing = true;
+        break;
+      }
     }
-    if (missing.empty()) return kCompatible;
+    if (!missing) return kCompatible;
     if (r.enum_default().has_value() &&
-        std::binary_search(have.begin(), have.end(), std::string_view(*r.enum_default()))) {
+        std::find(r.symbols().begin(), r.symbols().end(), *r.enum_default()) != r.symbols().end()) {
       return kCompatible;
     }
-    std::sort(missing.begin(), missing.end());
-    missing.erase(std::unique(missing.begin(), missing.end()), missing.end());
-    std::string message = "[";
-    for (size_t i = 0; i < missing.size(); ++i) {
-      if (i > 0) message += ", ";
-      message += missing[i];
-    }
-    message += "]";
     location.push_back(Token{"symbols"});
-    uint32_t result = Leaf(Make(Kind::kMissingEnumSymbols, r, w, std::move(message), location));
+    uint32_t result = Leaf(Make(Kind::kMissingEnumSymbols, r, w, location));
     location.pop_back();
     return result;
   }
 
   // Java's typeMismatch.
   uint32_t Mismatch(const AvroNode& r, const AvroNode& w, const std::vector<Token>& location) {
-    RawIncompatibility inc = Make(Kind::kTypeMismatch, r, w,
-                                  fmt::format("reader type: {} not compatible with writer type: {}",
-                                              JavaTypeName(r.type()), JavaTypeName(w.type())),
-                                  location);
+    RawIncompatibility inc = Make(Kind::kTypeMismatch, r, w, location);
     if (r.type() == AvroType::kEnum && w.type() == AvroType::kRecord) {
       inc.reader_field = enum_default_field_;
     }
-    return Leaf(std::move(inc));
+    return Leaf(inc);
   }
 
-  RawIncompatibility Make(Kind kind, const AvroNode& r, const AvroNode& w, std::string message,
-                          const std::vector<Token>& location) const {
+  RawIncompatibility Make(Kind kind, const AvroNode& r, const AvroNode& w,
+                          const std::vector<Token>& location) {
     RawIncompatibility inc;
     inc.kind = kind;
-    inc.location = Render(location);
-    inc.message = std::move(message);
     inc.reader = &r;
     inc.writer = &w;
+    inc.location_begin = static_cast<uint32_t>(tokens_.size());
+    inc.location_size = static_cast<uint32_t>(location.size());
+    tokens_.insert(tokens_.end(), location.begin(), location.end());
     return inc;
   }
 
   // Java's Incompatibility.getLocation(): the stack without its root token, as a JSON pointer.
   // The tokens are fixed words and numbers, so there is nothing to escape.
-  static std::string Render(const std::vector<Token>& location) {
+  static std::string Render(const Token* tokens, size_t size) {
     std::string out = "/";
-    for (size_t i = 1; i < location.size(); ++i) {
+    for (size_t i = 1; i < size; ++i) {
       if (i > 1) out += '/';
-      if (location[i].word != nullptr) {
-        out += location[i].word;
+      if (tokens[i].word != nullptr) {
+        out += tokens[i].word;
       } else {
-        out += fmt::format("{}", location[i].index);
+        out += std::to_string(tokens[i].index);
       }
     }
     return out;
@@ -719,12 +814,13 @@ class Checker {
   void SetError(std::string message, const std::vector<Token>& location) {
     if (!error_.has_value()) {
       error_.emplace(ErrorCode::kInvalidArgument,
-                     fmt::format("{} (at {} of the reader schema)", message, Render(location)));
+                     fmt::format("{} (at {} of the reader schema)", message,
+                                 Render(location.data(), location.size())));
     }
   }
 
-  uint32_t Leaf(RawIncompatibility inc) {
-    leaves_.push_back(std::move(inc));
+  uint32_t Leaf(const RawIncompatibility& inc) {
+    leaves_.push_back(inc);
     RopeNode node;
     node.leaf = static_cast<uint32_t>(leaves_.size() - 1);
     node.count = 1;
@@ -745,28 +841,59 @@ class Checker {
   }
 
   AvroCompatibilityOptions options_;
-  PairMemo memo_;
-  std::vector<RopeNode> rope_;
-  std::vector<RawIncompatibility> leaves_;
+  // Java's literal memo, on every pair and with every in-progress mark (for tests).
+  bool memoise_every_pair_ = false;
+  PairMemo& memo_;
+  std::vector<RopeNode>& rope_;
+  std::vector<RawIncompatibility>& leaves_;
+  std::vector<Token>& tokens_;
+  std::deque<std::vector<Token>>& fresh_;
+  std::vector<Token>* location_ = nullptr;
+  size_t fresh_depth_ = 0;
   std::optional<Error> error_;
   size_t depth_ = 0;
   size_t pairs_ = 0;
   // The reader field whose enum default sent Java to compare the enum with the writer record.
   const AvroField* enum_default_field_ = nullptr;
   std::unordered_map<const AvroNode*, FieldIndex> indexes_;
-  std::deque<std::vector<Token>> fresh_;
-  size_t fresh_depth_ = 0;
   const AvroNode* index_owner_ = nullptr;
   const FieldIndex* index_ = nullptr;
 };
 
 }  // namespace
 
+namespace {
+
+Result<AvroCompatibility> Check(const AvroNode& reader, const AvroNode& writer,
+                                const AvroCompatibilityOptions& options, bool memoise_every_pair) {
+  thread_local Scratch scratch;
+  if (scratch.in_use) {
+    // Not reached today (a check never starts another), but a private scratch keeps it correct.
+    Scratch own;
+    return Checker(options, own, memoise_every_pair).Run(reader, writer);
+  }
+  scratch.in_use = true;
+  Result<AvroCompatibility> result =
+      Checker(options, scratch, memoise_every_pair).Run(reader, writer);
+  scratch.in_use = false;
+  return result;
+}
+
+}  // namespace
+
 Result<AvroCompatibility> CheckCompatibility(const AvroNode& reader, const AvroNode& writer,
                                              const AvroCompatibilityOptions& options) {
-  Checker checker(options);
-  return checker.Run(reader, writer);
+  return Check(reader, writer, options, false);
 }
+
+namespace internal {
+
+Result<AvroCompatibility> CheckCompatibilityMemoisingEveryPair(
+    const AvroNode& reader, const AvroNode& writer, const AvroCompatibilityOptions& options) {
+  return Check(reader, writer, options, true);
+}
+
+}  // namespace internal
 
 Result<AvroCompatibility> CheckCompatibility(const AvroSchema& reader, const AvroSchema& writer,
                                              const AvroCompatibilityOptions& options) {

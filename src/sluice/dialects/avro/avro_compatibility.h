@@ -58,9 +58,10 @@ struct AvroIncompatibility {
   const AvroNode* reader = nullptr;
   const AvroNode* writer = nullptr;
   /// Short descriptions of the fragments: "int", "record com.acme.User", "union [null, string]".
+  /// Empty unless AvroCompatibilityOptions::explain.
   std::string reader_type;
   std::string writer_type;
-  /// What to change, in plain words.
+  /// What to change, in plain words. Empty unless AvroCompatibilityOptions::explain.
   std::string hint;
 };
 
@@ -85,6 +86,9 @@ struct AvroCompatibilityOptions {
   size_t max_depth = 2'000;
   /// Distinct (reader node, writer node) pairs compared in one check.
   size_t max_pairs = 2'000'000;
+  /// Fill reader_type, writer_type and hint. Without them the result holds exactly what Java's
+  /// checker reports (kinds, messages, locations, fragments), which is cheaper to build.
+  bool explain = true;
 };
 
 /// Check that `reader` can decode all data written with `writer`, with Java's rules, and report

@@ -2,6 +2,8 @@
 // case, sluice must report the same differences (as a multiset; Confluent's order comes from a
 // Java HashSet) and the same STRICT and LENIENT verdicts. The cases live outside the repository
 // (they are under the Confluent Community License); without them the test skips.
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -9,8 +11,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "sluice/base/json.h"
 #include "sluice/base/json_writer.h"
