@@ -1,6 +1,7 @@
 // End-to-end: `sluice compat`, `sluice merge` and `sluice check` on the seed scenarios.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 
 #include "e2e/run.h"
@@ -137,6 +138,129 @@ TEST(MergeCliTest, Seed002AmountRetypeRejectedUnlessOverwrite) {
                               "--mode", "overwrite", "--as", "spark-ddl"});
   EXPECT_EQ(over.exit_code, 0) << over.out;
   EXPECT_TRUE(Contains(over.out, "order_amount STRING")) << over.out;
+}
+
+TEST(CheckCliTest, Seed002OrdersBreakTheContractWithPathsAndRules) {
+  RunResult r = RunSluice({"check", "examples/orders_v2.json", "--contract",
+                           "examples/orders_contract.yaml", "--previous", "examples/orders_v1.json",
+                           "--format", "json"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  auto doc = ParseJson(r.out);
+  ASSERT_TRUE(doc.has_value()) << r.out;
+  EXPECT_FALSE(doc->Find("passed")->as_bool());
+  std::string seen;
+  for (const auto& v : doc->Find("violations")->items()) {
+    seen += v.Find("path")->as_string() + ":" + v.Find("rule")->as_string() + "\n";
+    EXPECT_FALSE(v.Find("fix")->as_string().empty());
+  }
+  EXPECT_TRUE(Contains(seen, "total_amount:required_column_missing\n")) << seen;
+  EXPECT_TRUE(Contains(seen, "order_amount:type_change_not_allowed\n")) << seen;
+  RunResult text = RunSluice({"check", "examples/orders_v2.json", "--contract",
+                              "examples/orders_contract.yaml", "--previous",
+                              "examples/orders_v1.json"});
+  EXPECT_EQ(text.exit_code, 1);
+  EXPECT_TRUE(Contains(text.out, "contract VIOLATED")) << text.out;
+  EXPECT_TRUE(Contains(text.out, "fix: ")) << text.out;
+}
+
+TEST(CheckCliTest, Seed000NewNullableColumnPassesAndRemovalFails) {
+  const std::string base =
+      "order_id long NOT NULL, customer_id long NOT NULL, total_amount decimal(10,2) NOT NULL, "
+      "created_at timestamp NOT NULL";
+  std::string v1 = TempFile(".ddl", base + ", coupon string");
+  std::string v2 = TempFile(".ddl", base + ", coupon string, loyalty_tier string");
+  RunResult ok = RunSluice(
+      {"check", v2, "--contract", "examples/orders_contract.yaml", "--previous", v1});
+  EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
+  // allowed_column_removal: false
+  RunResult removed = RunSluice(
+      {"check", TempFile(".ddl", base), "--contract", "examples/orders_contract.yaml",
+       "--previous", v2, "--format", "github"});
+  EXPECT_EQ(removed.exit_code, 1) << removed.out;
+  EXPECT_TRUE(Contains(removed.out, "::error")) << removed.out;
+  EXPECT_TRUE(Contains(removed.out, "loyalty_tier")) << removed.out;
+  // A retype the contract does not allow, even a widening.
+  RunResult retyped = RunSluice(
+      {"check", TempFile(".ddl", "order_id long NOT NULL, customer_id long NOT NULL, "
+                                 "total_amount decimal(10,2) NOT NULL, created_at string NOT NULL"),
+       "--contract", "examples/orders_contract.yaml"});
+  EXPECT_EQ(retyped.exit_code, 1) << retyped.out;
+  EXPECT_TRUE(Contains(retyped.out, "created_at")) << retyped.out;
+  RunResult missing = RunSluice({"check", v1, "--contract", "no/such/contract.yaml"});
+  EXPECT_EQ(missing.exit_code, 2);
+}
+
+TEST(CheckCliTest, OdcsRequiredMeansNotNull) {
+  const std::string contract = TempFile(".odcs.yaml", R"(apiVersion: v3.0.2
+kind: DataContract
+id: urn:test
+version: 1.0.0
+status: active
+schema:
+  - name: transactions
+    logicalType: object
+    properties:
+      - name: txn_id
+        logicalType: string
+        required: true
+      - name: amount_minor
+        logicalType: integer
+        physicalType: BIGINT
+        required: true
+)");
+  RunResult ok = RunSluice(
+      {"check", TempFile(".ddl", "txn_id string NOT NULL, amount_minor bigint NOT NULL"),
+       "--contract", contract});
+  EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
+  RunResult nullable = RunSluice(
+      {"check", TempFile(".ddl", "txn_id string, amount_minor bigint NOT NULL"), "--contract",
+       contract, "--format", "json"});
+  EXPECT_EQ(nullable.exit_code, 1) << nullable.out;
+  auto doc = ParseJson(nullable.out);
+  ASSERT_TRUE(doc.has_value()) << nullable.out;
+  ASSERT_FALSE(doc->Find("violations")->items().empty());
+  EXPECT_EQ(doc->Find("violations")->items().at(0).Find("path")->as_string(), "txn_id");
+}
+
+TEST(ContractBreakingCliTest, MatchesDatacontractCliHeadlinesAndExitCodes) {
+  const std::filesystem::path dir = std::filesystem::path(SLUICE_SHARED_DIR) / "conformance" /
+                                    "datacontract-cli-fixtures" / "breaking-dcs-v0.10.41";
+  if (!std::filesystem::exists(dir)) GTEST_SKIP() << dir << " is absent";
+  struct Case {
+    const char* old_file;
+    const char* new_file;
+    int exit_code;
+    const char* headline;
+    const char* absent;
+  };
+  const Case cases[] = {
+      {"models-v1", "models-v2", 0, "0 breaking changes: 0 error, 0 warning", "model_added"},
+      {"models-v2", "models-v1", 1, "1 breaking changes: 1 error, 0 warning",
+       "model_description_removed"},
+      {"models-v2", "models-v3", 1, "1 breaking changes: 1 error, 0 warning",
+       "model_description_updated"},
+      {"fields-v1", "fields-v2", 0, "15 breaking changes: 0 error, 15 warning", "field_added"},
+      {"fields-v2", "fields-v1", 1, "16 breaking changes: 5 error, 11 warning",
+       "field_enum_removed"},
+      {"fields-v2", "fields-v3", 1, "18 breaking changes: 15 error, 3 warning",
+       "field_description_updated"},
+  };
+  for (const Case& c : cases) {
+    auto file = [&](const char* v) {
+      return (dir / (std::string("datacontract-") + v + ".yaml")).string();
+    };
+    RunResult r = RunSluice({"contract", "breaking", file(c.old_file), file(c.new_file)});
+    EXPECT_EQ(r.exit_code, c.exit_code) << c.old_file << " -> " << c.new_file << r.out << r.err;
+    EXPECT_TRUE(r.out.starts_with(std::string(c.headline) + "\n"))
+        << c.old_file << " -> " << c.new_file << ":\n" << r.out;
+    EXPECT_FALSE(Contains(r.out, c.absent)) << r.out;
+  }
+  RunResult all = RunSluice({"contract", "breaking", "--all", "--format", "json",
+                             (dir / "datacontract-models-v1.yaml").string(),
+                             (dir / "datacontract-models-v2.yaml").string()});
+  EXPECT_EQ(all.exit_code, 0) << all.err;
+  EXPECT_TRUE(Contains(all.out, "model_added")) << all.out;
+  ASSERT_TRUE(ParseJson(all.out).has_value()) << all.out;
 }
 
 }  // namespace
