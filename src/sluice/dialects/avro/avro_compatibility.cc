@@ -426,6 +426,9 @@ struct Scratch {
   std::vector<Token> location;
   // Java's fresh location stacks, one per nesting level; a deque keeps them in place as it grows.
   std::deque<std::vector<Token>> fresh;
+  // Run's walk over the result tree.
+  std::vector<std::pair<uint32_t, size_t>> written;
+  std::vector<uint32_t> stack;
   bool in_use = false;
 
   void Reset() {
@@ -434,6 +437,8 @@ struct Scratch {
     Trim(leaves);
     Trim(tokens);
     Trim(location);
+    Trim(written);
+    Trim(stack);
   }
 
   template <class T>
@@ -457,7 +462,9 @@ class Checker {
         rope_(scratch.rope),
         leaves_(scratch.leaves),
         tokens_(scratch.tokens),
-        fresh_(scratch.fresh) {
+        fresh_(scratch.fresh),
+        written_(scratch.written),
+        stack_(scratch.stack) {
     scratch.Reset();
     location_ = &scratch.location;
   }
@@ -469,9 +476,13 @@ class Checker {
     if (result == kCompatible) return out;
     out.compatible = false;
     out.incompatibility_count = rope_[result].count;
+    out.incompatibilities.reserve(static_cast<size_t>(
+        std::min<uint64_t>(out.incompatibility_count, options_.max_incompatibilities)));
     // A leaf reused through the memo is listed again; it is written once and copied after.
-    std::vector<std::pair<uint32_t, size_t>> written;
-    std::vector<uint32_t> stack{result};
+    std::vector<std::pair<uint32_t, size_t>>& written = written_;
+    std::vector<uint32_t>& stack = stack_;
+    written.clear();
+    stack.assign(1, result);
     while (!stack.empty() && out.incompatibilities.size() < options_.max_incompatibilities) {
       const RopeNode& n = rope_[stack.back()];
       stack.pop_back();
@@ -799,7 +810,9 @@ class Checker {
   // Java's Incompatibility.getLocation(): the stack without its root token, as a JSON pointer.
   // The tokens are fixed words and numbers, so there is nothing to escape.
   static std::string Render(const Token* tokens, size_t size) {
-    std::string out = "/";
+    std::string out;
+    out.reserve(8 * size);
+    out += '/';
     for (size_t i = 1; i < size; ++i) {
       if (i > 1) out += '/';
       if (tokens[i].word != nullptr) {
@@ -848,6 +861,8 @@ class Checker {
   std::vector<RawIncompatibility>& leaves_;
   std::vector<Token>& tokens_;
   std::deque<std::vector<Token>>& fresh_;
+  std::vector<std::pair<uint32_t, size_t>>& written_;
+  std::vector<uint32_t>& stack_;
   std::vector<Token>* location_ = nullptr;
   size_t fresh_depth_ = 0;
   std::optional<Error> error_;
