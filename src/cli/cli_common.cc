@@ -68,4 +68,34 @@ Status WriteOutput(const std::string& path, std::string_view text) {
 
 bool IsTerminal(int fd) { return ::isatty(fd) == 1; }
 
+std::string GithubData(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '%') {
+      out += "%25";
+    } else if (c == '\r') {
+      out += "%0D";
+    } else if (c == '\n') {
+      out += "%0A";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string GithubProperty(std::string_view s) {
+  std::string out;
+  for (char c : GithubData(s)) {
+    if (c == ':') {
+      out += "%3A";
+    } else if (c == ',') {
+      out += "%2C";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 }  // namespace sluice::cli

@@ -51,4 +51,9 @@ Status WriteOutput(const std::string& path, std::string_view text);
 /// True if standard output (fd 1) or standard error (fd 2) is a terminal.
 bool IsTerminal(int fd);
 
+/// Escape text for a GitHub Actions workflow command: `GithubData` for the message (%, CR,
+/// LF), `GithubProperty` for a property value such as `file=` or `title=` (also ':' and ',').
+std::string GithubData(std::string_view s);
+std::string GithubProperty(std::string_view s);
+
 }  // namespace sluice::cli

@@ -41,26 +41,6 @@ struct CheckOptions {
   bool quiet = false;
 };
 
-std::string Escape(std::string_view s, bool property) {
-  std::string out;
-  for (char c : s) {
-    if (c == '%') {
-      out += "%25";
-    } else if (c == '\r') {
-      out += "%0D";
-    } else if (c == '\n') {
-      out += "%0A";
-    } else if (property && c == ':') {
-      out += "%3A";
-    } else if (property && c == ',') {
-      out += "%2C";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 int RunCheck(const CheckOptions& opt) {
   auto loaded = LoadSchema(opt.schema, "");
   if (!loaded.has_value()) return ReportError(loaded.error());
@@ -106,10 +86,10 @@ int RunCheck(const CheckOptions& opt) {
   } else if (opt.format == "github") {
     for (const ContractViolation& v : report->violations) {
       out += fmt::format(
-          "::error file={},title={}::{}: {}{}\n", Escape(opt.schema, true),
-          Escape("sluice check " + std::string(evolution::ViolationRuleName(v.rule)), true),
-          Escape(v.path.ToString(), false), Escape(v.message, false),
-          v.fix.empty() ? "" : Escape(" Fix: " + v.fix, false));
+          "::error file={},title={}::{}: {}{}\n", GithubProperty(opt.schema),
+          GithubProperty("sluice check " + std::string(evolution::ViolationRuleName(v.rule))),
+          GithubData(v.path.ToString()), GithubData(v.message),
+          v.fix.empty() ? "" : GithubData(" Fix: " + v.fix));
     }
     out += report->ok() ? "contract kept\n"
                         : fmt::format("{} violation(s)\n", report->violations.size());

@@ -95,26 +95,6 @@ std::string RenderJson(const CompatibilityReport& r, const CompatOptions& opt) {
   return w.Take() + "\n";
 }
 
-std::string GithubEscape(std::string_view s, bool property) {
-  std::string out;
-  for (char c : s) {
-    if (c == '%') {
-      out += "%25";
-    } else if (c == '\r') {
-      out += "%0D";
-    } else if (c == '\n') {
-      out += "%0A";
-    } else if (property && c == ':') {
-      out += "%3A";
-    } else if (property && c == ',') {
-      out += "%2C";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 std::string RenderGithub(const CompatibilityReport& r, const CompatOptions& opt) {
   std::string out;
   for (const Incompatibility& inc : r.incompatibilities) {
@@ -122,8 +102,8 @@ std::string RenderGithub(const CompatibilityReport& r, const CompatOptions& opt)
         fmt::format("{} at {} (against {}, {}): {}", inc.kind, inc.location, Against(opt, inc),
                     evolution::CheckDirectionName(inc.direction), inc.message);
     if (!inc.hint.empty()) msg += " Fix: " + inc.hint;
-    out += fmt::format("::error file={},title={}::{}\n", GithubEscape(opt.files.back(), true),
-                       GithubEscape("sluice compat " + inc.kind, true), GithubEscape(msg, false));
+    out += fmt::format("::error file={},title={}::{}\n", GithubProperty(opt.files.back()),
+                       GithubProperty("sluice compat " + inc.kind), GithubData(msg));
   }
   out += fmt::format("{}: {}\n", evolution::CompatibilityModeName(r.mode),
                      r.compatible ? "compatible" : "NOT compatible");

@@ -142,37 +142,6 @@ std::string RenderJson(const SchemaDiff& d, const DiffOptions& opt) {
   return w.Take() + "\n";
 }
 
-// GitHub workflow commands: data escapes %, CR, LF; property values also escape ':' and ','.
-std::string EscapeData(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '%') {
-      out += "%25";
-    } else if (c == '\r') {
-      out += "%0D";
-    } else if (c == '\n') {
-      out += "%0A";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-std::string EscapeProperty(std::string_view s) {
-  std::string out;
-  for (char c : EscapeData(s)) {
-    if (c == ':') {
-      out += "%3A";
-    } else if (c == ',') {
-      out += "%2C";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 std::string RenderGithub(const SchemaDiff& d, const DiffOptions& opt) {
   std::string out;
   for (const Change& c : d.changes) {
@@ -180,15 +149,15 @@ std::string RenderGithub(const SchemaDiff& d, const DiffOptions& opt) {
                              : c.severity() == ChangeSeverity::kCompatible ? "warning"
                                                                            : "notice";
     out += fmt::format(
-        "::{} file={},title={}::{}: {} {}\n", level, EscapeProperty(opt.new_file),
-        EscapeProperty("sluice diff " + std::string(evolution::ChangeKindName(c.kind))),
-        EscapeData(c.path.ToString()), evolution::ChangeKindName(c.kind), EscapeData(Describe(c)));
+        "::{} file={},title={}::{}: {} {}\n", level, GithubProperty(opt.new_file),
+        GithubProperty("sluice diff " + std::string(evolution::ChangeKindName(c.kind))),
+        GithubData(c.path.ToString()), evolution::ChangeKindName(c.kind), GithubData(Describe(c)));
   }
   for (const auto& h : d.hints) {
     out += fmt::format(
         "::notice file={},title=sluice diff rename candidate::{} may have been "
         "renamed to {} ({})\n",
-        EscapeProperty(opt.new_file), EscapeData(h.from.ToString()), EscapeData(h.to.ToString()),
+        GithubProperty(opt.new_file), GithubData(h.from.ToString()), GithubData(h.to.ToString()),
         h.reason);
   }
   out += SummaryLine(d) + "\n";
