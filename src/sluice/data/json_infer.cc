@@ -1,0 +1,613 @@
+#include "sluice/data/json_infer.h"
+
+#include <fmt/format.h>
+#include <simdjson.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "sluice/base/strings.h"
+#include "sluice/data/lexical_internal.h"
+
+namespace sluice::data {
+
+namespace od = simdjson::ondemand;
+using internal::ClassifyJsonNumber;
+using internal::DateTimeFields;
+using internal::DecimalShape;
+using internal::JsonNumberClass;
+
+namespace {
+
+// Why a record could not be inferred. kMalformed follows the parse mode; kFatal fails always.
+enum class Outcome : uint8_t { kOk, kMalformed, kFatal };
+
+bool IsBlank(std::string_view s) {
+  for (char c : s) {
+    if (c != ' ' && c != '\t' && c != '\n' && c != '\r') return false;
+  }
+  return true;
+}
+
+Result<bool> ParseBool(std::string_view key, std::string_view v) {
+  if (EqualsIgnoreCase(v, "true")) return true;
+  if (EqualsIgnoreCase(v, "false")) return false;
+  return InvalidArgument(fmt::format("option {}: \"{}\" is not a boolean", key,
+                                     EscapeForMessage(v)));
+}
+
+}  // namespace
+
+struct JsonInferrer::Impl {
+  od::parser parser;
+  std::vector<char> buffer;  // record text plus SIMDJSON_PADDING, reused
+  internal::DecimalLocale locale;
+  std::optional<internal::DateTimePattern> timestamp_pattern;
+  std::optional<internal::DateTimePattern> timestamp_ntz_pattern;
+  const JsonInferOptions* options = nullptr;
+  std::string reason;  // why the current record is malformed
+
+  Outcome Fail(Outcome o, std::string why) {
+    reason = std::move(why);
+    return o;
+  }
+
+  // Scalar rules (the contract's first bullet). `acc` may be null: validate only.
+  Outcome String(std::string_view s, InferredType* out) const {
+    if (s.empty()) {
+      *out = InferredType::Null();
+      return Outcome::kOk;
+    }
+    const JsonInferOptions& o = *options;
+    if (o.prefers_decimal) {
+      DecimalShape d;
+      // DecimalType(precision, scale) throws for scale > precision or precision > 38 and, in
+      // non-legacy mode, negative scales; allCatch then falls through to the next rule.
+      if (internal::ParseLocaleDecimalJson(s, locale, &d) && d.precision <= 38 && d.scale >= 0 &&
+          d.scale <= d.precision) {
+        *out = InferredType::Decimal(d.precision, d.scale);
+        return Outcome::kOk;
+      }
+    }
+    if (o.infer_timestamp) {
+      DateTimeFields f;
+      if (o.timestamp_type_ntz) {
+        const bool ok = timestamp_ntz_pattern ? timestamp_ntz_pattern->Parse(s, &f)
+                                              : internal::ParseLenientTimestamp(s, &f);
+        if (ok && !f.has_zone) {
+          *out = InferredType::TimestampNtz();
+          return Outcome::kOk;
+        }
+      }
+      const bool ok = timestamp_pattern ? timestamp_pattern->Parse(s, &f)
+                                        : internal::ParseLenientTimestamp(s, &f);
+      if (ok) {
+        *out = InferredType::Timestamp();
+        return Outcome::kOk;
+      }
+    }
+    *out = InferredType::String();
+    return Outcome::kOk;
+  }
+
+  Outcome Number(std::string_view token, InferredType* out) {
+    DecimalShape d;
+    const JsonNumberClass c = ClassifyJsonNumber(token, &d);
+    if (c == JsonNumberClass::kInvalid) {
+      return Fail(Outcome::kMalformed,
+                  fmt::format("invalid number \"{}\"", EscapeForMessage(token, 40)));
+    }
+    if (options->primitives_as_string) {
+      *out = InferredType::String();
+      return Outcome::kOk;
+    }
+    switch (c) {
+      case JsonNumberClass::kLong:
+        *out = InferredType::Long();
+        return Outcome::kOk;
+      case JsonNumberClass::kBigInteger:
+        *out = d.precision <= 38 ? InferredType::Decimal(d.precision, 0) : InferredType::Double();
+        return Outcome::kOk;
+      case JsonNumberClass::kFloat: {
+        if (!options->prefers_decimal) {
+          *out = InferredType::Double();
+          return Outcome::kOk;
+        }
+        const int p = std::max(d.precision, d.scale);
+        if (p > 38) {
+          *out = InferredType::Double();
+          return Outcome::kOk;
+        }
+        if (d.scale < 0) {
+          return Fail(Outcome::kFatal,
+                      fmt::format("number {} would need decimal({},{}): Spark rejects negative "
+                                  "decimal scales and fails the inference",
+                                  EscapeForMessage(token, 40), p, d.scale));
+        }
+        *out = InferredType::Decimal(p, d.scale);
+        return Outcome::kOk;
+      }
+      case JsonNumberClass::kNonNumeric:
+        if (options->prefers_decimal) {
+          // Jackson's getDecimalValue throws NumberFormatException: a corrupt record.
+          return Fail(Outcome::kMalformed, fmt::format("{} has no decimal value", token));
+        }
+        *out = InferredType::Double();
+        return Outcome::kOk;
+      case JsonNumberClass::kInvalid:
+        break;
+    }
+    return Fail(Outcome::kMalformed, "invalid number");
+  }
+
+  Outcome NonNumeric(std::string_view raw, InferredType* acc, const char* error) {
+    DecimalShape d;
+    if (ClassifyJsonNumber(raw, &d) != JsonNumberClass::kNonNumeric) {
+      return Fail(Outcome::kMalformed, error);
+    }
+    InferredType t;
+    if (Outcome o = Number(raw, &t); o != Outcome::kOk) return o;
+    Merge(acc, t);
+    return Outcome::kOk;
+  }
+
+  static void Merge(InferredType* acc, const InferredType& t) {
+    if (acc == nullptr || t.is_null()) return;
+    if (acc->kind() == t.kind() && t.kind() != InferredKind::kDecimal) return;
+    MergeInto(acc, t);
+  }
+
+  Outcome Value(od::value v, InferredType* acc, uint32_t depth) {
+    od::json_type type;
+    if (auto e = v.type().get(type); e) {
+      // NaN and Infinity are not JSON, but Jackson reads them (allowNonNumericNumbers).
+      const std::string_view raw = v.raw_json_token();
+      return NonNumeric(raw, acc, simdjson::error_message(e));
+    }
+    switch (type) {
+      case od::json_type::object: {
+        od::object obj;
+        if (auto e = v.get_object().get(obj); e) {
+          return Fail(Outcome::kMalformed, simdjson::error_message(e));
+        }
+        return Object(obj, acc, depth + 1);
+      }
+      case od::json_type::array: {
+        od::array arr;
+        if (auto e = v.get_array().get(arr); e) {
+          return Fail(Outcome::kMalformed, simdjson::error_message(e));
+        }
+        return Array(arr, acc, depth + 1);
+      }
+      case od::json_type::number: {
+        InferredType t;
+        const Outcome o = Number(v.raw_json_token(), &t);
+        if (o != Outcome::kOk) return o;
+        Merge(acc, t);
+        return Outcome::kOk;
+      }
+      case od::json_type::string: {
+        std::string_view s;
+        if (auto e = v.get_string().get(s); e) {
+          return Fail(Outcome::kMalformed, simdjson::error_message(e));
+        }
+        if (acc == nullptr || acc->kind() == InferredKind::kString) return Outcome::kOk;
+        InferredType t;
+        const Outcome o = String(s, &t);
+        if (o != Outcome::kOk) return o;
+        Merge(acc, t);
+        return Outcome::kOk;
+      }
+      case od::json_type::boolean: {
+        bool b = false;
+        if (auto e = v.get_bool().get(b); e) {
+          return Fail(Outcome::kMalformed, simdjson::error_message(e));
+        }
+        Merge(acc, options->primitives_as_string ? InferredType::String()
+                                                 : InferredType::Boolean());
+        return Outcome::kOk;
+      }
+      case od::json_type::null: {
+        bool is_null = false;
+        if (auto e = v.is_null().get(is_null); e || !is_null) {
+          return Fail(Outcome::kMalformed, e ? simdjson::error_message(e) : "invalid literal");
+        }
+        return Outcome::kOk;
+      }
+    }
+    return Fail(Outcome::kMalformed, "unknown JSON value");
+  }
+
+  Outcome CheckDepth(uint32_t depth) {
+    if (depth > options->max_depth) {
+      return Fail(Outcome::kMalformed,
+                  fmt::format("nesting deeper than {} levels", options->max_depth));
+    }
+    return Outcome::kOk;
+  }
+
+  // Merge the object's fields into `acc` in place: acc becomes (or stays) a struct, or a string
+  // when it already holds another kind (CompatibleType of anything and a struct).
+  Outcome Object(od::object& obj, InferredType* acc, uint32_t depth) {
+    if (Outcome o = CheckDepth(depth); o != Outcome::kOk) return o;
+    if (acc != nullptr && acc->is_null()) *acc = InferredType::Struct({});
+    if (acc != nullptr && !acc->is_struct()) {
+      // The record was validated first, so nothing inside needs looking at.
+      *acc = InferredType::String();
+      return Outcome::kOk;
+    }
+    for (auto field_result : obj) {
+      od::field field;
+      if (auto e = std::move(field_result).get(field); e) {
+        return Fail(Outcome::kMalformed, simdjson::error_message(e));
+      }
+      std::string_view key;
+      if (auto e = field.unescaped_key().get(key); e) {
+        return Fail(Outcome::kMalformed, simdjson::error_message(e));
+      }
+      InferredType* slot = nullptr;
+      if (acc != nullptr) {
+        std::vector<InferredField>& fields = acc->mutable_fields();
+        auto it = std::lower_bound(
+            fields.begin(), fields.end(), key,
+            [](const InferredField& f, std::string_view k) { return JavaStringCompare(f.name, k) < 0; });
+        if (it == fields.end() || it->name != key) {
+          it = fields.insert(it, InferredField{std::string(key), InferredType::Null()});
+        }
+        slot = &it->type;
+      }
+      if (Outcome o = Value(field.value(), slot, depth); o != Outcome::kOk) return o;
+    }
+    return Outcome::kOk;
+  }
+
+  Outcome Array(od::array& arr, InferredType* acc, uint32_t depth) {
+    if (Outcome o = CheckDepth(depth); o != Outcome::kOk) return o;
+    if (acc != nullptr && acc->is_null()) *acc = InferredType::Array(InferredType::Null());
+    if (acc != nullptr && !acc->is_array()) {
+      *acc = InferredType::String();
+      return Outcome::kOk;
+    }
+    InferredType* element = acc == nullptr ? nullptr : &acc->mutable_element();
+    for (auto item_result : arr) {
+      od::value item;
+      if (auto e = std::move(item_result).get(item); e) {
+        return Fail(Outcome::kMalformed, simdjson::error_message(e));
+      }
+      if (Outcome o = Value(item, element, depth); o != Outcome::kOk) return o;
+    }
+    return Outcome::kOk;
+  }
+
+  // The document's root. `root` is the accumulated struct; `root_type` gets the record's type
+  // when the root is not an object (null type for an object, which merges in place).
+  Outcome Document(od::document& doc, InferredType* root, InferredType* root_type) {
+    od::json_type type;
+    if (auto e = doc.type().get(type); e) {
+      std::string_view raw;
+      if (doc.raw_json_token().get(raw) != simdjson::SUCCESS) {
+        return Fail(Outcome::kMalformed, simdjson::error_message(e));
+      }
+      InferredType t;
+      if (Outcome o = NonNumeric(raw, &t, simdjson::error_message(e)); o != Outcome::kOk) {
+        return o;
+      }
+      if (root_type != nullptr) *root_type = t;
+      return Outcome::kOk;
+    }
+    switch (type) {
+      case od::json_type::object: {
+        od::object obj;
+        if (auto e = doc.get_object().get(obj); e) {
+          return Fail(Outcome::kMalformed, simdjson::error_message(e));
+        }
+        return Object(obj, root, 1);
+      }
+      case od::json_type::array: {
+        od::array arr;
+        if (auto e = doc.get_array().get(arr); e) {
+          return Fail(Outcome::kMalformed, simdjson::error_message(e));
+        }
+        if (root_type != nullptr) *root_type = InferredType::Array(InferredType::Null());
+        return Array(arr, root_type, 1);
+      }
+      case od::json_type::number: {
+        std::string_view raw;
+        if (auto e = doc.raw_json_token().get(raw); e) {
+          return Fail(Outcome::kMalformed, simdjson::error_message(e));
+        }
+        InferredType t;
+        if (Outcome o = Number(raw, &t); o != Outcome::kOk) return o;
+        if (root_type != nullptr) *root_type = t;
+        return Outcome::kOk;
+      }
+      case od::json_type::string: {
+        std::string_view s;
+        if (auto e = doc.get_string().get(s); e) {
+          return Fail(Outcome::kMalformed, simdjson::error_message(e));
+        }
+        InferredType t;
+        if (Outcome o = String(s, &t); o != Outcome::kOk) return o;
+        if (root_type != nullptr) *root_type = t;
+        return Outcome::kOk;
+      }
+      case od::json_type::boolean: {
+        bool b = false;
+        if (auto e = doc.get_bool().get(b); e) {
+          return Fail(Outcome::kMalformed, simdjson::error_message(e));
+        }
+        if (root_type != nullptr) {
+          *root_type =
+              options->primitives_as_string ? InferredType::String() : InferredType::Boolean();
+        }
+        return Outcome::kOk;
+      }
+      case od::json_type::null: {
+        bool is_null = false;
+        if (auto e = doc.is_null().get(is_null); e || !is_null) {
+          return Fail(Outcome::kMalformed, e ? simdjson::error_message(e) : "invalid literal");
+        }
+        return Outcome::kOk;
+      }
+    }
+    return Fail(Outcome::kMalformed, "unknown JSON value");
+  }
+
+};
+
+Result<JsonInferOptions> JsonInferOptions::FromMap(
+    const std::vector<std::pair<std::string, std::string>>& options) {
+  JsonInferOptions o;
+  bool corrupt_from_option = false;
+  AutoLoaderOptions auto_loader;
+  bool any_auto_loader = false;
+  for (const auto& [raw_key, value] : options) {
+    const std::string key = AsciiLower(raw_key);
+    if (key == "primitivesasstring") {
+      SLUICE_ASSIGN_OR_RETURN(o.primitives_as_string, ParseBool(raw_key, value));
+    } else if (key == "prefersdecimal") {
+      SLUICE_ASSIGN_OR_RETURN(o.prefers_decimal, ParseBool(raw_key, value));
+    } else if (key == "dropfieldifallnull") {
+      SLUICE_ASSIGN_OR_RETURN(o.drop_field_if_all_null, ParseBool(raw_key, value));
+    } else if (key == "infertimestamp") {
+      SLUICE_ASSIGN_OR_RETURN(o.infer_timestamp, ParseBool(raw_key, value));
+    } else if (key == "timestampformat") {
+      o.timestamp_format = value;
+    } else if (key == "timestampntzformat") {
+      o.timestamp_ntz_format = value;
+    } else if (key == "mode") {
+      // ParseMode.fromString: case-insensitive; anything else is PERMISSIVE (with a warning).
+      if (EqualsIgnoreCase(value, "DROPMALFORMED")) {
+        o.mode = ParseMode::kDropMalformed;
+      } else if (EqualsIgnoreCase(value, "FAILFAST")) {
+        o.mode = ParseMode::kFailFast;
+      } else {
+        o.mode = ParseMode::kPermissive;
+      }
+    } else if (key == "columnnameofcorruptrecord") {
+      o.column_name_of_corrupt_record = value;
+      corrupt_from_option = true;
+    } else if (key == "spark.sql.columnnameofcorruptrecord") {
+      if (!corrupt_from_option) o.column_name_of_corrupt_record = value;
+    } else if (key == "locale") {
+      o.locale = value;
+    } else if (key == "spark.sql.timestamptype") {
+      o.timestamp_type_ntz = EqualsIgnoreCase(value, "TIMESTAMP_NTZ");
+    } else if (key == "samplingratio") {
+      char* end = nullptr;
+      const double r = std::strtod(value.c_str(), &end);
+      if (end == value.c_str() || r <= 0) {
+        return InvalidArgument(fmt::format("samplingRatio \"{}\" must be > 0",
+                                           EscapeForMessage(value)));
+      }
+      if (r <= 0.99) {
+        return InvalidArgument("samplingRatio below 1: sample the records before inference");
+      }
+    } else if (key == "cloudfiles.infercolumntypes") {
+      SLUICE_ASSIGN_OR_RETURN(auto_loader.infer_column_types, ParseBool(raw_key, value));
+      any_auto_loader = true;
+    } else if (key == "cloudfiles.schemahints") {
+      auto_loader.schema_hints = value;
+      any_auto_loader = true;
+    }
+  }
+  if (any_auto_loader) o.auto_loader = auto_loader;
+  return o;
+}
+
+JsonInferrer::JsonInferrer(std::unique_ptr<Impl> impl, JsonInferOptions options)
+    : impl_(std::move(impl)), options_(std::move(options)) {
+  impl_->options = &options_;
+}
+
+JsonInferrer::JsonInferrer(JsonInferrer&& other) noexcept
+    : impl_(std::move(other.impl_)),
+      options_(std::move(other.options_)),
+      root_(std::move(other.root_)),
+      saw_non_struct_root_(other.saw_non_struct_root_),
+      records_(other.records_),
+      malformed_(other.malformed_),
+      last_malformed_reason_(std::move(other.last_malformed_reason_)) {
+  if (impl_) impl_->options = &options_;
+}
+
+JsonInferrer& JsonInferrer::operator=(JsonInferrer&& other) noexcept {
+  impl_ = std::move(other.impl_);
+  options_ = std::move(other.options_);
+  root_ = std::move(other.root_);
+  saw_non_struct_root_ = other.saw_non_struct_root_;
+  records_ = other.records_;
+  malformed_ = other.malformed_;
+  last_malformed_reason_ = std::move(other.last_malformed_reason_);
+  if (impl_) impl_->options = &options_;
+  return *this;
+}
+
+JsonInferrer::~JsonInferrer() = default;
+
+Result<JsonInferrer> JsonInferrer::Make(JsonInferOptions options) {
+  if (options.auto_loader.has_value() && !options.auto_loader->infer_column_types) {
+    options.primitives_as_string = true;
+    options.prefers_decimal = false;
+    options.infer_timestamp = false;
+  }
+  if (options.max_depth == 0) return InvalidArgument("max_depth must be at least 1");
+  auto impl = std::make_unique<Impl>();
+  SLUICE_ASSIGN_OR_RETURN(impl->locale, internal::DecimalLocaleFor(options.locale));
+  if (options.timestamp_format) {
+    SLUICE_ASSIGN_OR_RETURN(impl->timestamp_pattern,
+                            internal::DateTimePattern::Compile(*options.timestamp_format));
+  }
+  if (options.timestamp_ntz_format) {
+    SLUICE_ASSIGN_OR_RETURN(impl->timestamp_ntz_pattern,
+                            internal::DateTimePattern::Compile(*options.timestamp_ntz_format));
+  }
+  if (options.auto_loader.has_value()) {
+    // Fail early on bad hints rather than at Finish.
+    SLUICE_TRY(ParseSchemaHints(options.auto_loader->schema_hints));
+  }
+  // Our own depth check fires first; simdjson's limit only has to be no lower.
+  if (impl->parser.allocate(4096, options.max_depth + 2) != simdjson::SUCCESS) {
+    return Internal("simdjson could not allocate its parser");
+  }
+  return JsonInferrer(std::move(impl), std::move(options));
+}
+
+Status JsonInferrer::AddRecord(std::string_view json) {
+  ++records_;
+  if (IsBlank(json)) return Ok();
+  Impl& impl = *impl_;
+  impl.reason.clear();
+  const size_t needed = json.size() + simdjson::SIMDJSON_PADDING;
+  if (impl.buffer.size() < needed) impl.buffer.resize(needed);
+  std::memcpy(impl.buffer.data(), json.data(), json.size());
+  std::memset(impl.buffer.data() + json.size(), 0, simdjson::SIMDJSON_PADDING);
+
+  auto malformed = [&](std::string why) -> Status {
+    ++malformed_;
+    last_malformed_reason_ = fmt::format("record {}: {}", records_, why);
+    switch (options_.mode) {
+      case ParseMode::kPermissive:
+        // JsonInferSchema returns struct<corrupt:string> for the record, merged like any other.
+        MergeInto(&root_, InferredType::Struct({InferredField{
+                              options_.column_name_of_corrupt_record, InferredType::String()}}));
+        return Ok();
+      case ParseMode::kDropMalformed:
+        return Ok();
+      case ParseMode::kFailFast:
+        return ParseError(fmt::format("malformed record in FAILFAST mode: {}",
+                                      last_malformed_reason_));
+    }
+    return Ok();
+  };
+
+  od::document doc;
+  if (auto e = impl.parser.iterate(impl.buffer.data(), json.size(), impl.buffer.size()).get(doc);
+      e) {
+    return malformed(simdjson::error_message(e));
+  }
+  // Validate the whole record first: a corrupt record must leave no trace in the schema.
+  Outcome o = impl.Document(doc, nullptr, nullptr);
+  if (o == Outcome::kFatal) {
+    --records_;
+    return InvalidArgument(fmt::format("record {}: {}", records_ + 1, impl.reason));
+  }
+  if (o == Outcome::kMalformed) return malformed(impl.reason);
+
+  doc.rewind();
+  InferredType root_type;
+  o = impl.Document(doc, &root_, &root_type);
+  if (o != Outcome::kOk) return Internal("record changed between passes: " + impl.reason);
+
+  // compatibleRootType: unwrap top-level arrays, drop nulls, merge structs, flag the rest.
+  const InferredType* t = &root_type;
+  while (t->is_array()) t = &t->element();
+  if (t->is_null()) return Ok();
+  if (t->is_struct()) {
+    MergeInto(&root_, *t);
+    return Ok();
+  }
+  switch (options_.mode) {
+    case ParseMode::kPermissive:
+      saw_non_struct_root_ = true;
+      return Ok();
+    case ParseMode::kDropMalformed:
+      return Ok();
+    case ParseMode::kFailFast:
+      return ParseError(fmt::format(
+          "record {}: a top-level {} is not a record (FAILFAST: Spark's "
+          "malformedRecordsDetectedInSchemaInferenceError)",
+          records_, t->ToString()));
+  }
+  return Ok();
+}
+
+void JsonInferrer::Merge(const JsonInferrer& other) {
+  MergeInto(&root_, other.root_);
+  saw_non_struct_root_ = saw_non_struct_root_ || other.saw_non_struct_root_;
+  records_ += other.records_;
+  malformed_ += other.malformed_;
+  if (!other.last_malformed_reason_.empty()) last_malformed_reason_ = other.last_malformed_reason_;
+}
+
+std::optional<InferredType> CanonicalizeType(const InferredType& type, bool drop_field_if_all_null) {
+  switch (type.kind()) {
+    case InferredKind::kArray: {
+      std::optional<InferredType> e = CanonicalizeType(type.element(), drop_field_if_all_null);
+      if (!e) return std::nullopt;
+      return InferredType::Array(std::move(*e), type.contains_null());
+    }
+    case InferredKind::kStruct: {
+      std::vector<InferredField> fields;
+      for (const InferredField& f : type.fields()) {
+        if (f.name.empty()) continue;
+        std::optional<InferredType> t = CanonicalizeType(f.type, drop_field_if_all_null);
+        if (t) fields.push_back(InferredField{f.name, std::move(*t)});
+      }
+      // SPARK-8093: empty structs are deleted.
+      if (fields.empty()) return std::nullopt;
+      return InferredType::Struct(std::move(fields));
+    }
+    case InferredKind::kNull:
+      if (drop_field_if_all_null) return std::nullopt;
+      return InferredType::String();
+    case InferredKind::kBoolean:
+    case InferredKind::kInt:
+    case InferredKind::kLong:
+    case InferredKind::kDouble:
+    case InferredKind::kDecimal:
+    case InferredKind::kString:
+    case InferredKind::kDate:
+    case InferredKind::kTimestamp:
+    case InferredKind::kTimestampNtz:
+      return type;
+  }
+  return type;
+}
+
+InferredType JsonInferrer::FinishType() const {
+  InferredType root = root_;
+  if (saw_non_struct_root_) {
+    // withCorruptField adds the column only when the struct lacks it.
+    const std::string& name = options_.column_name_of_corrupt_record;
+    const bool present = std::any_of(root.fields().begin(), root.fields().end(),
+                                     [&](const InferredField& f) { return f.name == name; });
+    if (!present) {
+      MergeInto(&root, InferredType::Struct({InferredField{name, InferredType::String()}}));
+    }
+  }
+  std::optional<InferredType> canonical = CanonicalizeType(root, options_.drop_field_if_all_null);
+  if (!canonical || !canonical->is_struct()) return InferredType::Struct({});
+  return std::move(*canonical);
+}
+
+Result<schema::SchemaPtr> JsonInferrer::Finish() const {
+  InferredType type = FinishType();
+  if (options_.auto_loader.has_value()) {
+    return FinishAutoLoaderSchema(std::move(type), *options_.auto_loader);
+  }
+  SLUICE_ASSIGN_OR_RETURN(schema::TypePtr t, ToSchemaType(type));
+  return schema::Schema::FromStruct(std::move(t));
+}
+
+}  // namespace sluice::data

@@ -1,0 +1,254 @@
+#include "sluice/data/json_infer.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "sluice/data/auto_loader.h"
+#include "sluice/dialects/spark/spark.h"
+
+namespace sluice::data {
+namespace {
+
+// Infer `records` with `options`; the simpleString of the result, or "error: ...".
+std::string Infer(const std::vector<std::string>& records, JsonInferOptions options = {}) {
+  auto inferrer = JsonInferrer::Make(std::move(options));
+  if (!inferrer.has_value()) return "error: " + inferrer.error().message();
+  for (const std::string& r : records) {
+    Status st = inferrer->AddRecord(r);
+    if (!st.has_value()) return "error: " + st.error().message();
+  }
+  return inferrer->FinishType().ToString();
+}
+
+TEST(JsonInferTest, FieldsSortLikeJavaStringCompareTo) {
+  EXPECT_EQ(Infer({R"({"b":1,"a":2,"_":3,"A":4})"}), "struct<A:bigint,_:bigint,a:bigint,b:bigint>");
+  // U+FFFD sorts after U+1F600 in UTF-16 (the pair starts with 0xD83D), unlike in UTF-8 bytes.
+  EXPECT_LT(JavaStringCompare("\xF0\x9F\x98\x80", "\xEF\xBF\xBD"), 0);
+  EXPECT_GT(JavaStringCompare("b", "a"), 0);
+  EXPECT_EQ(JavaStringCompare("\xC3\xA9", "\xC3\xA9"), 0);
+}
+
+TEST(JsonInferTest, HugeNumbersFollowJacksonNumberTypes) {
+  EXPECT_EQ(Infer({R"({"a":9223372036854775807,"b":-9223372036854775808})"}),
+            "struct<a:bigint,b:bigint>");
+  EXPECT_EQ(Infer({R"({"a":9223372036854775808})"}), "struct<a:decimal(19,0)>");
+  EXPECT_EQ(Infer({"{\"a\":1" + std::string(400, '0') + "}"}), "struct<a:double>");
+  EXPECT_EQ(Infer({R"({"a":1e400})"}), "struct<a:double>");
+  JsonInferOptions dec;
+  dec.prefers_decimal = true;
+  EXPECT_EQ(Infer({R"({"a":0.01,"b":1.50})"}, dec), "struct<a:decimal(2,2),b:decimal(3,2)>");
+  // Spark's DecimalType rejects the negative scale of 1E10 and fails the inference.
+  EXPECT_NE(Infer({R"({"a":1E10})"}, dec).find("negative decimal scales"), std::string::npos);
+}
+
+TEST(JsonInferTest, NonNumericNumbersAreDoubles) {
+  EXPECT_EQ(Infer({R"({"a":NaN,"b":-Infinity,"c":[Infinity]})"}),
+            "struct<a:double,b:double,c:array<double>>");
+  JsonInferOptions dec;
+  dec.prefers_decimal = true;
+  // getDecimalValue throws for NaN: a corrupt record.
+  EXPECT_EQ(Infer({R"({"a":NaN})"}, dec), "struct<_corrupt_record:string>");
+}
+
+TEST(JsonInferTest, DeepNestingIsAClearMalformedRecord) {
+  const std::string deep = std::string(10000, '[') + std::string(10000, ']');
+  const std::string deep_obj = [] {
+    std::string s;
+    for (int i = 0; i < 10000; ++i) s += "{\"a\":";
+    s += "1";
+    s += std::string(10000, '}');
+    return s;
+  }();
+  auto inferrer = JsonInferrer::Make();
+  ASSERT_TRUE(inferrer.has_value());
+  ASSERT_TRUE(inferrer->AddRecord("{\"x\":" + deep + "}").has_value());
+  ASSERT_TRUE(inferrer->AddRecord(deep_obj).has_value());
+  EXPECT_EQ(inferrer->malformed_records(), 2u);
+  EXPECT_NE(inferrer->last_malformed_reason().find("nesting deeper than 1000"), std::string::npos)
+      << inferrer->last_malformed_reason();
+  EXPECT_EQ(inferrer->FinishType().ToString(), "struct<_corrupt_record:string>");
+
+  JsonInferOptions fail_fast;
+  fail_fast.mode = ParseMode::kFailFast;
+  auto strict = JsonInferrer::Make(fail_fast);
+  ASSERT_TRUE(strict.has_value());
+  Status st = strict->AddRecord(deep_obj);
+  ASSERT_FALSE(st.has_value());
+  EXPECT_EQ(st.error().code(), ErrorCode::kParseError);
+  EXPECT_NE(st.error().message().find("nesting deeper than 1000"), std::string::npos);
+}
+
+TEST(JsonInferTest, DeepButValidRecordsFailOnlyAtTheSchemaModelLimit) {
+  std::string rec = std::string(200, '[') + "1" + std::string(200, ']');
+  auto inferrer = JsonInferrer::Make();
+  ASSERT_TRUE(inferrer.has_value());
+  ASSERT_TRUE(inferrer->AddRecord("{\"a\":" + rec + "}").has_value());
+  EXPECT_EQ(inferrer->malformed_records(), 0u);
+  auto schema = inferrer->Finish();
+  ASSERT_FALSE(schema.has_value());
+  EXPECT_EQ(schema.error().code(), ErrorCode::kInvalidArgument);
+}
+
+TEST(JsonInferTest, InvalidUtf8AndBadEscapesAreCorrupt) {
+  EXPECT_EQ(Infer({"{\"a\":\"\xFF\xFE\"}", R"({"b":1})"}),
+            "struct<_corrupt_record:string,b:bigint>");
+  EXPECT_EQ(Infer({R"({"a":"\x"})"}), "struct<_corrupt_record:string>");
+  JsonInferOptions drop;
+  drop.mode = ParseMode::kDropMalformed;
+  EXPECT_EQ(Infer({"{\"\xC0\":1}", R"({"b":true})"}, drop), "struct<b:boolean>");
+}
+
+TEST(JsonInferTest, DuplicateKeysMergeIntoOneField) {
+  // Deviation: Spark keeps both fields (and its read then fails on the duplicate column).
+  EXPECT_EQ(Infer({R"({"a":1,"a":"x"})"}), "struct<a:string>");
+  EXPECT_EQ(Infer({R"({"a":1,"a":2.5})"}), "struct<a:double>");
+}
+
+TEST(JsonInferTest, CorruptRecordLeavesNoPartialFields) {
+  EXPECT_EQ(Infer({R"({"a":1,"b":tru})"}), "struct<_corrupt_record:string>");
+  JsonInferOptions drop;
+  drop.mode = ParseMode::kDropMalformed;
+  EXPECT_EQ(Infer({R"({"a":1,"b":[1,2})", R"({"c":1})"}, drop), "struct<c:bigint>");
+}
+
+TEST(JsonInferTest, RootArraysMergeTheirElementsFirstAsSparkDoes) {
+  // The elements fold with compatibleType before the root is unwrapped: struct + number is a
+  // string, which is not a record, so the struct's fields are lost.
+  EXPECT_EQ(Infer({R"([{"a":1}, 5])"}), "struct<_corrupt_record:string>");
+  EXPECT_EQ(Infer({R"([[{"a":1}], [{"b":"x"}]])"}), "struct<a:bigint,b:string>");
+  EXPECT_EQ(Infer({"null", "[]", "[null]", "  ", R"({"a":null})"}), "struct<a:string>");
+}
+
+TEST(JsonInferTest, FailFastRejectsNonObjectRoots) {
+  JsonInferOptions o;
+  o.mode = ParseMode::kFailFast;
+  EXPECT_NE(Infer({R"({"a":1})", "42"}, o).find("error:"), std::string::npos);
+  EXPECT_EQ(Infer({R"({"a":1})", "null"}, o), "struct<a:bigint>");
+}
+
+TEST(JsonInferTest, EmptyStructsErasedThroughSparkRead) {
+  // What spark.read.json gives for JsonSuite's "SPARK-8093 Erase empty structs" records.
+  EXPECT_EQ(Infer({"{", "", R"({"a": {}})", R"({"a": {"b": {}}})", R"({"b": [{"c": {}}]})", "]"}),
+            "struct<_corrupt_record:string>");
+}
+
+TEST(JsonInferTest, DropFieldIfAllNull) {
+  JsonInferOptions o;
+  o.drop_field_if_all_null = true;
+  EXPECT_EQ(Infer({R"({"a":null,"b":"","c":[],"d":{},"e":1,"f":[null]})"}, o), "struct<e:bigint>");
+}
+
+TEST(JsonInferTest, TimestampsOnlyWhenAsked) {
+  EXPECT_EQ(Infer({R"({"t":"2015-08-20 15:57:00"})"}), "struct<t:string>");
+  JsonInferOptions o;
+  o.infer_timestamp = true;
+  EXPECT_EQ(Infer({R"({"t":"2015-08-20T15:57:00.123Z","u":"2015-08-20","v":"soon"})"}, o),
+            "struct<t:timestamp,u:timestamp,v:string>");
+  o.timestamp_type_ntz = true;
+  EXPECT_EQ(Infer({R"({"t":"2015-08-20T15:57:00","u":"2015-08-20T15:57:00+01:00"})"}, o),
+            "struct<t:timestamp_ntz,u:timestamp>");
+  JsonInferOptions bad;
+  bad.infer_timestamp = true;
+  bad.timestamp_format = "yyyy-MM-dd[ HH]";
+  EXPECT_NE(Infer({}, bad).find("error:"), std::string::npos);
+}
+
+TEST(JsonInferTest, QuotedNumbersUnderPrefersDecimal) {
+  JsonInferOptions o;
+  o.prefers_decimal = true;
+  // DecimalType(precision, scale) as BigDecimal gives them; 0.05 has scale > precision and
+  // stays a string; en-US drops grouping commas.
+  EXPECT_EQ(Infer({R"({"a":"1.5","b":"0.05","c":"1,000","d":"x"})"}, o),
+            "struct<a:decimal(2,1),b:string,c:decimal(4,0),d:string>");
+}
+
+TEST(JsonInferTest, MergeEqualsOneInferrer) {
+  const std::vector<std::string> records = {
+      R"({"a":1,"b":{"x":[1,2]},"c":"s"})", R"({"a":2.5,"b":{"y":true}})", R"({"a":null,"d":[]})",
+      R"({"b":{"x":[3.5]},"c":7})",         "{bad",                        R"([{"e":1}])",
+      "42"};
+  auto whole = JsonInferrer::Make();
+  ASSERT_TRUE(whole.has_value());
+  for (const auto& r : records) ASSERT_TRUE(whole->AddRecord(r).has_value());
+  for (size_t split = 0; split <= records.size(); ++split) {
+    auto left = JsonInferrer::Make();
+    auto right = JsonInferrer::Make();
+    ASSERT_TRUE(left.has_value() && right.has_value());
+    for (size_t i = 0; i < records.size(); ++i) {
+      ASSERT_TRUE((i < split ? *left : *right).AddRecord(records[i]).has_value());
+    }
+    right->Merge(*left);
+    EXPECT_EQ(right->FinishType(), whole->FinishType()) << "split at " << split;
+    EXPECT_EQ(right->records(), whole->records());
+  }
+  EXPECT_EQ(whole->FinishType().ToString(),
+            "struct<_corrupt_record:string,a:double,b:struct<x:array<double>,y:boolean>,c:string,"
+            "d:array<string>,e:bigint>");
+}
+
+TEST(JsonInferTest, OptionsFromSparkStrings) {
+  auto o = JsonInferOptions::FromMap({{"PrimitivesAsString", "TRUE"}, {"mode", "failfast"}});
+  ASSERT_TRUE(o.has_value());
+  EXPECT_TRUE(o->primitives_as_string);
+  EXPECT_EQ(o->mode, ParseMode::kFailFast);
+  EXPECT_FALSE(JsonInferOptions::FromMap({{"prefersDecimal", "yes"}}).has_value());
+  EXPECT_FALSE(JsonInferOptions::FromMap({{"samplingRatio", "0.5"}}).has_value());
+}
+
+TEST(AutoLoaderInferTest, JsonLeavesAreStringsUnlessInferColumnTypes) {
+  JsonInferOptions o;
+  o.auto_loader = AutoLoaderOptions{};
+  auto inferrer = JsonInferrer::Make(o);
+  ASSERT_TRUE(inferrer.has_value());
+  ASSERT_TRUE(inferrer->AddRecord(R"({"id":1,"tags":[1,2],"geo":{"lat":1.5},"Id":2})").has_value());
+  auto schema = inferrer->Finish();
+  ASSERT_TRUE(schema.has_value()) << schema.error().message();
+  // Id and id are one column (the first in sort order is kept); _rescued_data comes last.
+  EXPECT_EQ(dialects::spark::WriteDdl(**schema).value,
+            "Id STRING,geo STRUCT<lat: STRING>,tags ARRAY<STRING>,_rescued_data STRING");
+
+  o.auto_loader->infer_column_types = true;
+  o.auto_loader->schema_hints = "geo.lat decimal(10,2), tags.element int, added timestamp";
+  auto typed = JsonInferrer::Make(o);
+  ASSERT_TRUE(typed.has_value());
+  ASSERT_TRUE(typed->AddRecord(R"({"id":1,"tags":[1,2],"geo":{"lat":1.5}})").has_value());
+  auto typed_schema = typed->Finish();
+  ASSERT_TRUE(typed_schema.has_value()) << typed_schema.error().message();
+  EXPECT_EQ(dialects::spark::WriteDdl(**typed_schema).value,
+            "geo STRUCT<lat: DECIMAL(10,2)>,id BIGINT,tags ARRAY<INT>,added TIMESTAMP,"
+            "_rescued_data STRING");
+}
+
+TEST(SchemaHintsInferTest, ParsesPathsAndTypes) {
+  auto hints = ParseSchemaHints("amount decimal(10,2), items[].qty int, m map<string,int>");
+  ASSERT_TRUE(hints.has_value()) << hints.error().message();
+  ASSERT_EQ(hints->size(), 3u);
+  EXPECT_EQ((*hints)[1].path.ToString(), "items[].qty");
+  EXPECT_EQ((*hints)[2].type->ToString(), "map<string, int32>");
+  EXPECT_FALSE(ParseSchemaHints("amount").has_value());
+  EXPECT_FALSE(ParseSchemaHints("a int,, b int").has_value());
+  EXPECT_FALSE(ParseSchemaHints("a notatype").has_value());
+}
+
+TEST(SchemaHintsInferTest, AppliesOverridesAddsColumnsAndPinsCase) {
+  auto base = dialects::spark::ReadDdl("Amount STRING, items ARRAY<STRUCT<qty: STRING>>, s STRING");
+  ASSERT_TRUE(base.has_value());
+  auto hints = ParseSchemaHints("amount decimal(10,2), items[].qty int, items[].sku string, "
+                                "new.x.y bigint, s.z int");
+  ASSERT_TRUE(hints.has_value());
+  // The last hint goes through a string: an error.
+  auto bad = ApplySchemaHints(*base->value, *hints);
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_EQ(bad.error().code(), ErrorCode::kInvalidArgument);
+  hints->pop_back();
+  auto applied = ApplySchemaHints(*base->value, *hints);
+  ASSERT_TRUE(applied.has_value()) << applied.error().message();
+  EXPECT_EQ(dialects::spark::WriteDdl(**applied).value,
+            "amount DECIMAL(10,2),items ARRAY<STRUCT<qty: INT, sku: STRING>>,s STRING,"
+            "new STRUCT<x: STRUCT<y: BIGINT>>");
+}
+
+}  // namespace
+}  // namespace sluice::data
