@@ -8,6 +8,7 @@
 #include <iterator>
 
 #include "sluice/base/file_system.h"
+#include "sluice/dialects/contract/dcs.h"
 
 namespace sluice::cli {
 
@@ -42,6 +43,17 @@ Result<LoadedSchema> LoadSchema(const std::string& path, const std::string& from
   out.schema = std::move(read->value);
   out.notes = std::move(read->notes);
   return out;
+}
+
+Result<dialects::contract::Contract> LoadContract(const std::string& path) {
+  namespace contract = dialects::contract;
+  SLUICE_ASSIGN_OR_RETURN(std::string text, ReadInput(path));
+  Result<contract::Contract> c = contract::LooksLikeDcs(text) ? contract::ParseDcs(text)
+                                 : contract::LooksLikeOdcs(text)
+                                     ? contract::ParseOdcs(text)
+                                     : contract::ParseSeedContract(text);
+  if (!c.has_value()) return Fail(c.error().WithContext(path));
+  return c;
 }
 
 void PrintNotes(const std::vector<schema::LossyNote>& notes, std::string_view source) {

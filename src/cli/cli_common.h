@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sluice/base/result.h"
+#include "sluice/dialects/contract/contract.h"
 #include "sluice/dialects/format.h"
 #include "sluice/schema/conversion.h"
 #include "sluice/schema/schema.h"
@@ -38,6 +39,10 @@ struct LoadedSchema {
 /// Read `path` and parse it as `from` (a format name) or, when empty, as detected.
 /// Errors carry the path in front of the message.
 Result<LoadedSchema> LoadSchema(const std::string& path, const std::string& from);
+
+/// Read any contract file: the seed YAML contract, ODCS v3, or the legacy Data Contract
+/// Specification. Errors carry the path in front of the message.
+Result<dialects::contract::Contract> LoadContract(const std::string& path);
 
 /// Print notes to stderr as "note: <source>: <path>: <message>".
 void PrintNotes(const std::vector<schema::LossyNote>& notes, std::string_view source);

@@ -20,17 +20,6 @@ namespace {
 namespace contract = dialects::contract;
 using evolution::ContractViolation;
 
-// Any contract file: the seed YAML contract, ODCS v3, or the legacy Data Contract Specification.
-Result<contract::Contract> LoadContract(const std::string& path) {
-  SLUICE_ASSIGN_OR_RETURN(std::string text, ReadInput(path));
-  Result<contract::Contract> c = contract::LooksLikeDcs(text) ? contract::ParseDcs(text)
-                                 : contract::LooksLikeOdcs(text)
-                                     ? contract::ParseOdcs(text)
-                                     : contract::ParseSeedContract(text);
-  if (!c.has_value()) return Fail(c.error().WithContext(path));
-  return c;
-}
-
 struct CheckOptions {
   std::string schema;
   std::string contract;

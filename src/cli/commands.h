@@ -15,5 +15,9 @@ void RegisterCompatCommand(CLI::App& app, int& exit_code);
 void RegisterMergeCommand(CLI::App& app, int& exit_code);
 /// `sluice check SCHEMA --contract CONTRACT`.
 void RegisterCheckCommand(CLI::App& app, int& exit_code);
+/// `sluice validate FILE... (--schema S | --contract C)`.
+void RegisterValidateCommand(CLI::App& app, int& exit_code);
+/// `sluice infer FILE...`.
+void RegisterInferCommand(CLI::App& app, int& exit_code);
 
 }  // namespace sluice::cli

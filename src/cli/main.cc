@@ -23,6 +23,8 @@ int main(int argc, char** argv) {
   sluice::cli::RegisterCompatCommand(app, exit_code);
   sluice::cli::RegisterMergeCommand(app, exit_code);
   sluice::cli::RegisterCheckCommand(app, exit_code);
+  sluice::cli::RegisterValidateCommand(app, exit_code);
+  sluice::cli::RegisterInferCommand(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -18,6 +18,9 @@ inline bool IsValidUtf8(std::string_view s) { return FindInvalidUtf8(s) == std::
 void AppendUtf8(std::string& out, uint32_t cp);
 
 /// Lower-case ASCII letters; other bytes are kept.
+/// Standard base64 (RFC 4648, with '=' padding).
+std::string Base64Encode(std::string_view bytes);
+
 std::string AsciiLower(std::string_view s);
 std::string AsciiUpper(std::string_view s);
 bool EqualsIgnoreCase(std::string_view a, std::string_view b);

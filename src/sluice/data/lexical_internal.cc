@@ -759,3 +759,43 @@ bool ParseLenientTimestamp(std::string_view text, DateTimeFields* out) {
 }
 
 }  // namespace sluice::data::internal
+
+namespace sluice::data::internal {
+
+bool ParseLenientDate(std::string_view text, DateTimeFields* out) {
+  while (!text.empty() && static_cast<unsigned char>(text.front()) <= ' ') text.remove_prefix(1);
+  while (!text.empty() && static_cast<unsigned char>(text.back()) <= ' ') text.remove_suffix(1);
+  if (text.empty()) return false;
+  DateTimeFields f;
+  size_t i = 0;
+  bool negative = false;
+  if (text[i] == '+' || text[i] == '-') {
+    negative = text[i] == '-';
+    ++i;
+  }
+  int64_t year = 0;
+  if (!ReadNumber(text, &i, 4, 7, &year)) return false;
+  if (i < text.size() && IsDigit(text[i])) return false;
+  f.year = negative ? -year : year;
+  if (i < text.size() && text[i] == '-') {
+    ++i;
+    int64_t month = 0;
+    if (!ReadNumber(text, &i, 1, 2, &month) || month < 1 || month > 12) return false;
+    f.month = static_cast<int>(month);
+    if (i < text.size() && text[i] == '-') {
+      ++i;
+      int64_t day = 0;
+      if (!ReadNumber(text, &i, 1, 2, &day) || day < 1 || day > DaysInMonth(f.year, f.month)) {
+        return false;
+      }
+      f.day = static_cast<int>(day);
+      // stringToDate ignores whatever follows a ' ' or 'T' after the day.
+      if (i < text.size() && (text[i] == ' ' || text[i] == 'T')) i = text.size();
+    }
+  }
+  if (i != text.size()) return false;
+  *out = f;
+  return true;
+}
+
+}  // namespace sluice::data::internal

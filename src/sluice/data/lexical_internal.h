@@ -88,4 +88,8 @@ class DateTimePattern {
 /// optional zone (Z, offsets, UTC/GMT/UT forms, region ids), or a time alone.
 bool ParseLenientTimestamp(std::string_view text, DateTimeFields* out);
 
+/// Spark's stringToDate (the default date parser): `[+-]yyyy*[-[m]m[-[d]d]]`, then optionally ' '
+/// or 'T' and anything, trimmed; strict days of month.
+bool ParseLenientDate(std::string_view text, DateTimeFields* out);
+
 }  // namespace sluice::data::internal

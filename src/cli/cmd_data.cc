@@ -1,0 +1,475 @@
+// `sluice validate FILE... (--schema S | --contract C)`: every record valid, rescued or
+// quarantined, with a report that accounts for each one. `sluice infer FILE...`: the schema
+// Spark (or Auto Loader) would infer from the records.
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include "cli/cli_common.h"
+#include "cli/commands.h"
+#include "sluice/base/strings.h"
+#include "sluice/data/file_runs.h"
+
+namespace sluice::cli {
+
+namespace {
+
+using data::ParseMode;
+using data::RecordFormat;
+
+// The data plane's JSON parsing is built for AVX2 CPUs unless the build chose otherwise.
+Status CheckCpu() {
+#if defined(SLUICE_SIMD_HASWELL) && (defined(__x86_64__) || defined(__i386__))
+  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("bmi2") ||
+      !__builtin_cpu_supports("pclmul")) {
+    return Fail(ErrorCode::kUnimplemented,
+                "this sluice was built for CPUs with AVX2 (SLUICE_SIMD=haswell); rebuild with "
+                "-DSLUICE_SIMD=generic to run on this machine");
+  }
+#endif
+  return Ok();
+}
+
+// A file written beside its final name and renamed into place when the run finishes, so a
+// failed run never leaves a partial file under the name; "-" or "" is standard output.
+class FileOutput : public data::ByteSink {
+ public:
+  ~FileOutput() override { Abandon(); }
+  Status Open(const std::string& path, int stdout_fd = 1) {
+    path_ = path;
+    if (path.empty() || path == "-") {
+      fd_ = stdout_fd;
+      owned_ = false;
+      return Ok();
+    }
+    if (path == "/dev/null" || path.starts_with("/dev/") || path.starts_with("/proc/")) {
+      fd_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+      owned_ = true;
+    } else {
+      tmp_ = path + ".tmp-" + std::to_string(::getpid());
+      fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+      owned_ = true;
+    }
+    if (fd_ < 0) {
+      return IoError(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
+    }
+    return Ok();
+  }
+  Status Write(std::string_view bytes) override {
+    buffer_.append(bytes);
+    if (buffer_.size() >= (size_t{1} << 20)) return Flush();
+    return Ok();
+  }
+  Status Flush() {
+    size_t done = 0;
+    while (done < buffer_.size()) {
+      ssize_t n = ::write(fd_, buffer_.data() + done, buffer_.size() - done);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return IoError(fmt::format("{}: write failed: {}", Name(), std::strerror(errno)));
+      }
+      done += static_cast<size_t>(n);
+    }
+    buffer_.clear();
+    return Ok();
+  }
+  // Flush, close and move into place.
+  Status Commit() {
+    SLUICE_TRY(Flush());
+    if (!owned_) return Ok();
+    if (::close(fd_) != 0) {
+      fd_ = -1;
+      return IoError(fmt::format("{}: close failed: {}", path_, std::strerror(errno)));
+    }
+    fd_ = -1;
+    if (!tmp_.empty()) {
+      if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
+        return IoError(fmt::format("{}: cannot move into place: {}", path_, std::strerror(errno)));
+      }
+      tmp_.clear();
+    }
+    return Ok();
+  }
+  void Abandon() {
+    if (owned_ && fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+    if (!tmp_.empty()) ::unlink(tmp_.c_str());
+    tmp_.clear();
+  }
+
+ private:
+  std::string Name() const { return path_.empty() || path_ == "-" ? "standard output" : path_; }
+  std::string path_;
+  std::string tmp_;
+  std::string buffer_;
+  int fd_ = -1;
+  bool owned_ = false;
+};
+
+// Progress on stderr when it is a terminal: bytes, records/s, ETA; redrawn at most 5 times a
+// second.
+class ProgressBar {
+ public:
+  explicit ProgressBar(bool enabled) : enabled_(enabled), start_(Clock::now()) {}
+  void Update(const data::Progress& p) {
+    if (!enabled_) return;
+    auto now = Clock::now();
+    if (drawn_ && now - last_ < std::chrono::milliseconds(200) && p.bytes_done < p.bytes_total) {
+      return;
+    }
+    last_ = now;
+    drawn_ = true;
+    double secs = std::chrono::duration<double>(now - start_).count();
+    double mb = static_cast<double>(p.bytes_done) / 1e6;
+    double total_mb = static_cast<double>(p.bytes_total) / 1e6;
+    double rate = secs > 0 ? static_cast<double>(p.records) / secs : 0;
+    double frac = p.bytes_total > 0 ? static_cast<double>(p.bytes_done) / p.bytes_total : 0;
+    std::string eta = "--";
+    if (frac > 0.01 && frac < 1.0) eta = fmt::format("{:.0f}s", secs / frac - secs);
+    int width = 24;
+    int filled = static_cast<int>(frac * width);
+    fmt::print(stderr, "\r[{}{}] {:.1f}/{:.1f} MB  {:.0f} records/s  ETA {}   ",
+               std::string(static_cast<size_t>(filled), '#'),
+               std::string(static_cast<size_t>(width - filled), ' '), mb, total_mb, rate, eta);
+  }
+  void Done() {
+    if (enabled_ && drawn_) fmt::print(stderr, "\r{}\r", std::string(90, ' '));
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  bool enabled_;
+  bool drawn_ = false;
+  Clock::time_point start_;
+  Clock::time_point last_;
+};
+
+// CSV flags shared by both commands.
+struct CsvFlags {
+  std::string sep = ",";
+  std::string quote = "\"";
+  std::string escape = "\\";
+  std::string comment;
+  std::string null_value;
+  std::string empty_value;
+  bool no_header = false;
+  bool multi_line = false;
+  bool ignore_leading = false;
+  bool ignore_trailing = false;
+
+  void Register(CLI::App* cmd) {
+    cmd->add_option("--sep", sep, "CSV: field separator, one character ('\\t' for tab)");
+    cmd->add_option("--quote", quote, "CSV: quote character");
+    cmd->add_option("--escape", escape, "CSV: character escaping a quote inside quotes");
+    cmd->add_option("--comment", comment, "CSV: lines starting with this character are skipped");
+    cmd->add_option("--null-value", null_value, "CSV: unquoted text read as null (default: empty)");
+    cmd->add_option("--empty-value", empty_value, "CSV: what a quoted empty value reads as");
+    cmd->add_flag("--no-header", no_header,
+                  "CSV: the first line is data; columns are _c0, _c1, ... (by position)");
+    cmd->add_flag("--multi-line", multi_line, "CSV: quoted values may span lines");
+    cmd->add_flag("--ignore-leading-white-space", ignore_leading,
+                  "CSV: drop spaces before unquoted values");
+    cmd->add_flag("--ignore-trailing-white-space", ignore_trailing,
+                  "CSV: drop spaces after unquoted values");
+  }
+
+  Result<data::CsvRunOptions> Build() const {
+    auto one_char = [](const std::string& flag, const std::string& v) -> Result<char> {
+      if (v == "\\t" || v == "tab") return '\t';
+      if (v.size() != 1) {
+        return InvalidArgument(fmt::format("{} takes exactly one character, not '{}'", flag, v));
+      }
+      return v[0];
+    };
+    data::CsvRunOptions o;
+    SLUICE_ASSIGN_OR_RETURN(o.reader.sep, one_char("--sep", sep));
+    SLUICE_ASSIGN_OR_RETURN(o.reader.quote, one_char("--quote", quote));
+    SLUICE_ASSIGN_OR_RETURN(o.reader.escape, one_char("--escape", escape));
+    if (!comment.empty()) {
+      SLUICE_ASSIGN_OR_RETURN(char c, one_char("--comment", comment));
+      o.reader.comment = c;
+    }
+    o.reader.multi_line = multi_line;
+    o.reader.ignore_leading_white_space = ignore_leading;
+    o.reader.ignore_trailing_white_space = ignore_trailing;
+    o.header = !no_header;
+    o.null_value = null_value;
+    o.empty_value = empty_value;
+    return o;
+  }
+};
+
+// The format of the inputs: the flag, or each file's own (they must agree).
+Result<RecordFormat> ResolveFormat(const std::string& flag, const std::vector<std::string>& files) {
+  if (flag != "auto") return data::ParseRecordFormat(flag);
+  std::optional<RecordFormat> found;
+  for (const std::string& f : files) {
+    char head[4096];
+    size_t n = 0;
+    if (FILE* fp = std::fopen(f.c_str(), "rb")) {
+      n = std::fread(head, 1, sizeof head, fp);
+      std::fclose(fp);
+    }
+    RecordFormat guess = data::GuessRecordFormat(f, std::string_view(head, n));
+    if (found && *found != guess) {
+      return InvalidArgument(fmt::format(
+          "{}: its format differs from the other inputs'; give --format to read them all alike", f));
+    }
+    found = guess;
+  }
+  return found.value_or(RecordFormat::kJsonLines);
+}
+
+Result<ParseMode> ParseModeName(const std::string& m) {
+  std::string n = AsciiLower(m);
+  if (n == "permissive") return ParseMode::kPermissive;
+  if (n == "dropmalformed") return ParseMode::kDropMalformed;
+  if (n == "failfast") return ParseMode::kFailFast;
+  return InvalidArgument(fmt::format("unknown mode '{}' (permissive, dropmalformed, failfast)", m));
+}
+
+struct ValidateOptions {
+  std::vector<std::string> files;
+  std::string schema;
+  std::string schema_from;
+  std::string contract;
+  std::string object;
+  std::string format = "auto";
+  std::string mode = "permissive";
+  std::string out = "-";
+  std::string quarantine;
+  std::string report;
+  std::string rescued_column = "_rescued_data";
+  unsigned threads = 0;
+  bool quiet = false;
+  CsvFlags csv;
+};
+
+int RunValidate(const ValidateOptions& opt) {
+  if (Status cpu = CheckCpu(); !cpu.has_value()) return ReportError(cpu.error());
+  if (opt.schema.empty() == opt.contract.empty()) {
+    return ReportError(Error(ErrorCode::kInvalidArgument, "give exactly one of --schema or --contract"));
+  }
+  schema::SchemaPtr schema;
+  if (!opt.schema.empty()) {
+    auto loaded = LoadSchema(opt.schema, opt.schema_from);
+    if (!loaded.has_value()) return ReportError(loaded.error());
+    if (!opt.quiet) PrintNotes(loaded->notes, opt.schema);
+    schema = loaded->schema;
+  } else {
+    auto c = LoadContract(opt.contract);
+    if (!c.has_value()) return ReportError(c.error());
+    auto object = c->Object(opt.object);
+    if (!object.has_value()) return ReportError(object.error().WithContext(opt.contract));
+    schema = (*object)->schema;
+  }
+  auto format = ResolveFormat(opt.format, opt.files);
+  if (!format.has_value()) return ReportError(format.error());
+  auto mode = ParseModeName(opt.mode);
+  if (!mode.has_value()) return ReportError(mode.error());
+  auto csv = opt.csv.Build();
+  if (!csv.has_value()) return ReportError(csv.error());
+
+  data::ValidateRunOptions ro;
+  ro.format = *format;
+  ro.mode = *mode;
+  ro.threads = opt.threads;
+  ro.csv = *csv;
+  ro.rescued_column = opt.rescued_column;
+  ProgressBar bar(IsTerminal(2) && !opt.quiet && !opt.out.empty() && opt.out != "-");
+  ro.progress = [&bar](const data::Progress& p) { bar.Update(p); };
+
+  FileOutput out;
+  FileOutput quarantine;
+  if (Status s = out.Open(opt.out); !s.has_value()) return ReportError(s.error());
+  // Without --quarantine, quarantined records go to standard error: nothing is dropped unseen.
+  if (Status s = quarantine.Open(opt.quarantine.empty() ? "-" : opt.quarantine,
+                                 opt.quarantine.empty() ? 2 : 1);
+      !s.has_value()) {
+    return ReportError(s.error());
+  }
+  auto report = data::ValidateFiles(opt.files, schema, ro, out, quarantine);
+  bar.Done();
+  if (!report.has_value()) return ReportError(report.error());
+  if (Status s = out.Commit(); !s.has_value()) return ReportError(s.error());
+  if (Status s = quarantine.Commit(); !s.has_value()) return ReportError(s.error());
+  if (!opt.report.empty()) {
+    Status s = WriteOutput(opt.report, report->ToJson() + "\n");
+    if (!s.has_value()) return ReportError(s.error());
+  }
+  if (!opt.quiet) {
+    fmt::print(stderr, "{} records: {} valid ({} rescued), {} quarantined ({} malformed)\n",
+               report->records_in, report->valid, report->rescued, report->quarantined,
+               report->malformed);
+    if (report->stopped) {
+      const data::FailFastStop& s = *report->stopped;
+      fmt::print(stderr, "stopped (failfast) at {}:{} (byte {}){}: {}\n", s.file, s.line, s.offset,
+                 s.path.empty() ? std::string() : " field " + s.path, s.message);
+    }
+  }
+  return report->clean() ? kExitOk : kExitFindings;
+}
+
+struct InferOptions {
+  std::vector<std::string> files;
+  std::string format = "auto";
+  std::string mode = "spark";
+  double sampling_ratio = 1.0;
+  bool infer_column_types = false;
+  std::string hints;
+  std::string rescued_column = "_rescued_data";
+  std::vector<std::string> spark_options;
+  unsigned threads = 0;
+  std::string as;
+  std::string output;
+  bool quiet = false;
+  CsvFlags csv;
+};
+
+int RunInfer(const InferOptions& opt) {
+  if (Status cpu = CheckCpu(); !cpu.has_value()) return ReportError(cpu.error());
+  auto format = ResolveFormat(opt.format, opt.files);
+  if (!format.has_value()) return ReportError(format.error());
+  auto csv = opt.csv.Build();
+  if (!csv.has_value()) return ReportError(csv.error());
+  if (!(opt.sampling_ratio > 0.0 && opt.sampling_ratio <= 1.0)) {
+    return ReportError(Error(ErrorCode::kInvalidArgument, "--sampling-ratio must be in (0, 1]"));
+  }
+  if (opt.mode != "spark" && opt.mode != "autoloader") {
+    return ReportError(
+        Error(ErrorCode::kInvalidArgument, "--mode is spark or autoloader, not '" + opt.mode + "'"));
+  }
+  if (opt.mode == "spark" && (opt.infer_column_types || !opt.hints.empty())) {
+    return ReportError(Error(ErrorCode::kInvalidArgument,
+                             "--infer-column-types and --hints are Auto Loader options; add "
+                             "--mode autoloader"));
+  }
+  std::vector<std::pair<std::string, std::string>> kv;
+  for (const std::string& o : opt.spark_options) {
+    size_t eq = o.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return ReportError(
+          Error(ErrorCode::kInvalidArgument, "--option takes KEY=VALUE, not '" + o + "'"));
+    }
+    kv.emplace_back(o.substr(0, eq), o.substr(eq + 1));
+  }
+  data::InferRunOptions ro;
+  ro.format = *format;
+  ro.threads = opt.threads;
+  ro.sampling_ratio = opt.sampling_ratio;
+  ro.csv = *csv;
+  std::optional<data::AutoLoaderOptions> al;
+  if (opt.mode == "autoloader") {
+    al.emplace();
+    al->infer_column_types = opt.infer_column_types;
+    al->schema_hints = opt.hints;
+    al->rescued_data_column = opt.rescued_column;
+    auto hints = data::ParseSchemaHints(opt.hints);
+    if (!hints.has_value()) return ReportError(hints.error().WithContext("--hints"));
+  }
+  if (*format == RecordFormat::kCsv) {
+    auto o = data::CsvInferOptions::FromMap(kv);
+    if (!o.has_value()) return ReportError(o.error());
+    ro.csv_infer = *o;
+    // Spark infers CSV types only with inferSchema=true; `sluice infer` is asked for types.
+    bool has_infer_key = false;
+    for (const auto& [k, v] : kv) has_infer_key = has_infer_key || AsciiLower(k) == "inferschema";
+    if (!has_infer_key) ro.csv_infer.infer_schema = true;
+    if (ro.csv_infer.null_value.empty()) ro.csv_infer.null_value = csv->null_value;
+    ro.csv_infer.auto_loader = al;
+  } else {
+    auto o = data::JsonInferOptions::FromMap(kv);
+    if (!o.has_value()) return ReportError(o.error());
+    ro.json = *o;
+    ro.json.auto_loader = al;
+  }
+  ProgressBar bar(IsTerminal(2) && !opt.quiet);
+  ro.progress = [&bar](const data::Progress& p) { bar.Update(p); };
+  auto result = data::InferFiles(opt.files, ro);
+  bar.Done();
+  if (!result.has_value()) return ReportError(result.error());
+  dialects::Format to = dialects::Format::kSparkJson;
+  if (!opt.as.empty()) {
+    auto parsed = dialects::ParseFormatName(opt.as);
+    if (!parsed.has_value()) return ReportError(parsed.error());
+    to = *parsed;
+  } else if (IsTerminal(1)) {
+    to = dialects::Format::kTree;
+  }
+  auto text = dialects::WriteSchema(*result->schema, to);
+  if (!text.has_value()) return ReportError(text.error());
+  if (!opt.quiet) PrintNotes(text->notes, "inferred schema");
+  std::string s = std::move(text->value);
+  if (!s.empty() && s.back() != '\n') s += '\n';
+  if (Status st = WriteOutput(opt.output, s); !st.has_value()) return ReportError(st.error());
+  if (!opt.quiet) {
+    fmt::print(stderr, "inferred from {} records ({} malformed)\n", result->records,
+               result->malformed);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void RegisterValidateCommand(CLI::App& app, int& exit_code) {
+  auto opt = std::make_shared<ValidateOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "validate",
+      "Check records against a schema or contract: valid records out, bad ones to quarantine, "
+      "a report that accounts for every record");
+  cmd->add_option("files", opt->files, "Record files (JSON lines, JSON, CSV)")->required();
+  cmd->add_option("--schema", opt->schema, "The schema (any schema language)");
+  cmd->add_option("--from", opt->schema_from, "The schema's format, when detection is not enough");
+  cmd->add_option("--contract", opt->contract, "A data contract whose schema the records keep");
+  cmd->add_option("--object", opt->object, "The contract's schema object (default: the first)");
+  cmd->add_option("--format", opt->format, "Record format: jsonl, json, csv or auto")
+      ->check(CLI::IsMember({"jsonl", "json", "csv", "auto"}));
+  cmd->add_option("--mode", opt->mode, "permissive (default), dropmalformed or failfast")
+      ->check(CLI::IsMember({"permissive", "dropmalformed", "failfast"}, CLI::ignore_case));
+  cmd->add_option("--out", opt->out, "Valid records as JSON lines (default: standard output)");
+  cmd->add_option("--quarantine", opt->quarantine,
+                  "Quarantined records as JSON lines (default: standard error)");
+  cmd->add_option("--report", opt->report, "The run's report as JSON");
+  cmd->add_option("--rescued-column", opt->rescued_column,
+                  "Name of the rescued-data column (permissive mode)");
+  cmd->add_option("--threads", opt->threads, "Worker threads (default: all cores)");
+  cmd->add_flag("-q,--quiet", opt->quiet, "No summary, notes or progress on standard error");
+  opt->csv.Register(cmd);
+  cmd->callback([opt, &exit_code] { exit_code = RunValidate(*opt); });
+}
+
+void RegisterInferCommand(CLI::App& app, int& exit_code) {
+  auto opt = std::make_shared<InferOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "infer", "Infer the schema of record files as Spark (or Auto Loader) would");
+  cmd->add_option("files", opt->files, "Record files (JSON lines, JSON, CSV)")->required();
+  cmd->add_option("--format", opt->format, "Record format: jsonl, json, csv or auto")
+      ->check(CLI::IsMember({"jsonl", "json", "csv", "auto"}));
+  cmd->add_option("--mode", opt->mode,
+                  "spark (inferSchema, the default) or autoloader (cloudFiles: strings unless "
+                  "--infer-column-types)");
+  cmd->add_option("--sampling-ratio", opt->sampling_ratio,
+                  "Share of records to infer from, 0 < R <= 1 (Spark's samplingRatio)");
+  cmd->add_flag("--infer-column-types", opt->infer_column_types,
+                "Auto Loader: infer types instead of strings (cloudFiles.inferColumnTypes)");
+  cmd->add_option("--hints", opt->hints,
+                  "Auto Loader: schema hints, e.g. \"amount decimal(10,2), items[].qty int\"");
+  cmd->add_option("--rescued-column", opt->rescued_column,
+                  "Auto Loader: rescued-data column added to the schema ('' for none)");
+  cmd->add_option("--option", opt->spark_options,
+                  "A Spark reader option KEY=VALUE (primitivesAsString, prefersDecimal, "
+                  "dropFieldIfAllNull, inferTimestamp, timestampFormat, mode, nanValue, ...)");
+  cmd->add_option("--threads", opt->threads, "Worker threads (default: all cores)");
+  cmd->add_option("--as", opt->as, "Output schema format (default: tree on a terminal, spark-json otherwise)");
+  cmd->add_option("-o,--output", opt->output, "Write the schema here instead of standard output");
+  cmd->add_flag("-q,--quiet", opt->quiet, "No summary, notes or progress on standard error");
+  opt->csv.Register(cmd);
+  cmd->callback([opt, &exit_code] { exit_code = RunInfer(*opt); });
+}
+
+}  // namespace sluice::cli

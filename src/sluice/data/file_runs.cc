@@ -1,0 +1,1160 @@
+#include "sluice/data/file_runs.h"
+
+#include <fcntl.h>
+#include <simdjson.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "sluice/base/json_writer.h"
+#include "sluice/base/strings.h"
+
+namespace sluice::data {
+
+namespace {
+
+constexpr size_t kPad = simdjson::SIMDJSON_PADDING;
+constexpr std::string_view kBom = "\xEF\xBB\xBF";
+
+// ---------------------------------------------------------------------------------------------
+// Reading files in blocks cut after a line break.
+
+struct Block {
+  uint32_t file = 0;
+  // buf holds `size` bytes of the file followed by at least kPad bytes.
+  std::string buf;
+  size_t size = 0;
+  // Absolute offset of buf[0] in its file.
+  uint64_t base_offset = 0;
+  bool file_start = false;
+  // Bytes at the start of the block that are not records (a BOM, a CSV header), and the line
+  // breaks inside them.
+  size_t skip = 0;
+  uint64_t skip_lines = 0;
+  std::string_view text() const { return {buf.data(), size}; }
+};
+
+class BlockReader {
+ public:
+  Status Open(const std::string& path) {
+    path_ = path;
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) return IoError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+    struct stat st{};
+    if (::fstat(fd_, &st) == 0 && S_ISDIR(st.st_mode)) {
+      Close();
+      return IoError(fmt::format("{}: is a directory", path));
+    }
+    size_hint_ = (::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode)) ? static_cast<uint64_t>(st.st_size)
+                                                                 : 0;
+    carry_.clear();
+    offset_ = 0;
+    eof_ = false;
+    first_ = true;
+    return Ok();
+  }
+  ~BlockReader() { Close(); }
+  void Close() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+  uint64_t size_hint() const { return size_hint_; }
+
+  // Fill `b` with the next block: whole lines, or the rest of the file. `whole` reads the file
+  // in one block. False at the end of the file.
+  Result<bool> Next(Block& b, size_t block_bytes, bool whole) {
+    if (eof_ && carry_.empty()) return false;
+    b.file_start = first_;
+    b.base_offset = offset_;
+    b.skip = 0;
+    b.skip_lines = 0;
+    size_t have = carry_.size();
+    size_t want = std::max(block_bytes, have + block_bytes / 2);
+    if (whole && size_hint_ > offset_) want = std::max<size_t>(want, size_hint_ - offset_ + 1);
+    if (b.buf.size() < want + kPad) b.buf.resize(want + kPad);
+    std::memcpy(b.buf.data(), carry_.data(), have);
+    carry_.clear();
+    size_t cut = std::string::npos;
+    size_t scan_from = 0;
+    while (true) {
+      while (!eof_ && have < want) {
+        ssize_t n = ::read(fd_, b.buf.data() + have, want - have);
+        if (n < 0) {
+          if (errno == EINTR) continue;
+          return IoError(fmt::format("{}: read failed: {}", path_, std::strerror(errno)));
+        }
+        if (n == 0) {
+          eof_ = true;
+          break;
+        }
+        have += static_cast<size_t>(n);
+      }
+      if (eof_) break;
+      if (!whole) {
+        const void* nl = memrchr(b.buf.data() + scan_from, '\n', have - scan_from);
+        if (nl != nullptr) {
+          cut = static_cast<size_t>(static_cast<const char*>(nl) - b.buf.data()) + 1;
+          break;
+        }
+      }
+      // A line longer than the block (or a whole-file read): grow and read on.
+      scan_from = have;
+      want *= 2;
+      b.buf.resize(want + kPad);
+    }
+    if (cut == std::string::npos) cut = have;
+    carry_.assign(b.buf.data() + cut, have - cut);
+    b.size = cut;
+    std::memset(b.buf.data() + cut, 0, std::min(kPad, b.buf.size() - cut));
+    offset_ += cut;
+    first_ = false;
+    if (cut == 0 && eof_) return false;
+    return true;
+  }
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+  uint64_t size_hint_ = 0;
+  uint64_t offset_ = 0;
+  std::string carry_;
+  bool eof_ = false;
+  bool first_ = true;
+};
+
+// ---------------------------------------------------------------------------------------------
+// What one block produced; lines are relative to the block (0 = its first line) until merged.
+
+struct QuarantineEntry {
+  uint64_t rel_line = 0;
+  uint64_t offset = 0;
+  int64_t error_offset = -1;
+  std::string error;
+  std::vector<std::pair<std::string, ViolationKind>> violations;
+  std::string raw;
+};
+
+struct ViolationTally {
+  std::string path;
+  ViolationKind kind;
+  uint64_t count = 0;
+  std::vector<uint64_t> rel_lines;
+};
+
+struct BlockResult {
+  std::string out;
+  std::vector<QuarantineEntry> quarantine;
+  std::vector<ViolationTally> tallies;
+  std::unordered_map<std::string, size_t> tally_index;
+  uint64_t newlines = 0;
+  uint64_t records_in = 0;
+  uint64_t valid = 0;
+  uint64_t rescued = 0;
+  uint64_t quarantined = 0;
+  uint64_t malformed = 0;
+  bool stopped = false;  // failfast: the last quarantine entry is where the run stops
+  // Inference: the first error (failfast), at rel_line.
+  std::optional<std::pair<uint64_t, Status>> error;
+
+  void Clear() {
+    out.clear();
+    quarantine.clear();
+    tallies.clear();
+    tally_index.clear();
+    newlines = records_in = valid = rescued = quarantined = malformed = 0;
+    stopped = false;
+    error.reset();
+  }
+  void Tally(const RecordViolation& v, uint64_t rel_line, size_t keep) {
+    std::string key = v.path;
+    key += '\0';
+    key += static_cast<char>(v.kind);
+    auto [it, inserted] = tally_index.try_emplace(std::move(key), tallies.size());
+    if (inserted) tallies.push_back({v.path, v.kind, 0, {}});
+    ViolationTally& t = tallies[it->second];
+    ++t.count;
+    if (t.rel_lines.size() < keep && (t.rel_lines.empty() || t.rel_lines.back() != rel_line)) {
+      t.rel_lines.push_back(rel_line);
+    }
+  }
+};
+
+struct Job {
+  uint64_t seq = 0;
+  Block block;
+  BlockResult result;
+};
+
+// Runs jobs on worker threads and hands them back in submission order.
+class OrderedPool {
+ public:
+  using Work = std::function<void(unsigned worker, Job&)>;
+  OrderedPool(unsigned threads, Work work) : work_(std::move(work)) {
+    for (unsigned i = 0; i < threads; ++i) workers_.emplace_back([this, i] { Loop(i); });
+  }
+  ~OrderedPool() {
+    {
+      std::lock_guard lock(mu_);
+      closing_ = true;
+    }
+    cv_work_.notify_all();
+    for (std::thread& t : workers_) t.join();
+  }
+  void Submit(std::unique_ptr<Job> job) {
+    job->seq = next_seq_++;
+    {
+      std::lock_guard lock(mu_);
+      queue_.push_back(std::move(job));
+    }
+    cv_work_.notify_one();
+  }
+  size_t in_flight() const { return next_seq_ - next_out_; }
+  std::unique_ptr<Job> Take() {
+    std::unique_lock lock(mu_);
+    cv_done_.wait(lock, [&] { return done_.count(next_out_) != 0; });
+    auto it = done_.find(next_out_);
+    std::unique_ptr<Job> job = std::move(it->second);
+    done_.erase(it);
+    ++next_out_;
+    return job;
+  }
+
+ private:
+  void Loop(unsigned index) {
+    while (true) {
+      std::unique_ptr<Job> job;
+      {
+        std::unique_lock lock(mu_);
+        cv_work_.wait(lock, [&] { return closing_ || !queue_.empty(); });
+        if (queue_.empty()) return;
+        job = std::move(queue_.front());
+        queue_.pop_front();
+      }
+      work_(index, *job);
+      {
+        std::lock_guard lock(mu_);
+        uint64_t seq = job->seq;
+        done_.emplace(seq, std::move(job));
+      }
+      cv_done_.notify_all();
+    }
+  }
+
+  Work work_;
+  std::vector<std::thread> workers_;
+  std::mutex mu_;
+  std::condition_variable cv_work_;
+  std::condition_variable cv_done_;
+  std::deque<std::unique_ptr<Job>> queue_;
+  std::map<uint64_t, std::unique_ptr<Job>> done_;
+  bool closing_ = false;
+  uint64_t next_seq_ = 0;
+  uint64_t next_out_ = 0;
+};
+
+unsigned ThreadCount(unsigned requested) {
+  if (requested != 0) return requested;
+  unsigned n = std::thread::hardware_concurrency();
+  return n == 0 ? 1 : n;
+}
+
+// Drives blocks of every file through `work` (on the pool, or inline for one thread) and hands
+// each finished block to `merge` in file order. `prepare` runs on the calling thread for each
+// block before it is submitted (CSV headers); it may fail the run. `merge` returns false to
+// stop reading (failfast, a failed sink).
+struct BlockDriver {
+  unsigned threads = 1;
+  size_t block_bytes = 0;
+  std::function<bool(uint32_t file)> whole_file;
+  std::function<Status(Block&)> prepare;
+  std::function<void(unsigned worker, Job&)> work;
+  std::function<bool(Job&)> merge;
+  std::function<void(uint64_t bytes_done, uint64_t bytes_total)> progress;
+
+  Status Run(const std::vector<std::string>& files) {
+    uint64_t total = 0;
+    for (const std::string& f : files) {
+      struct stat st{};
+      if (::stat(f.c_str(), &st) == 0 && S_ISREG(st.st_mode)) total += st.st_size;
+    }
+    uint64_t done_bytes = 0;
+    std::vector<std::unique_ptr<Job>> free_jobs;
+    auto fresh = [&] {
+      if (free_jobs.empty()) return std::make_unique<Job>();
+      std::unique_ptr<Job> j = std::move(free_jobs.back());
+      free_jobs.pop_back();
+      return j;
+    };
+    bool go_on = true;
+    auto finish = [&](std::unique_ptr<Job> job) {
+      done_bytes += job->block.size;
+      if (go_on && !merge(*job)) go_on = false;
+      if (progress) progress(done_bytes, total);
+      job->result.Clear();
+      free_jobs.push_back(std::move(job));
+    };
+    std::optional<OrderedPool> pool;
+    if (threads > 1) pool.emplace(threads, work);
+    const size_t max_in_flight = 2 * static_cast<size_t>(threads) + 2;
+    Status status = Ok();
+    BlockReader reader;
+    for (uint32_t fi = 0; fi < files.size() && go_on && status.has_value(); ++fi) {
+      status = reader.Open(files[fi]);
+      if (!status.has_value()) break;
+      const bool whole = whole_file && whole_file(fi);
+      while (go_on) {
+        std::unique_ptr<Job> job = fresh();
+        job->block.file = fi;
+        Result<bool> more = reader.Next(job->block, block_bytes, whole);
+        if (!more.has_value()) {
+          status = Fail(more.error());
+          break;
+        }
+        if (!*more) {
+          free_jobs.push_back(std::move(job));
+          break;
+        }
+        if (prepare) {
+          status = prepare(job->block);
+          if (!status.has_value()) break;
+        }
+        if (!pool) {
+          work(0, *job);
+          finish(std::move(job));
+          continue;
+        }
+        while (pool->in_flight() >= max_in_flight) finish(pool->Take());
+        pool->Submit(std::move(job));
+      }
+      reader.Close();
+    }
+    if (pool) {
+      while (pool->in_flight() > 0) finish(pool->Take());
+    }
+    return status;
+  }
+};
+
+bool IsBlank(std::string_view s) {
+  for (char c : s) {
+    if (c != ' ' && c != '\t' && c != '\r' && c != '\n') return false;
+  }
+  return true;
+}
+
+// Calls fn(rel_line, offset_in_block, text) for each non-blank line of the block after its
+// skipped prefix; fn returns false to stop. Returns the number of line breaks in the block.
+template <typename Fn>
+uint64_t ForEachLine(const Block& b, Fn&& fn) {
+  const char* p = b.buf.data();
+  const size_t n = b.size;
+  size_t pos = b.skip;
+  uint64_t rel = b.skip_lines;
+  bool go = true;
+  while (pos < n) {
+    const void* nl = std::memchr(p + pos, '\n', n - pos);
+    size_t end = nl ? static_cast<size_t>(static_cast<const char*>(nl) - p) : n;
+    size_t stop = end;
+    if (stop > pos && p[stop - 1] == '\r') --stop;
+    std::string_view line(p + pos, stop - pos);
+    if (go && !IsBlank(line)) go = fn(rel, pos, line);
+    if (nl == nullptr) break;
+    ++rel;
+    pos = end + 1;
+    if (!go) {
+      // Still count the line breaks so the caller's line numbers stay right.
+      rel += static_cast<uint64_t>(std::count(p + pos, p + n, '\n'));
+      break;
+    }
+  }
+  return rel;
+}
+
+void SkipBom(Block& b) {
+  if (b.file_start && b.text().starts_with(kBom)) b.skip = kBom.size();
+}
+
+// Top-level elements of a JSON array document, found by bracket depth outside strings.
+struct Element {
+  size_t begin = 0;
+  size_t end = 0;
+};
+// Splits `text` (starting at `pos`, just after '['). Returns the elements, and sets `bad_at` to
+// where the document stops making sense (npos when the array closed properly).
+std::vector<Element> SplitArray(std::string_view text, size_t pos, size_t* bad_at,
+                                std::string* why) {
+  std::vector<Element> out;
+  *bad_at = std::string::npos;
+  auto ws = [&](size_t& i) {
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' ||
+                               text[i] == '\n')) {
+      ++i;
+    }
+  };
+  size_t i = pos;
+  ws(i);
+  if (i < text.size() && text[i] == ']') {
+    ++i;
+    ws(i);
+    if (i != text.size()) {
+      *bad_at = i;
+      *why = "characters after the end of the document";
+    }
+    return out;
+  }
+  while (true) {
+    ws(i);
+    size_t begin = i;
+    int depth = 0;
+    bool in_string = false;
+    for (; i < text.size(); ++i) {
+      char c = text[i];
+      if (in_string) {
+        if (c == '\\') {
+          ++i;
+        } else if (c == '"') {
+          in_string = false;
+        }
+        continue;
+      }
+      if (c == '"') {
+        in_string = true;
+      } else if (c == '{' || c == '[') {
+        ++depth;
+      } else if (c == '}' || c == ']') {
+        if (depth == 0) break;
+        --depth;
+      } else if (c == ',' && depth == 0) {
+        break;
+      }
+    }
+    if (i >= text.size()) {
+      *bad_at = begin;
+      *why = "the array is not closed";
+      return out;
+    }
+    size_t end = i;
+    while (end > begin && (text[end - 1] == ' ' || text[end - 1] == '\t' ||
+                           text[end - 1] == '\r' || text[end - 1] == '\n')) {
+      --end;
+    }
+    if (end == begin) {
+      *bad_at = begin;
+      *why = "an empty array element";
+      return out;
+    }
+    out.push_back({begin, end});
+    if (text[i] == ',') {
+      ++i;
+      continue;
+    }
+    if (text[i] == ']') {
+      ++i;
+      ws(i);
+      if (i != text.size()) {
+        *bad_at = i;
+        *why = "characters after the end of the document";
+      }
+      return out;
+    }
+    // '}' at depth 0
+    *bad_at = i;
+    *why = "unbalanced '}'";
+    return out;
+  }
+}
+
+uint64_t CountNewlines(std::string_view text, size_t from, size_t to) {
+  return static_cast<uint64_t>(std::count(text.data() + from, text.data() + to, '\n'));
+}
+
+uint64_t SampleHash(uint64_t file, uint64_t offset) {
+  uint64_t z = (file << 48) ^ offset ^ 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+bool Sampled(double ratio, uint64_t file, uint64_t offset) {
+  if (ratio >= 1.0) return true;
+  if (ratio <= 0.0) return false;
+  return static_cast<double>(SampleHash(file, offset) >> 11) * 0x1.0p-53 < ratio;
+}
+
+std::string_view ModeName(ParseMode m) {
+  switch (m) {
+    case ParseMode::kPermissive: return "permissive";
+    case ParseMode::kDropMalformed: return "dropmalformed";
+    case ParseMode::kFailFast: return "failfast";
+  }
+  return "permissive";
+}
+
+std::string_view FormatName(RecordFormat f) {
+  switch (f) {
+    case RecordFormat::kJsonLines: return "jsonl";
+    case RecordFormat::kJson: return "json";
+    case RecordFormat::kCsv: return "csv";
+  }
+  return "jsonl";
+}
+
+// CSV: how one file's columns map onto the schema.
+struct CsvFileLayout {
+  RecordValidator::CsvLayout layout;
+};
+
+bool SchemaIsFlat(const schema::Schema& s) {
+  for (const schema::Field& f : s.fields()) {
+    switch (f.type()->kind()) {
+      case schema::TypeKind::kStruct:
+      case schema::TypeKind::kArray:
+      case schema::TypeKind::kMap:
+        return false;
+      case schema::TypeKind::kNull:
+      case schema::TypeKind::kBoolean:
+      case schema::TypeKind::kInt8:
+      case schema::TypeKind::kInt16:
+      case schema::TypeKind::kInt32:
+      case schema::TypeKind::kInt64:
+      case schema::TypeKind::kFloat32:
+      case schema::TypeKind::kFloat64:
+      case schema::TypeKind::kDecimal:
+      case schema::TypeKind::kString:
+      case schema::TypeKind::kBinary:
+      case schema::TypeKind::kDate:
+      case schema::TypeKind::kTime:
+      case schema::TypeKind::kTimestamp:
+      case schema::TypeKind::kTimestampNtz:
+      case schema::TypeKind::kUuid:
+        break;
+    }
+  }
+  return true;
+}
+
+// Reads the header record at the start of a file's first block: sets the block's skip and
+// returns the header's cells. nullopt when the block holds no record at all.
+std::optional<std::vector<std::string>> ReadCsvHeader(Block& b, const CsvOptions& options) {
+  CsvReader reader(b.text(), options, 1, b.base_offset);
+  CsvRecord rec;
+  if (!reader.Next(rec)) return std::nullopt;
+  std::vector<std::string> cells;
+  for (const CsvField& f : rec.fields) cells.emplace_back(f.value);
+  size_t end = static_cast<size_t>(rec.offset - b.base_offset) + rec.raw.size();
+  // Past the line break that ends the header (CR LF or LF).
+  if (end < b.size && b.buf[end] == '\r') ++end;
+  if (end < b.size && b.buf[end] == '\n') ++end;
+  b.skip = end;
+  b.skip_lines = CountNewlines(b.text(), 0, end);
+  return cells;
+}
+
+}  // namespace
+
+Result<RecordFormat> ParseRecordFormat(std::string_view name) {
+  std::string n = AsciiLower(name);
+  if (n == "jsonl" || n == "ndjson" || n == "jsonlines" || n == "json-lines") {
+    return RecordFormat::kJsonLines;
+  }
+  if (n == "json") return RecordFormat::kJson;
+  if (n == "csv") return RecordFormat::kCsv;
+  return InvalidArgument(fmt::format("unknown record format '{}' (jsonl, json, csv, auto)", name));
+}
+
+RecordFormat GuessRecordFormat(const std::string& path, std::string_view head) {
+  std::string lower = AsciiLower(path);
+  if (lower.ends_with(".csv") || lower.ends_with(".tsv")) return RecordFormat::kCsv;
+  if (lower.ends_with(".json")) {
+    if (head.starts_with(kBom)) head.remove_prefix(kBom.size());
+    size_t i = 0;
+    while (i < head.size() && IsBlank(head.substr(i, 1))) ++i;
+    if (i < head.size() && head[i] == '[') return RecordFormat::kJson;
+  }
+  return RecordFormat::kJsonLines;
+}
+
+std::string ValidateReport::ToJson() const {
+  JsonWriter w;
+  w.BeginObject();
+  w.Key("files");
+  w.BeginArray();
+  for (const std::string& f : files) w.String(f);
+  w.EndArray();
+  w.Key("format");
+  w.String(format);
+  w.Key("mode");
+  w.String(mode);
+  w.Key("records_in");
+  w.Uint(records_in);
+  w.Key("valid");
+  w.Uint(valid);
+  w.Key("rescued");
+  w.Uint(rescued);
+  w.Key("quarantined");
+  w.Uint(quarantined);
+  w.Key("malformed");
+  w.Uint(malformed);
+  w.Key("bytes");
+  w.Uint(bytes);
+  w.Key("invariant");
+  w.BeginObject();
+  w.Key("holds");
+  w.Bool(invariant_holds());
+  w.Key("statement");
+  w.String(fmt::format("records_in ({}) = valid ({}) + quarantined ({}); rescued ({}) <= valid ({})",
+                       records_in, valid, quarantined, rescued, valid));
+  w.EndObject();
+  w.Key("stopped");
+  if (stopped) {
+    w.BeginObject();
+    w.Key("file");
+    w.String(stopped->file);
+    w.Key("line");
+    w.Uint(stopped->line);
+    w.Key("offset");
+    w.Uint(stopped->offset);
+    w.Key("path");
+    w.String(stopped->path);
+    w.Key("message");
+    w.String(stopped->message);
+    w.EndObject();
+  } else {
+    w.Null();
+  }
+  w.Key("violations");
+  w.BeginArray();
+  for (const ViolationCount& v : violations) {
+    w.BeginObject();
+    w.Key("path");
+    w.String(v.path);
+    w.Key("kind");
+    w.String(ViolationKindName(v.kind));
+    w.Key("count");
+    w.Uint(v.count);
+    w.Key("lines");
+    w.BeginArray();
+    for (const auto& [f, line] : v.lines) w.Uint(line);
+    w.EndArray();
+    w.Key("at");
+    w.BeginArray();
+    for (const auto& [f, line] : v.lines) {
+      w.String(fmt::format("{}:{}", f < files.size() ? files[f] : std::string("?"), line));
+    }
+    w.EndArray();
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return w.Take();
+}
+
+Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
+                                     const schema::SchemaPtr& schema,
+                                     const ValidateRunOptions& options, ByteSink& out,
+                                     ByteSink& quarantine) {
+  if (schema == nullptr) return InvalidArgument("no schema to validate against");
+  ValidatorOptions vopts;
+  vopts.rescued_column =
+      options.mode == ParseMode::kPermissive ? options.rescued_column : std::string();
+  SLUICE_ASSIGN_OR_RETURN(std::shared_ptr<const ValidationPlan> plan,
+                          ValidationPlan::Compile(schema, vopts));
+  const bool csv = options.format == RecordFormat::kCsv;
+  if (csv && !SchemaIsFlat(*schema)) {
+    return InvalidArgument(
+        "CSV records cannot hold nested types: the schema has a struct, array or map column");
+  }
+  const unsigned threads = ThreadCount(options.threads);
+  const bool failfast = options.mode == ParseMode::kFailFast;
+  const size_t keep = options.example_lines;
+
+  ValidateReport report;
+  report.files = files;
+  report.format = std::string(FormatName(options.format));
+  report.mode = std::string(ModeName(options.mode));
+
+  std::vector<RecordValidator> validators;
+  for (unsigned i = 0; i < std::max(1u, threads); ++i) validators.emplace_back(plan);
+
+  // Outcome of one record, into the block's result.
+  auto account = [&](BlockResult& r, const RecordResult& res, uint64_t rel, uint64_t offset,
+                     std::string_view raw) -> bool {
+    ++r.records_in;
+    for (const RecordViolation& v : res.violations) r.Tally(v, rel, keep);
+    switch (res.status) {
+      case RecordStatus::kValid:
+        ++r.valid;
+        return true;
+      case RecordStatus::kRescued:
+        ++r.valid;
+        ++r.rescued;
+        return true;
+      case RecordStatus::kBad:
+      case RecordStatus::kMalformed: {
+        ++r.quarantined;
+        QuarantineEntry q;
+        q.rel_line = rel;
+        q.offset = offset;
+        if (res.status == RecordStatus::kMalformed) {
+          ++r.malformed;
+          q.error = res.error;
+          if (res.error_offset >= 0) q.error_offset = static_cast<int64_t>(offset) + res.error_offset;
+        } else {
+          std::string msg;
+          size_t shown = 0;
+          for (const RecordViolation& v : res.violations) {
+            if (shown == 3) {
+              msg += fmt::format("; and {} more", res.violations.size() - shown);
+              break;
+            }
+            if (!msg.empty()) msg += "; ";
+            msg += v.path.empty() ? std::string("record") : v.path;
+            msg += ": ";
+            msg += ViolationKindName(v.kind);
+            if (!v.detail.empty()) {
+              msg += " (";
+              msg += v.detail;
+              msg += ')';
+            }
+            ++shown;
+          }
+          q.error = msg.empty() ? std::string("the record does not fit the schema") : msg;
+        }
+        for (const RecordViolation& v : res.violations) q.violations.emplace_back(v.path, v.kind);
+        q.raw.assign(raw);
+        r.quarantine.push_back(std::move(q));
+        if (failfast) {
+          r.stopped = true;
+          return false;
+        }
+        return true;
+      }
+    }
+    return true;
+  };
+
+  // Per-file CSV layouts, built on the calling thread from each file's header.
+  std::vector<std::shared_ptr<const CsvFileLayout>> layouts(files.size());
+  std::vector<const schema::Field*> positional;
+  int rescued_index = -1;
+  const auto& top = schema->fields();
+  for (size_t i = 0; i < top.size(); ++i) {
+    if (!vopts.rescued_column.empty() && top[i].name() == vopts.rescued_column) {
+      rescued_index = static_cast<int>(i);
+    }
+  }
+  auto build_layout = [&](const std::vector<std::string>* header) {
+    auto l = std::make_shared<CsvFileLayout>();
+    l->layout.null_value = options.csv.null_value;
+    l->layout.empty_value = options.csv.empty_value;
+    if (header != nullptr) {
+      for (const std::string& name : *header) {
+        int col = -1;
+        for (size_t i = 0; i < top.size(); ++i) {
+          if (top[i].name() == name) {
+            col = static_cast<int>(i);
+            break;
+          }
+        }
+        if (col < 0) {
+          for (size_t i = 0; i < top.size(); ++i) {
+            if (static_cast<int>(i) != rescued_index && AsciiLower(top[i].name()) == AsciiLower(name)) {
+              col = -2;  // case mismatch: rescued, as Auto Loader does
+              break;
+            }
+          }
+        }
+        l->layout.columns.push_back(col);
+        l->layout.header.push_back(name);
+      }
+    } else {
+      for (size_t i = 0; i < top.size(); ++i) {
+        if (static_cast<int>(i) == rescued_index) continue;
+        l->layout.columns.push_back(static_cast<int>(i));
+        l->layout.header.push_back(top[i].name());
+      }
+    }
+    return l;
+  };
+  std::shared_ptr<const CsvFileLayout> headerless;
+  if (csv && !options.csv.header) headerless = build_layout(nullptr);
+
+  BlockDriver driver;
+  driver.threads = threads;
+  driver.block_bytes = std::max<size_t>(options.block_bytes, 4096);
+  driver.whole_file = [&](uint32_t) {
+    return options.format == RecordFormat::kJson || (csv && options.csv.reader.multi_line);
+  };
+  driver.prepare = [&](Block& b) -> Status {
+    if (!csv) {
+      SkipBom(b);
+      return Ok();
+    }
+    if (!b.file_start) return Ok();
+    if (!options.csv.header) {
+      layouts[b.file] = headerless;
+      return Ok();
+    }
+    std::optional<std::vector<std::string>> header = ReadCsvHeader(b, options.csv.reader);
+    if (!header) {
+      layouts[b.file] = build_layout(nullptr);  // no records at all
+      return Ok();
+    }
+    layouts[b.file] = build_layout(&*header);
+    return Ok();
+  };
+  driver.work = [&](unsigned worker, Job& job) {
+    RecordValidator& v = validators[worker];
+    Block& b = job.block;
+    BlockResult& r = job.result;
+    const std::string& file = files[b.file];
+    switch (options.format) {
+      case RecordFormat::kJsonLines: {
+        r.newlines = ForEachLine(b, [&](uint64_t rel, size_t pos, std::string_view line) {
+          const RecordResult& res = v.CheckJson(line, file, r.out);
+          return account(r, res, rel, b.base_offset + pos, line);
+        });
+        return;
+      }
+      case RecordFormat::kJson: {
+        std::string_view text = b.text();
+        size_t pos = b.skip;
+        if (b.file_start && text.substr(pos).starts_with(kBom)) pos += kBom.size();
+        while (pos < text.size() && IsBlank(text.substr(pos, 1))) ++pos;
+        r.newlines = CountNewlines(text, 0, text.size());
+        if (pos >= text.size()) return;
+        if (text[pos] != '[') {
+          size_t end = text.size();
+          while (end > pos && IsBlank(text.substr(end - 1, 1))) --end;
+          std::string_view doc = text.substr(pos, end - pos);
+          const RecordResult& res = v.CheckJson(doc, file, r.out);
+          account(r, res, CountNewlines(text, 0, pos), b.base_offset + pos, doc);
+          return;
+        }
+        size_t bad_at = std::string::npos;
+        std::string why;
+        std::vector<Element> elements = SplitArray(text, pos + 1, &bad_at, &why);
+        uint64_t rel = CountNewlines(text, 0, pos);
+        size_t counted_to = pos;
+        for (const Element& e : elements) {
+          rel += CountNewlines(text, counted_to, e.begin);
+          counted_to = e.begin;
+          std::string_view rec = text.substr(e.begin, e.end - e.begin);
+          const RecordResult& res = v.CheckJson(rec, file, r.out);
+          if (!account(r, res, rel, b.base_offset + e.begin, rec)) return;
+        }
+        if (bad_at != std::string::npos) {
+          rel += CountNewlines(text, counted_to, bad_at);
+          RecordResult res;
+          res.status = RecordStatus::kMalformed;
+          res.error = why;
+          res.violations.push_back({"", ViolationKind::kMalformed, why});
+          size_t end = text.size();
+          while (end > bad_at && IsBlank(text.substr(end - 1, 1))) --end;
+          account(r, res, rel, b.base_offset + bad_at, text.substr(bad_at, end - bad_at));
+        }
+        return;
+      }
+      case RecordFormat::kCsv: {
+        const RecordValidator::CsvLayout& layout = layouts[b.file]->layout;
+        std::string_view text = b.text().substr(b.skip);
+        CsvReader reader(text, options.csv.reader, 1 + b.skip_lines, b.base_offset + b.skip);
+        CsvRecord rec;
+        while (reader.Next(rec)) {
+          const RecordResult& res = v.CheckCsv(rec, layout, file, r.out);
+          if (!account(r, res, rec.line - 1, rec.offset, rec.raw)) break;
+        }
+        r.newlines = CountNewlines(b.text(), 0, b.size);
+        return;
+      }
+    }
+  };
+
+  std::vector<ViolationCount> tallies;
+  std::unordered_map<std::string, size_t> tally_index;
+  uint64_t lines_before = 0;
+  uint32_t current_file = UINT32_MAX;
+  Status sink_status = Ok();
+  std::string qbuf;
+  driver.merge = [&](Job& job) -> bool {
+    Block& b = job.block;
+    BlockResult& r = job.result;
+    if (b.file != current_file) {
+      current_file = b.file;
+      lines_before = 0;
+    }
+    report.records_in += r.records_in;
+    report.valid += r.valid;
+    report.rescued += r.rescued;
+    report.quarantined += r.quarantined;
+    report.malformed += r.malformed;
+    report.bytes += b.size;
+    for (ViolationTally& t : r.tallies) {
+      std::string key = t.path;
+      key += '\0';
+      key += static_cast<char>(t.kind);
+      auto [it, inserted] = tally_index.try_emplace(std::move(key), tallies.size());
+      if (inserted) tallies.push_back({t.path, t.kind, 0, {}});
+      ViolationCount& c = tallies[it->second];
+      c.count += t.count;
+      for (uint64_t rel : t.rel_lines) {
+        if (c.lines.size() >= keep) break;
+        c.lines.emplace_back(b.file, lines_before + rel + 1);
+      }
+    }
+    if (!r.out.empty()) {
+      Status s = out.Write(r.out);
+      if (!s.has_value()) {
+        sink_status = s;
+        return false;
+      }
+    }
+    qbuf.clear();
+    for (const QuarantineEntry& q : r.quarantine) {
+      JsonWriter w;
+      w.BeginObject();
+      w.Key("file");
+      w.String(files[b.file]);
+      w.Key("line");
+      w.Uint(lines_before + q.rel_line + 1);
+      w.Key("offset");
+      w.Uint(q.offset);
+      if (q.error_offset >= 0) {
+        w.Key("error_offset");
+        w.Uint(static_cast<uint64_t>(q.error_offset));
+      }
+      w.Key("error");
+      w.String(q.error);
+      w.Key("violations");
+      w.BeginArray();
+      for (const auto& [path, kind] : q.violations) {
+        w.BeginObject();
+        w.Key("path");
+        w.String(path);
+        w.Key("kind");
+        w.String(ViolationKindName(kind));
+        w.EndObject();
+      }
+      w.EndArray();
+      w.Key("raw");
+      const bool utf8 = IsValidUtf8(q.raw);
+      w.String(utf8 ? q.raw : Base64Encode(q.raw));
+      w.Key("raw_encoding");
+      w.String(utf8 ? "utf8" : "base64");
+      w.EndObject();
+      qbuf += w.Take();
+      qbuf += '\n';
+    }
+    if (!qbuf.empty()) {
+      Status s = quarantine.Write(qbuf);
+      if (!s.has_value()) {
+        sink_status = s;
+        return false;
+      }
+    }
+    if (r.stopped && !r.quarantine.empty()) {
+      const QuarantineEntry& q = r.quarantine.back();
+      FailFastStop stop;
+      stop.file = files[b.file];
+      stop.line = lines_before + q.rel_line + 1;
+      stop.offset = q.error_offset >= 0 ? static_cast<uint64_t>(q.error_offset) : q.offset;
+      stop.path = q.violations.empty() ? std::string() : q.violations.front().first;
+      stop.message = q.error;
+      report.stopped = std::move(stop);
+      return false;
+    }
+    lines_before += r.newlines;
+    return true;
+  };
+  if (options.progress) {
+    driver.progress = [&](uint64_t done, uint64_t total) {
+      options.progress(Progress{done, total, report.records_in});
+    };
+  }
+  SLUICE_TRY(driver.Run(files));
+  SLUICE_TRY(sink_status);
+  std::sort(tallies.begin(), tallies.end(), [](const ViolationCount& a, const ViolationCount& b) {
+    if (a.path != b.path) return a.path < b.path;
+    return a.kind < b.kind;
+  });
+  report.violations = std::move(tallies);
+  if (!report.invariant_holds()) {
+    return Internal(fmt::format("record accounting broke: {}", report.ToJson()));
+  }
+  return report;
+}
+
+Result<InferResult> InferFiles(const std::vector<std::string>& files,
+                               const InferRunOptions& options) {
+  if (files.empty()) return InvalidArgument("no input files");
+  const unsigned threads = ThreadCount(options.threads);
+  const bool csv = options.format == RecordFormat::kCsv;
+  const size_t workers = std::max(1u, threads);
+
+  std::vector<JsonInferrer> json_inferrers;
+  std::vector<std::optional<CsvInferrer>> csv_inferrers(workers);
+  if (!csv) {
+    for (size_t i = 0; i < workers; ++i) {
+      SLUICE_ASSIGN_OR_RETURN(JsonInferrer inf, JsonInferrer::Make(options.json));
+      json_inferrers.push_back(std::move(inf));
+    }
+  }
+  // CSV: the columns come from the first record of the first file that has one.
+  std::optional<std::vector<std::string>> csv_names;
+  CsvInferOptions csv_opts = options.csv_infer;
+  if (csv_opts.null_value.empty()) csv_opts.null_value = options.csv.null_value;
+
+  BlockDriver driver;
+  driver.threads = threads;
+  driver.block_bytes = std::max<size_t>(options.block_bytes, 4096);
+  driver.whole_file = [&](uint32_t) {
+    return options.format == RecordFormat::kJson || (csv && options.csv.reader.multi_line);
+  };
+  Status setup = Ok();
+  driver.prepare = [&](Block& b) -> Status {
+    if (!csv) {
+      SkipBom(b);
+      return Ok();
+    }
+    if (!b.file_start) return Ok();
+    if (options.csv.header) {
+      std::optional<std::vector<std::string>> header = ReadCsvHeader(b, options.csv.reader);
+      if (header && !csv_names) {
+        std::vector<std::string_view> cells(header->begin(), header->end());
+        csv_names = MakeSafeHeader(cells, csv_opts);
+      }
+    } else if (!csv_names) {
+      CsvReader reader(b.text(), options.csv.reader, 1, b.base_offset);
+      CsvRecord rec;
+      if (reader.Next(rec)) {
+        std::vector<std::string> names;
+        for (size_t i = 0; i < rec.fields.size(); ++i) names.push_back(fmt::format("_c{}", i));
+        csv_names = std::move(names);
+      }
+    }
+    if (csv_names) {
+      for (auto& slot : csv_inferrers) {
+        if (slot) continue;
+        SLUICE_ASSIGN_OR_RETURN(CsvInferrer inf, CsvInferrer::Make(csv_opts, *csv_names));
+        slot.emplace(std::move(inf));
+      }
+    }
+    return Ok();
+  };
+  uint64_t records = 0;
+  uint64_t malformed = 0;
+  driver.work = [&](unsigned worker, Job& job) {
+    Block& b = job.block;
+    BlockResult& r = job.result;
+    switch (options.format) {
+      case RecordFormat::kJsonLines: {
+        JsonInferrer& inf = json_inferrers[worker];
+        r.newlines = ForEachLine(b, [&](uint64_t rel, size_t pos, std::string_view line) {
+          if (!Sampled(options.sampling_ratio, b.file, b.base_offset + pos)) return true;
+          Status s = inf.AddRecord(line);
+          if (!s.has_value()) {
+            r.error.emplace(rel, s);
+            return false;
+          }
+          return true;
+        });
+        return;
+      }
+      case RecordFormat::kJson: {
+        JsonInferrer& inf = json_inferrers[worker];
+        std::string_view text = b.text();
+        r.newlines = CountNewlines(text, 0, text.size());
+        size_t pos = 0;
+        if (text.starts_with(kBom)) pos = kBom.size();
+        // Spark's multiLine reads each file as one document; a top-level array's elements are
+        // records, which JsonInferrer unwraps itself.
+        std::string_view doc = text.substr(pos);
+        if (IsBlank(doc)) return;
+        Status s = inf.AddRecord(doc);
+        if (!s.has_value()) r.error.emplace(0, s);
+        return;
+      }
+      case RecordFormat::kCsv: {
+        std::optional<CsvInferrer>& inf = csv_inferrers[worker];
+        r.newlines = CountNewlines(b.text(), 0, b.size);
+        if (!inf) return;
+        std::string_view text = b.text().substr(b.skip);
+        CsvReader reader(text, options.csv.reader, 1 + b.skip_lines, b.base_offset + b.skip);
+        CsvRecord rec;
+        std::vector<std::string_view> cells;
+        while (reader.Next(rec)) {
+          ++r.records_in;
+          if (rec.malformed()) {
+            ++r.malformed;
+            continue;
+          }
+          if (!Sampled(options.sampling_ratio, b.file, rec.offset)) continue;
+          cells.clear();
+          for (const CsvField& f : rec.fields) cells.push_back(f.value);
+          inf->AddRow(cells);
+        }
+        return;
+      }
+    }
+  };
+  uint64_t lines_before = 0;
+  uint32_t current_file = UINT32_MAX;
+  std::optional<Error> failure;
+  driver.merge = [&](Job& job) -> bool {
+    if (job.block.file != current_file) {
+      current_file = job.block.file;
+      lines_before = 0;
+    }
+    records += job.result.records_in;
+    malformed += job.result.malformed;
+    if (job.result.error) {
+      const auto& [rel, status] = *job.result.error;
+      failure = Error(status.error().code(),
+                      fmt::format("{}:{}: {}", files[job.block.file], lines_before + rel + 1,
+                                  status.error().message()));
+      return false;
+    }
+    lines_before += job.result.newlines;
+    return true;
+  };
+  if (options.progress) {
+    driver.progress = [&](uint64_t done, uint64_t total) {
+      options.progress(Progress{done, total, records});
+    };
+  }
+  SLUICE_TRY(driver.Run(files));
+  SLUICE_TRY(setup);
+  if (failure) return Fail(*failure);
+
+  InferResult result;
+  if (csv) {
+    if (!csv_names) return InvalidArgument("the CSV input holds no records to infer from");
+    CsvInferrer& first = *csv_inferrers[0];
+    for (size_t i = 1; i < csv_inferrers.size(); ++i) {
+      if (csv_inferrers[i]) first.Merge(*csv_inferrers[i]);
+    }
+    SLUICE_ASSIGN_OR_RETURN(result.schema, first.Finish());
+    result.records = records;
+    result.malformed = malformed;
+    return result;
+  }
+  JsonInferrer& first = json_inferrers[0];
+  for (size_t i = 1; i < json_inferrers.size(); ++i) first.Merge(json_inferrers[i]);
+  SLUICE_ASSIGN_OR_RETURN(result.schema, first.Finish());
+  result.records = first.records();
+  result.malformed = first.malformed_records();
+  return result;
+}
+
+}  // namespace sluice::data

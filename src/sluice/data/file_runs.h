@@ -1,0 +1,142 @@
+// Whole-file runs over record files: validation (valid records out, bad ones to quarantine, a
+// report that accounts for every record) and inference. Files are read in blocks cut on line
+// boundaries and checked on worker threads; results are merged in file order, so the output,
+// the quarantine and the report are the same for any thread count. Memory stays flat: at most
+// a few blocks per thread are in flight (a single line longer than a block is read whole).
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sluice/base/result.h"
+#include "sluice/data/csv_infer.h"
+#include "sluice/data/csv_reader.h"
+#include "sluice/data/json_infer.h"
+#include "sluice/data/validator.h"
+#include "sluice/schema/schema.h"
+
+namespace sluice::data {
+
+/// jsonl: one JSON object per line (Spark's default). json: each file is one JSON document, an
+/// object or an array of objects (Spark's multiLine). csv: see CsvRunOptions.
+enum class RecordFormat : uint8_t { kJsonLines, kJson, kCsv };
+
+/// "jsonl", "json", "csv"; kInvalidArgument otherwise.
+Result<RecordFormat> ParseRecordFormat(std::string_view name);
+/// The format a file name suggests: .csv/.tsv -> csv, .json -> json when the file's first
+/// non-blank byte is '[', else jsonl.
+RecordFormat GuessRecordFormat(const std::string& path, std::string_view head);
+
+struct CsvRunOptions {
+  CsvOptions reader;
+  /// The first record of each file names the columns (Spark's header=true). Without a header
+  /// the columns are _c0, _c1, ... and map to the schema's fields by position.
+  bool header = true;
+  /// An unquoted value equal to this is null (Spark's nullValue).
+  std::string null_value;
+  /// What a quoted empty value ("") reads as (Spark's emptyValue).
+  std::string empty_value;
+};
+
+/// Where output goes. Writes happen on the thread that called the run, in file order.
+class ByteSink {
+ public:
+  virtual ~ByteSink() = default;
+  virtual Status Write(std::string_view bytes) = 0;
+};
+
+struct Progress {
+  uint64_t bytes_done = 0;
+  uint64_t bytes_total = 0;
+  uint64_t records = 0;
+};
+
+struct ValidateRunOptions {
+  RecordFormat format = RecordFormat::kJsonLines;
+  ParseMode mode = ParseMode::kPermissive;
+  /// Worker threads; 0 means one per core. 1 runs everything on the calling thread.
+  unsigned threads = 0;
+  /// Block size for splitting files.
+  size_t block_bytes = size_t{4} << 20;
+  CsvRunOptions csv;
+  /// The rescued-data column in permissive mode (empty: none, rescue-worthy records are bad).
+  std::string rescued_column = "_rescued_data";
+  /// Line numbers kept per violation in the report.
+  size_t example_lines = 5;
+  std::function<void(const Progress&)> progress;
+};
+
+struct ViolationCount {
+  std::string path;
+  ViolationKind kind;
+  uint64_t count = 0;
+  /// The first few places, as (file index, line).
+  std::vector<std::pair<uint32_t, uint64_t>> lines;
+};
+
+/// Where a failfast run stopped.
+struct FailFastStop {
+  std::string file;
+  uint64_t line = 0;
+  uint64_t offset = 0;
+  std::string path;
+  std::string message;
+};
+
+struct ValidateReport {
+  std::vector<std::string> files;
+  std::string format;
+  std::string mode;
+  uint64_t records_in = 0;
+  uint64_t valid = 0;
+  uint64_t rescued = 0;
+  uint64_t quarantined = 0;
+  uint64_t malformed = 0;
+  uint64_t bytes = 0;
+  /// Sorted by path, then kind.
+  std::vector<ViolationCount> violations;
+  std::optional<FailFastStop> stopped;
+  /// records_in == valid + quarantined and rescued <= valid.
+  bool invariant_holds() const { return records_in == valid + quarantined && rescued <= valid; }
+  /// Clean: every record valid as it came.
+  bool clean() const { return rescued == 0 && quarantined == 0; }
+  /// The report as JSON (the format in docs/formats/validation-report.md).
+  std::string ToJson() const;
+};
+
+/// Validate `files` against `schema`. Valid records (rescued ones included) go to `out` as JSON
+/// lines, bad and malformed ones to `quarantine` as JSON lines (docs/formats/quarantine.md).
+/// Errors only for what stops the run: unreadable files, a sink that fails, a schema the
+/// validator cannot check, a CSV header that cannot be read. A failfast stop is not an error:
+/// the report says where.
+Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
+                                     const schema::SchemaPtr& schema,
+                                     const ValidateRunOptions& options, ByteSink& out,
+                                     ByteSink& quarantine);
+
+struct InferRunOptions {
+  RecordFormat format = RecordFormat::kJsonLines;
+  unsigned threads = 0;
+  size_t block_bytes = size_t{4} << 20;
+  /// Spark's samplingRatio: each record is kept with this probability, decided by a hash of
+  /// its position (deterministic, but not the rows Spark's sampler picks).
+  double sampling_ratio = 1.0;
+  JsonInferOptions json;
+  CsvRunOptions csv;
+  CsvInferOptions csv_infer;
+  std::function<void(const Progress&)> progress;
+};
+
+struct InferResult {
+  schema::SchemaPtr schema;
+  uint64_t records = 0;
+  uint64_t malformed = 0;
+};
+
+Result<InferResult> InferFiles(const std::vector<std::string>& files,
+                               const InferRunOptions& options);
+
+}  // namespace sluice::data
