@@ -299,7 +299,7 @@ int RunValidate(const ValidateOptions& opt) {
   if (Status s = out.Commit(); !s.has_value()) return ReportError(s.error());
   if (Status s = quarantine.Commit(); !s.has_value()) return ReportError(s.error());
   if (!opt.report.empty()) {
-    Status s = WriteOutput(opt.report, report->ToJson() + "\n");
+    Status s = WriteOutput(opt.report, report->ToJson(2) + "\n");
     if (!s.has_value()) return ReportError(s.error());
   }
   if (!opt.quiet) {

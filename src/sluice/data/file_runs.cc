@@ -585,8 +585,10 @@ RecordFormat GuessRecordFormat(const std::string& path, std::string_view head) {
   return RecordFormat::kJsonLines;
 }
 
-std::string ValidateReport::ToJson() const {
-  JsonWriter w;
+std::string ValidateReport::ToJson(int indent) const {
+  JsonFormat style;
+  style.indent = indent;
+  JsonWriter w(style);
   w.BeginObject();
   w.Key("files");
   w.BeginArray();
@@ -709,7 +711,7 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
         if (res.status == RecordStatus::kMalformed) {
           ++r.malformed;
           q.error = res.error;
-          if (res.error_offset >= 0) q.error_offset = static_cast<int64_t>(offset) + res.error_offset;
+          if (res.error_offset > 0) q.error_offset = static_cast<int64_t>(offset) + res.error_offset;
         } else {
           std::string msg;
           size_t shown = 0;

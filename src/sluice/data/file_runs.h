@@ -104,7 +104,7 @@ struct ValidateReport {
   /// Clean: every record valid as it came.
   bool clean() const { return rescued == 0 && quarantined == 0; }
   /// The report as JSON (the format in docs/formats/validation-report.md).
-  std::string ToJson() const;
+  std::string ToJson(int indent = 0) const;
 };
 
 /// Validate `files` against `schema`. Valid records (rescued ones included) go to `out` as JSON

@@ -1,0 +1,621 @@
+#include "sluice/data/file_runs.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "sluice/base/json.h"
+#include "sluice/dialects/spark/spark.h"
+
+namespace sluice::data {
+namespace {
+
+namespace fs = std::filesystem;
+
+schema::SchemaPtr Schema(std::string_view ddl) {
+  auto s = dialects::spark::ReadDdl(ddl);
+  EXPECT_TRUE(s.has_value()) << (s.has_value() ? "" : s.error().message());
+  return s->value;
+}
+
+class StringSink : public ByteSink {
+ public:
+  Status Write(std::string_view bytes) override {
+    if (fail_after >= 0 && static_cast<int64_t>(text.size() + bytes.size()) > fail_after) {
+      return IoError("disk full");
+    }
+    text.append(bytes);
+    return Ok();
+  }
+  std::vector<std::string> Lines() const {
+    std::vector<std::string> out;
+    size_t pos = 0;
+    while (pos < text.size()) {
+      size_t nl = text.find('\n', pos);
+      out.push_back(text.substr(pos, nl - pos));
+      pos = nl + 1;
+    }
+    return out;
+  }
+  std::vector<JsonValue> Json() const {
+    std::vector<JsonValue> out;
+    for (const std::string& l : Lines()) {
+      auto v = ParseJson(l);
+      EXPECT_TRUE(v.has_value()) << l;
+      if (v.has_value()) out.push_back(std::move(*v));
+    }
+    return out;
+  }
+  std::string text;
+  int64_t fail_after = -1;
+};
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "sluice-runs-XXXXXX").string();
+    char* p = ::mkdtemp(tmpl.data());
+    EXPECT_NE(p, nullptr);
+    path_ = tmpl;
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  std::string Write(const std::string& name, std::string_view bytes) const {
+    std::string p = (fs::path(path_) / name).string();
+    std::ofstream f(p, std::ios::binary);
+    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    return p;
+  }
+
+ private:
+  std::string path_;
+};
+
+struct RunResult {
+  ValidateReport report;
+  StringSink out;
+  StringSink quarantine;
+};
+
+RunResult Validate(const std::vector<std::string>& files, const schema::SchemaPtr& schema,
+             ValidateRunOptions options) {
+  RunResult r;
+  auto report = ValidateFiles(files, schema, options, r.out, r.quarantine);
+  EXPECT_TRUE(report.has_value()) << (report.has_value() ? "" : report.error().message());
+  if (report.has_value()) r.report = std::move(*report);
+  return r;
+}
+
+std::string Base64Decode(std::string_view s) {
+  auto val = [](char c) -> int {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+') return 62;
+    if (c == '/') return 63;
+    return -1;
+  };
+  std::string out;
+  uint32_t acc = 0;
+  int bits = 0;
+  for (char c : s) {
+    int v = val(c);
+    if (v < 0) break;
+    acc = (acc << 6) | static_cast<uint32_t>(v);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out += static_cast<char>((acc >> bits) & 0xFF);
+    }
+  }
+  return out;
+}
+
+std::string Raw(const JsonValue& q) {
+  const JsonValue* raw = q.Find("raw");
+  const JsonValue* enc = q.Find("raw_encoding");
+  if (raw == nullptr || enc == nullptr) return "<missing>";
+  return enc->as_string() == "base64" ? Base64Decode(raw->as_string()) : raw->as_string();
+}
+
+int64_t Int(const JsonValue& v, std::string_view key) {
+  const JsonValue* x = v.Find(key);
+  return x == nullptr ? -1 : x->as_int64().value_or(-1);
+}
+
+const char* kOrders = "order_id BIGINT NOT NULL, customer_id BIGINT NOT NULL, order_amount DOUBLE, "
+                      "order_date DATE";
+
+// The seed's Bronze-to-Silver scenario: an extra field, a number sent as a string, a missing
+// required field, a broken line.
+TEST(ValidateFilesTest, SeedOrdersScenario) {
+  TempDir dir;
+  std::string file = dir.Write(
+      "orders.jsonl",
+      "{\"order_id\": 1001, \"customer_id\": 501, \"order_amount\": 4500.0, \"order_date\": "
+      "\"2026-08-15\"}\n"
+      "{\"order_id\": 1002, \"customer_id\": 502, \"order_amount\": 1.5, \"order_date\": "
+      "\"2026-08-15\", \"unexpected_column\": \"extra_unexpected_field\"}\n"
+      "{\"order_id\": 1003, \"customer_id\": 503, \"order_amount\": \"4500.00\"}\n"
+      "{\"order_id\": 1004, \"order_amount\": 15.0}\n"
+      "{\"order_id\": 1005, \"customer_id\": 505\n");
+  RunResult r = Validate({file}, Schema(kOrders), {});
+  EXPECT_EQ(r.report.records_in, 5u);
+  EXPECT_EQ(r.report.valid, 3u);
+  EXPECT_EQ(r.report.rescued, 2u);
+  EXPECT_EQ(r.report.quarantined, 2u);
+  EXPECT_EQ(r.report.malformed, 1u);
+  EXPECT_TRUE(r.report.invariant_holds());
+  std::vector<std::string> out = r.out.Lines();
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[0],
+            "{\"order_id\":1001,\"customer_id\":501,\"order_amount\":4500.0,\"order_date\":"
+            "\"2026-08-15\",\"_rescued_data\":null}");
+  EXPECT_EQ(out[2],
+            "{\"order_id\":1003,\"customer_id\":503,\"order_amount\":null,\"order_date\":null,"
+            "\"_rescued_data\":\"{\\\"order_amount\\\":\\\"4500.00\\\",\\\"_file_path\\\":\\\"" +
+                file + "\\\"}\"}");
+  std::vector<JsonValue> q = r.quarantine.Json();
+  ASSERT_EQ(q.size(), 2u);
+  EXPECT_EQ(Int(q[0], "line"), 4);
+  EXPECT_EQ(q[0].Find("violations")->items()[0].Find("kind")->as_string(), "missing_required");
+  EXPECT_EQ(q[0].Find("violations")->items()[0].Find("path")->as_string(), "customer_id");
+  EXPECT_EQ(Int(q[1], "line"), 5);
+  EXPECT_EQ(Raw(q[1]), "{\"order_id\": 1005, \"customer_id\": 505");
+  // Every record's byte offset points at its first byte.
+  std::string bytes = r.out.text;  // keep the compiler quiet about unused copies
+  (void)bytes;
+  std::ifstream f(file, std::ios::binary);
+  std::string all((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  for (const JsonValue& e : q) {
+    std::string raw = Raw(e);
+    EXPECT_EQ(all.substr(static_cast<size_t>(Int(e, "offset")), raw.size()), raw);
+  }
+  // The report lists each violation kind per path with its lines.
+  std::string json = r.report.ToJson();
+  EXPECT_NE(json.find("{\"path\":\"order_amount\",\"kind\":\"type_mismatch\",\"count\":1,\"lines\":[3]"),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find("{\"path\":\"unexpected_column\",\"kind\":\"unknown_field\",\"count\":1,"
+                      "\"lines\":[2]"),
+            std::string::npos)
+      << json;
+}
+
+// A file with every kind of damage, and where each damaged record starts.
+struct Corpus {
+  std::string bytes;
+  struct Bad {
+    uint64_t line;
+    uint64_t offset;
+    std::string raw;
+    bool needs_base64;
+  };
+  std::vector<Bad> malformed;  // quarantined in every mode
+  std::vector<uint64_t> rescue_lines;  // rescued in permissive, quarantined otherwise
+  uint64_t good = 0;
+  uint64_t line = 1;
+
+  void Add(std::string_view text, std::string_view end = "\n") {
+    bytes.append(text);
+    bytes.append(end);
+    line += static_cast<uint64_t>(std::count(text.begin(), text.end(), '\n')) +
+            static_cast<uint64_t>(std::count(end.begin(), end.end(), '\n'));
+  }
+  void Good(std::string_view text, std::string_view end = "\n") {
+    ++good;
+    Add(text, end);
+  }
+  void Rescue(std::string_view text) {
+    rescue_lines.push_back(line);
+    Add(text);
+  }
+  void Malformed(std::string_view text, std::string_view end = "\n") {
+    malformed.push_back({line, bytes.size(), std::string(text), false});
+    Add(text, end);
+  }
+};
+
+Corpus DamagedCorpus() {
+  Corpus c;
+  c.bytes = "\xEF\xBB\xBF";  // a byte order mark before the first record
+  c.Good(R"({"id": 1, "name": "bom"})");
+  c.Good(R"({"id": 2, "name": "crlf"})", "\r\n");
+  c.Add("");
+  c.Add("   \t ");
+  c.Add("", "\r\n");
+  c.Malformed(R"({"id": 3, "name": "trunc)");
+  c.Malformed(R"({"id": 4, "na)");
+  {
+    Corpus::Bad b{c.line, c.bytes.size(), "{\"id\": 5, \"name\": \"\xC3\x28\"}", true};
+    c.malformed.push_back(b);
+    c.Add(b.raw);
+  }
+  {
+    std::string nul = std::string("{\"id\": 6, \"name\": \"a") + '\0' + "b\"}";
+    c.malformed.push_back({c.line, c.bytes.size(), nul, false});
+    c.Add(nul);
+  }
+  c.Rescue(R"({"id": 7, "big": 123456789012345678901234567890})");
+  c.Rescue(R"({"id": 8, "dbl": 1e400})");
+  c.Good(R"({"id": 9, "big": 9223372036854775807, "dbl": -1.5e300})");
+  {
+    std::string deep(10000, '[');
+    deep.append(10000, ']');
+    c.Malformed("{\"id\": 10, \"nest\": " + deep + "}");
+  }
+  c.Rescue(R"({"id": 11, "name": "first", "name": "second"})");
+  c.Malformed(R"([{"id": 12}])");
+  c.Malformed(R"({"id": 13} trailing)");
+  c.Good(R"({"id": 14, "name": "no newline at the end"})", "");
+  return c;
+}
+
+const char* kDamagedSchema = "id BIGINT NOT NULL, name STRING, big BIGINT, dbl DOUBLE, nest STRING";
+
+TEST(ValidateFilesTest, DamagedCorpusEveryModeKeepsTheInvariant) {
+  TempDir dir;
+  Corpus c = DamagedCorpus();
+  std::string file = dir.Write("damaged.jsonl", c.bytes);
+  for (ParseMode mode : {ParseMode::kPermissive, ParseMode::kDropMalformed, ParseMode::kFailFast}) {
+    for (unsigned threads : {1u, 2u}) {
+      SCOPED_TRACE(testing::Message() << "mode " << static_cast<int>(mode) << " threads " << threads);
+      ValidateRunOptions o;
+      o.mode = mode;
+      o.threads = threads;
+      o.block_bytes = 4096;
+      RunResult r = Validate({file}, Schema(kDamagedSchema), o);
+      EXPECT_TRUE(r.report.invariant_holds());
+      EXPECT_EQ(r.out.Lines().size(), r.report.valid);
+      std::vector<JsonValue> q = r.quarantine.Json();
+      EXPECT_EQ(q.size(), r.report.quarantined);
+      if (mode == ParseMode::kFailFast) {
+        ASSERT_TRUE(r.report.stopped.has_value());
+        EXPECT_EQ(r.report.stopped->line, c.malformed[0].line);
+        EXPECT_EQ(r.report.records_in, 3u);  // two good records, then the stop
+        ASSERT_EQ(q.size(), 1u);
+        EXPECT_EQ(Raw(q[0]), c.malformed[0].raw);
+        continue;
+      }
+      const uint64_t total = c.good + c.malformed.size() + c.rescue_lines.size();
+      EXPECT_EQ(r.report.records_in, total);
+      EXPECT_EQ(r.report.malformed, c.malformed.size());
+      const bool permissive = mode == ParseMode::kPermissive;
+      EXPECT_EQ(r.report.quarantined, c.malformed.size() + (permissive ? 0 : c.rescue_lines.size()));
+      EXPECT_EQ(r.report.rescued, permissive ? c.rescue_lines.size() : 0u);
+      // Each malformed record is in the quarantine with its line, offset and exact bytes.
+      for (const Corpus::Bad& b : c.malformed) {
+        bool found = false;
+        for (const JsonValue& e : q) {
+          if (Int(e, "line") != static_cast<int64_t>(b.line)) continue;
+          found = true;
+          EXPECT_EQ(Int(e, "offset"), static_cast<int64_t>(b.offset)) << "line " << b.line;
+          EXPECT_EQ(Raw(e), b.raw) << "line " << b.line;
+          EXPECT_EQ(e.Find("raw_encoding")->as_string(), b.needs_base64 ? "base64" : "utf8");
+          EXPECT_FALSE(e.Find("error")->as_string().empty());
+        }
+        EXPECT_TRUE(found) << "line " << b.line << " not in quarantine";
+      }
+    }
+  }
+}
+
+TEST(ValidateFilesTest, RescuedValuesKeepTheirOriginalText) {
+  TempDir dir;
+  Corpus c = DamagedCorpus();
+  std::string file = dir.Write("damaged.jsonl", c.bytes);
+  RunResult r = Validate({file}, Schema(kDamagedSchema), {});
+  std::string text = r.out.text;
+  // The number beyond int64 and the one beyond double are rescued digit for digit; the
+  // duplicate key's second value too, while the first one is kept.
+  EXPECT_NE(text.find("\\\"big\\\":123456789012345678901234567890"), std::string::npos) << text;
+  EXPECT_NE(text.find("\\\"dbl\\\":1e400"), std::string::npos) << text;
+  EXPECT_NE(text.find("\"name\":\"first\""), std::string::npos) << text;
+  EXPECT_NE(text.find("\\\"name\\\":\\\"second\\\""), std::string::npos) << text;
+  EXPECT_NE(text.find("\"big\":9223372036854775807"), std::string::npos) << text;
+}
+
+std::string GeneratedJsonl(int n, int every_bad) {
+  std::string s;
+  for (int i = 0; i < n; ++i) {
+    if (every_bad > 0 && i % every_bad == 7) {
+      s += "{\"order_id\": " + std::to_string(i) + ", \"customer_id\": \"oops\"}\n";
+    } else if (every_bad > 0 && i % every_bad == 11) {
+      s += "{\"order_id\": " + std::to_string(i) + ", \"customer_id\": 3, \"order_amount\": 1.0, broken\n";
+    } else if (i % 13 == 5) {
+      s += "\n";
+    } else {
+      s += "{\"order_id\": " + std::to_string(i) + ", \"customer_id\": " + std::to_string(i * 7) +
+           ", \"order_amount\": " + std::to_string(i) + ".25, \"order_date\": \"2026-01-0" +
+           std::to_string(1 + i % 9) + "\", \"extra\": " + std::to_string(i % 3) + "}\n";
+    }
+  }
+  return s;
+}
+
+TEST(ValidateFilesTest, SameResultsForAnyThreadCountAndBlockSize) {
+  TempDir dir;
+  std::string a = dir.Write("a.jsonl", GeneratedJsonl(3000, 50));
+  std::string b = dir.Write("b.jsonl", GeneratedJsonl(1000, 37));
+  ValidateRunOptions one;
+  one.threads = 1;
+  RunResult base = Validate({a, b}, Schema(kOrders), one);
+  EXPECT_TRUE(base.report.invariant_holds());
+  EXPECT_GT(base.report.quarantined, 0u);
+  EXPECT_GT(base.report.rescued, 0u);
+  for (unsigned threads : {1u, 2u, 4u}) {
+    for (size_t block : {size_t{4096}, size_t{10000}, size_t{1} << 20}) {
+      ValidateRunOptions o;
+      o.threads = threads;
+      o.block_bytes = block;
+      RunResult r = Validate({a, b}, Schema(kOrders), o);
+      EXPECT_EQ(r.out.text, base.out.text) << threads << " " << block;
+      EXPECT_EQ(r.quarantine.text, base.quarantine.text) << threads << " " << block;
+      EXPECT_EQ(r.report.ToJson(), base.report.ToJson()) << threads << " " << block;
+    }
+  }
+  // Line numbers restart in each file and name it.
+  std::vector<JsonValue> q = base.quarantine.Json();
+  bool saw_b = false;
+  for (const JsonValue& e : q) {
+    if (e.Find("file")->as_string() == b) {
+      saw_b = true;
+      EXPECT_LE(Int(e, "line"), 1000);
+    }
+  }
+  EXPECT_TRUE(saw_b);
+}
+
+TEST(ValidateFilesTest, FailFastStopsAtTheFirstBadRecordInFileOrder) {
+  TempDir dir;
+  std::string a = dir.Write("a.jsonl", GeneratedJsonl(2000, 0) + "{\"order_id\": null}\n" +
+                                           GeneratedJsonl(2000, 10));
+  ValidateRunOptions o;
+  o.mode = ParseMode::kFailFast;
+  o.threads = 2;
+  o.block_bytes = 4096;
+  RunResult r = Validate({a}, Schema(std::string(kOrders) + ", extra INT"), o);
+  ASSERT_TRUE(r.report.stopped.has_value());
+  EXPECT_EQ(r.report.stopped->line, 2001u);
+  EXPECT_EQ(r.report.stopped->path, "order_id");
+  EXPECT_EQ(r.report.quarantined, 1u);
+  EXPECT_EQ(r.report.valid, r.out.Lines().size());
+  EXPECT_TRUE(r.report.invariant_holds());
+  std::string json = r.report.ToJson();
+  EXPECT_NE(json.find("\"stopped\":{\"file\":"), std::string::npos);
+}
+
+TEST(ValidateFilesTest, LinesLongerThanABlock) {
+  TempDir dir;
+  std::string big(200000, 'x');
+  std::string text = "{\"order_id\": 1, \"customer_id\": 2, \"note\": \"" + big + "\"}\n" +
+                     "{\"order_id\": 2, \"customer_id\": 3}\n";
+  std::string file = dir.Write("long.jsonl", text);
+  ValidateRunOptions o;
+  o.block_bytes = 4096;
+  o.threads = 2;
+  RunResult r = Validate({file}, Schema(kOrders), o);
+  EXPECT_EQ(r.report.records_in, 2u);
+  EXPECT_EQ(r.report.rescued, 1u);
+  EXPECT_NE(r.out.text.find(big), std::string::npos);
+}
+
+TEST(ValidateFilesTest, DropMalformedHasNoRescuedColumn) {
+  TempDir dir;
+  std::string file = dir.Write("o.jsonl",
+                               "{\"order_id\": 1, \"customer_id\": 2}\n"
+                               "{\"order_id\": 2, \"customer_id\": 3, \"x\": 1}\n");
+  ValidateRunOptions o;
+  o.mode = ParseMode::kDropMalformed;
+  RunResult r = Validate({file}, Schema(kOrders), o);
+  EXPECT_EQ(r.out.text,
+            "{\"order_id\":1,\"customer_id\":2,\"order_amount\":null,\"order_date\":null}\n");
+  EXPECT_EQ(r.report.quarantined, 1u);
+  EXPECT_EQ(r.report.rescued, 0u);
+}
+
+TEST(ValidateFilesTest, JsonDocumentsArraysAndSingleObjects) {
+  TempDir dir;
+  std::string arr = dir.Write("arr.json",
+                              "[\n  {\"order_id\": 1, \"customer_id\": 2},\n"
+                              "  {\"order_id\": \"x\", \"customer_id\": 3},\n"
+                              "  {\"order_id\": 3, \"customer_id\": 4, \"s\": \"a]b,c\"}\n]\n");
+  std::string one = dir.Write("one.json", "{\n \"order_id\": 9,\n \"customer_id\": 8\n}\n");
+  std::string broken = dir.Write("broken.json",
+                                 "[{\"order_id\": 1, \"customer_id\": 2},\n {\"order_id\": 2,");
+  ValidateRunOptions o;
+  o.format = RecordFormat::kJson;
+  RunResult r = Validate({arr, one, broken}, Schema(kOrders), o);
+  EXPECT_EQ(r.report.records_in, 6u);
+  EXPECT_EQ(r.report.valid, 4u);
+  EXPECT_EQ(r.report.quarantined, 2u);
+  EXPECT_EQ(r.report.malformed, 1u);
+  std::vector<JsonValue> q = r.quarantine.Json();
+  ASSERT_EQ(q.size(), 2u);
+  EXPECT_EQ(Int(q[0], "line"), 3);
+  EXPECT_EQ(Raw(q[0]), "{\"order_id\": \"x\", \"customer_id\": 3}");
+  EXPECT_EQ(Int(q[1], "line"), 2);
+  EXPECT_EQ(q[1].Find("file")->as_string(), broken);
+  EXPECT_EQ(Raw(q[1]), "{\"order_id\": 2,");
+}
+
+TEST(ValidateFilesTest, CsvHeadersMapByNameAndExtraColumnsAreRescued) {
+  TempDir dir;
+  std::string file = dir.Write("o.csv",
+                               "\xEF\xBB\xBF" "customer_id,order_id,Order_Amount,channel\r\n"
+                               "501,1001,4500.0,web\r\n"
+                               "\r\n"
+                               "502,1002,\"12.5\",\"sh\"\"op\"\r\n"
+                               "503,x,1.0,app\r\n"
+                               "504,1004\r\n");
+  ValidateRunOptions o;
+  o.format = RecordFormat::kCsv;
+  RunResult r = Validate({file}, Schema(kOrders), o);
+  EXPECT_EQ(r.report.records_in, 4u);
+  EXPECT_EQ(r.report.valid, 2u);
+  EXPECT_EQ(r.report.rescued, 2u);
+  EXPECT_EQ(r.report.quarantined, 2u);
+  EXPECT_EQ(r.report.malformed, 1u);
+  std::vector<std::string> out = r.out.Lines();
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_TRUE(out[0].starts_with("{\"customer_id\":501,\"order_id\":1001,\"order_amount\":null"))
+      << out[0];
+  EXPECT_NE(out[1].find("\\\"channel\\\":\\\"sh\\\\\\\"op\\\""), std::string::npos) << out[1];
+  EXPECT_NE(out[1].find("\\\"Order_Amount\\\":\\\"12.5\\\""), std::string::npos) << out[1];
+  std::vector<JsonValue> q = r.quarantine.Json();
+  ASSERT_EQ(q.size(), 2u);
+  EXPECT_EQ(Int(q[0], "line"), 5);
+  EXPECT_EQ(Int(q[1], "line"), 6);
+  EXPECT_EQ(Raw(q[1]), "504,1004");
+  std::string bytes = "\xEF\xBB\xBF" "customer_id,order_id,Order_Amount,channel\r\n"
+                      "501,1001,4500.0,web\r\n\r\n502,1002,\"12.5\",\"sh\"\"op\"\r\n";
+  EXPECT_EQ(Int(q[0], "offset"), static_cast<int64_t>(bytes.size()));
+}
+
+TEST(ValidateFilesTest, CsvWithoutHeaderIsPositional) {
+  TempDir dir;
+  std::string file = dir.Write("o.csv", "1,2,3.5,2026-01-02\n4,NA,1,2026-13-01\n");
+  ValidateRunOptions o;
+  o.format = RecordFormat::kCsv;
+  o.csv.header = false;
+  o.csv.null_value = "NA";
+  RunResult r = Validate({file}, Schema(kOrders), o);
+  EXPECT_EQ(r.out.text,
+            "{\"order_id\":1,\"customer_id\":2,\"order_amount\":3.5,\"order_date\":\"2026-01-02\","
+            "\"_rescued_data\":null}\n");
+  EXPECT_EQ(r.report.quarantined, 1u);  // customer_id NOT NULL
+}
+
+TEST(ValidateFilesTest, CsvRejectsNestedSchemas) {
+  TempDir dir;
+  std::string file = dir.Write("o.csv", "a\n1\n");
+  StringSink out;
+  StringSink q;
+  ValidateRunOptions o;
+  o.format = RecordFormat::kCsv;
+  auto r = ValidateFiles({file}, Schema("a STRUCT<b: INT>"), o, out, q);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().code(), ErrorCode::kInvalidArgument);
+}
+
+TEST(ValidateFilesTest, CsvMultiLineQuotedValues) {
+  TempDir dir;
+  std::string file = dir.Write("o.csv", "order_id,customer_id,note\n1,2,\"two\nlines\"\nx,3,y\n");
+  ValidateRunOptions o;
+  o.format = RecordFormat::kCsv;
+  o.csv.reader.multi_line = true;
+  RunResult r = Validate({file}, Schema(kOrders), o);
+  EXPECT_EQ(r.report.records_in, 2u);
+  EXPECT_NE(r.out.text.find("two\\\\nlines"), std::string::npos) << r.out.text;
+  std::vector<JsonValue> q = r.quarantine.Json();
+  ASSERT_EQ(q.size(), 1u);
+  EXPECT_EQ(Int(q[0], "line"), 4);
+}
+
+TEST(ValidateFilesTest, ErrorsStopTheRun) {
+  StringSink out;
+  StringSink q;
+  auto missing = ValidateFiles({"/nonexistent/x.jsonl"}, Schema(kOrders), {}, out, q);
+  ASSERT_FALSE(missing.has_value());
+  EXPECT_EQ(missing.error().code(), ErrorCode::kIoError);
+  EXPECT_NE(missing.error().message().find("/nonexistent/x.jsonl"), std::string::npos);
+
+  TempDir dir;
+  std::string file = dir.Write("a.jsonl", GeneratedJsonl(5000, 0));
+  StringSink full;
+  full.fail_after = 1000;
+  auto failed = ValidateFiles({file}, Schema(kOrders), {}, full, q);
+  ASSERT_FALSE(failed.has_value());
+  EXPECT_NE(failed.error().message().find("disk full"), std::string::npos);
+}
+
+TEST(InferFilesTest, SameSchemaForAnyThreadCount) {
+  TempDir dir;
+  std::string a = dir.Write("a.jsonl", GeneratedJsonl(4000, 0) +
+                                           "{\"nested\": {\"z\": [1, 2.5], \"a\": null}}\n");
+  InferRunOptions o;
+  o.threads = 1;
+  auto base = InferFiles({a}, o);
+  ASSERT_TRUE(base.has_value());
+  EXPECT_EQ(dialects::spark::WriteDdl(*base->schema).value,
+            "customer_id BIGINT,extra BIGINT,nested STRUCT<a: STRING, z: ARRAY<DOUBLE>>,order_amount "
+            "DOUBLE,order_date STRING,order_id BIGINT");
+  for (unsigned threads : {2u, 3u}) {
+    o.threads = threads;
+    o.block_bytes = 4096;
+    auto r = InferFiles({a}, o);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_EQ(dialects::spark::WriteDdl(*r->schema).value,
+              dialects::spark::WriteDdl(*base->schema).value);
+    EXPECT_EQ(r->records, base->records);
+  }
+}
+
+TEST(InferFilesTest, SamplingIsDeterministicAndThreadIndependent) {
+  TempDir dir;
+  std::string text;
+  for (int i = 0; i < 2000; ++i) text += "{\"a\": " + std::to_string(i) + "}\n";
+  text += "{\"rare\": true}\n";
+  std::string a = dir.Write("a.jsonl", text);
+  InferRunOptions o;
+  o.sampling_ratio = 0.1;
+  o.threads = 1;
+  auto r1 = InferFiles({a}, o);
+  o.threads = 2;
+  o.block_bytes = 4096;
+  auto r2 = InferFiles({a}, o);
+  ASSERT_TRUE(r1.has_value() && r2.has_value());
+  EXPECT_EQ(r1->records, r2->records);
+  EXPECT_GT(r1->records, 100u);
+  EXPECT_LT(r1->records, 320u);
+}
+
+TEST(InferFilesTest, FailFastNamesTheFileAndLine) {
+  TempDir dir;
+  std::string a = dir.Write("a.jsonl", "{\"a\": 1}\n\n{\"a\": \n{\"a\": 2}\n");
+  InferRunOptions o;
+  o.json.mode = ParseMode::kFailFast;
+  auto r = InferFiles({a}, o);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_NE(r.error().message().find(a + ":3:"), std::string::npos) << r.error().message();
+}
+
+TEST(InferFilesTest, CsvTypesAndHeaderFromTheFirstFile) {
+  TempDir dir;
+  std::string a = dir.Write("a.csv", "id,amount,day\n1,2.5,2026-01-01\n2,3,2026-01-02\n");
+  std::string b = dir.Write("b.csv", "id,amount,day\n3000000000,x,2026-01-03\n");
+  InferRunOptions o;
+  o.format = RecordFormat::kCsv;
+  auto r = InferFiles({a, b}, o);
+  ASSERT_TRUE(r.has_value()) << r.error().message();
+  EXPECT_EQ(dialects::spark::WriteDdl(*r->schema).value, "id BIGINT,amount STRING,day DATE");
+  EXPECT_EQ(r->records, 3u);
+}
+
+TEST(InferFilesTest, JsonDocuments) {
+  TempDir dir;
+  std::string a = dir.Write("a.json", "[{\"a\": 1}, {\"b\": \"x\"}]");
+  InferRunOptions o;
+  o.format = RecordFormat::kJson;
+  auto r = InferFiles({a}, o);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(dialects::spark::WriteDdl(*r->schema).value, "a BIGINT,b STRING");
+}
+
+TEST(RecordFormatTest, NamesAndGuesses) {
+  EXPECT_EQ(*ParseRecordFormat("JSONL"), RecordFormat::kJsonLines);
+  EXPECT_EQ(*ParseRecordFormat("csv"), RecordFormat::kCsv);
+  EXPECT_FALSE(ParseRecordFormat("parquet").has_value());
+  EXPECT_EQ(GuessRecordFormat("x.csv", "a,b"), RecordFormat::kCsv);
+  EXPECT_EQ(GuessRecordFormat("x.json", "  [ {"), RecordFormat::kJson);
+  EXPECT_EQ(GuessRecordFormat("x.json", "{\"a\":1}\n{\"a\":2}"), RecordFormat::kJsonLines);
+  EXPECT_EQ(GuessRecordFormat("x.ndjson", "["), RecordFormat::kJsonLines);
+}
+
+}  // namespace
+}  // namespace sluice::data

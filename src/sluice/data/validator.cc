@@ -1,12 +1,17 @@
 #include "sluice/data/validator.h"
 
-#include <simdjson.h>
 
+#include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <unordered_map>
+
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
 
 #include "sluice/base/json_writer.h"
 #include "sluice/base/strings.h"
@@ -15,7 +20,6 @@
 
 namespace sluice::data {
 
-namespace od = simdjson::ondemand;
 using schema::TypeKind;
 
 std::string_view ViolationKindName(ViolationKind kind) {
@@ -46,6 +50,12 @@ struct ValidationPlan::Node {
   std::string name;     // struct children only
   std::string lower;    // ASCII-lowercased name
   std::string json_key; // "name": as JSON, ready to append
+  /// The name can be matched against a key's raw bytes (no quote, backslash or control byte).
+  bool raw_key = true;
+  /// For raw_key names of at most 15 bytes: the name and its closing quote, zero-filled, and the
+  /// mask of the bytes that count (compared 16 bytes at a time).
+  std::array<char, 16> key16{};
+  uint32_t key16_mask = 0;
   std::string path;     // the schema path, for reports
   uint32_t first_child = 0;
   uint32_t child_count = 0;
@@ -123,6 +133,14 @@ Status CompileNode(const schema::Type& type, bool nullable, std::string path, ui
         Node& c = nodes[first + i];
         c.name = f.name();
         c.lower = AsciiLower(f.name());
+        c.raw_key = f.name().find_first_of(std::string_view("\"\\", 2)) == std::string::npos &&
+                    std::none_of(f.name().begin(), f.name().end(),
+                                 [](char ch) { return static_cast<unsigned char>(ch) < 0x20; });
+        if (c.raw_key && f.name().size() <= 15) {
+          std::memcpy(c.key16.data(), f.name().data(), f.name().size());
+          c.key16[f.name().size()] = '"';
+          c.key16_mask = (1u << (f.name().size() + 1)) - 1;
+        }
         c.json_key.clear();
         AppendJsonString(c.json_key, f.name());
         c.json_key += ':';
@@ -169,14 +187,6 @@ Status CompileNode(const schema::Type& type, bool nullable, std::string path, ui
       break;
   }
   return {};
-}
-
-std::string_view TrimRight(std::string_view s) {
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' ||
-                        s.back() == '\r')) {
-    s.remove_suffix(1);
-  }
-  return s;
 }
 
 bool IsNonNumericToken(std::string_view t) {
@@ -381,21 +391,6 @@ size_t CodePoints(std::string_view s) {
   return n;
 }
 
-// Bytes a JSON string's content may not hold raw, and whether it holds escapes.
-struct StringScan {
-  bool control = false;
-  bool backslash = false;
-};
-StringScan ScanString(std::string_view body) {
-  unsigned control = 0;
-  unsigned backslash = 0;
-  for (unsigned char c : body) {
-    control |= c < 0x20;
-    backslash |= c == '\\';
-  }
-  return {control != 0, backslash != 0};
-}
-
 struct Frame {
   std::string_view name;  // a struct key or map key
   int64_t index = -1;     // an array index, when >= 0
@@ -430,27 +425,336 @@ Result<std::shared_ptr<const ValidationPlan>> ValidationPlan::Compile(schema::Sc
   return std::shared_ptr<const ValidationPlan>(std::move(plan));
 }
 
+// ---------------------------------------------------------------------------------------------
+// Reading a JSON record: one pass over its bytes that checks the grammar (RFC 8259, plus
+// Jackson's NaN/Infinity tokens), walks the schema plan at the same time and writes the output
+// line as it goes. Tokens are kept as their raw text, so a rescued value is exactly what the
+// record held.
+
+namespace {
+
+// Text (a JSON string's content or a CSV value) parses as the string-shaped type of `n`.
+bool TextFits(const Node& n, std::string_view s) {
+  internal::DateTimeFields f;
+  switch (n.kind) {
+    case TypeKind::kDate: return internal::ParseLenientDate(s, &f);
+    case TypeKind::kTimestamp: return internal::ParseLenientTimestamp(s, &f);
+    case TypeKind::kTimestampNtz: return internal::ParseLenientTimestamp(s, &f) && !f.has_zone;
+    case TypeKind::kTime: return IsTimeOfDay(s);
+    case TypeKind::kUuid: return IsUuid(s);
+    case TypeKind::kBinary: return IsBase64(s);
+    case TypeKind::kString:
+      return n.max_length < 0 || CodePoints(s) <= static_cast<size_t>(n.max_length);
+    case TypeKind::kNull:
+    case TypeKind::kBoolean:
+    case TypeKind::kInt8:
+    case TypeKind::kInt16:
+    case TypeKind::kInt32:
+    case TypeKind::kInt64:
+    case TypeKind::kFloat32:
+    case TypeKind::kFloat64:
+    case TypeKind::kDecimal:
+    case TypeKind::kStruct:
+    case TypeKind::kArray:
+    case TypeKind::kMap:
+      break;
+  }
+  return false;
+}
+
+// A map key (always a JSON string) fits the key type.
+bool KeyFits(const Node& key, std::string_view s) {
+  switch (key.kind) {
+    case TypeKind::kString:
+    case TypeKind::kDate:
+    case TypeKind::kTimestamp:
+    case TypeKind::kTimestampNtz:
+    case TypeKind::kTime:
+    case TypeKind::kUuid:
+    case TypeKind::kBinary:
+      return TextFits(key, s);
+    case TypeKind::kBoolean: return s == "true" || s == "false";
+    case TypeKind::kInt8:
+    case TypeKind::kInt16:
+    case TypeKind::kInt32:
+    case TypeKind::kInt64: {
+      int64_t v = 0;
+      auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+      if (ec != std::errc() || p != s.data() + s.size()) return false;
+      int64_t lo = 0;
+      int64_t hi = 0;
+      IntRange(key.kind, &lo, &hi);
+      return v >= lo && v <= hi;
+    }
+    case TypeKind::kFloat32:
+    case TypeKind::kFloat64:
+      return internal::ParseJavaDouble(s);
+    case TypeKind::kDecimal: {
+      std::string ignored;
+      return NormalizeDecimal(s, key.precision, key.scale, ignored) == DecimalResult::kOk;
+    }
+    case TypeKind::kNull:
+    case TypeKind::kStruct:
+    case TypeKind::kArray:
+    case TypeKind::kMap:
+      break;
+  }
+  return false;
+}
+
+// Bytes that end a bare token (a number or literal): structure, quotes and whitespace.
+constexpr std::array<bool, 256> MakeDelimiters() {
+  std::array<bool, 256> t{};
+  for (char c : std::string_view("{}[]:,\" \t\r\n")) t[static_cast<unsigned char>(c)] = true;
+  return t;
+}
+constexpr std::array<bool, 256> kDelimiter = MakeDelimiters();
+
+inline bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// The first byte at or after `p` that is '"', '\\', a control character or non-ASCII, or `end`.
+// May read up to 31 bytes past `end` (the caller's padding).
+inline const char* FindStringSpecial(const char* p, const char* end) {
+#if defined(__AVX2__)
+  const __m256i quote = _mm256_set1_epi8('"');
+  const __m256i backslash = _mm256_set1_epi8('\\');
+  const __m256i control_max = _mm256_set1_epi8(0x1F);
+  while (p < end) {
+    __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    __m256i m = _mm256_or_si256(_mm256_cmpeq_epi8(v, quote), _mm256_cmpeq_epi8(v, backslash));
+    m = _mm256_or_si256(m, _mm256_cmpeq_epi8(_mm256_min_epu8(v, control_max), v));
+    uint32_t mask = static_cast<uint32_t>(_mm256_movemask_epi8(m)) |
+                    static_cast<uint32_t>(_mm256_movemask_epi8(v));
+    if (mask != 0) {
+      const char* q = p + __builtin_ctz(mask);
+      return q < end ? q : end;
+    }
+    p += 32;
+  }
+  return end;
+#else
+  for (; p < end; ++p) {
+    unsigned char c = static_cast<unsigned char>(*p);
+    if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) return p;
+  }
+  return end;
+#endif
+}
+
+// Length of the valid UTF-8 sequence at `p` (a byte >= 0x80), or 0.
+inline int Utf8Sequence(const char* p, const char* end) {
+  auto b = [&](int i) { return static_cast<unsigned char>(p[i]); };
+  auto cont = [&](int i) { return p + i < end && (b(i) & 0xC0) == 0x80; };
+  unsigned char c = b(0);
+  if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
+  if (c >= 0xE0 && c <= 0xEF) {
+    if (!cont(1) || !cont(2)) return 0;
+    if (c == 0xE0 && b(1) < 0xA0) return 0;
+    if (c == 0xED && b(1) > 0x9F) return 0;
+    return 3;
+  }
+  if (c >= 0xF0 && c <= 0xF4) {
+    if (!cont(1) || !cont(2) || !cont(3)) return 0;
+    if (c == 0xF0 && b(1) < 0x90) return 0;
+    if (c == 0xF4 && b(1) > 0x8F) return 0;
+    return 4;
+  }
+  return 0;
+}
+
+inline int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Four hex digits at p (p + 4 <= end checked by the caller), or -1.
+inline int Hex4(const char* p) {
+  int v = 0;
+  for (int i = 0; i < 4; ++i) {
+    int h = HexValue(p[i]);
+    if (h < 0) return -1;
+    v = (v << 4) | h;
+  }
+  return v;
+}
+
+// The content of a string whose escapes were already checked, with escapes resolved.
+void Unescape(std::string_view body, std::string& out) {
+  out.clear();
+  for (size_t i = 0; i < body.size(); ++i) {
+    char c = body[i];
+    if (c != '\\') {
+      out += c;
+      continue;
+    }
+    char e = body[++i];
+    switch (e) {
+      case 'b': out += '\b'; break;
+      case 'f': out += '\f'; break;
+      case 'n': out += '\n'; break;
+      case 'r': out += '\r'; break;
+      case 't': out += '\t'; break;
+      case 'u': {
+        uint32_t cp = static_cast<uint32_t>(Hex4(body.data() + i + 1));
+        i += 4;
+        if (cp >= 0xD800 && cp <= 0xDBFF) {
+          uint32_t lo = static_cast<uint32_t>(Hex4(body.data() + i + 3));
+          i += 6;
+          cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+        }
+        AppendUtf8(out, cp);
+        break;
+      }
+      default: out += e; break;  // " \ /
+    }
+  }
+}
+
+// JSON number grammar: 0 when `t` is not a number, 1 for an integer, 2 for a fraction or
+// exponent form.
+inline int NumberShape(std::string_view t) {
+  size_t i = 0;
+  const size_t n = t.size();
+  if (i < n && t[i] == '-') ++i;
+  if (i >= n) return 0;
+  auto digit = [&](size_t k) { return t[k] >= '0' && t[k] <= '9'; };
+  if (t[i] == '0') {
+    ++i;
+  } else if (t[i] >= '1' && t[i] <= '9') {
+    while (i < n && digit(i)) ++i;
+  } else {
+    return 0;
+  }
+  int shape = 1;
+  if (i < n && t[i] == '.') {
+    ++i;
+    size_t s = i;
+    while (i < n && digit(i)) ++i;
+    if (i == s) return 0;
+    shape = 2;
+  }
+  if (i < n && (t[i] == 'e' || t[i] == 'E')) {
+    ++i;
+    if (i < n && (t[i] == '+' || t[i] == '-')) ++i;
+    size_t s = i;
+    while (i < n && digit(i)) ++i;
+    if (i == s) return 0;
+    shape = 2;
+  }
+  return i == n ? shape : 0;
+}
+
+// An integer token (NumberShape 1) as int64; false when it does not fit.
+inline bool IntegerValue(std::string_view t, int64_t* value) {
+  bool negative = !t.empty() && t[0] == '-';
+  size_t i = negative ? 1 : 0;
+  uint64_t acc = 0;
+  for (; i < t.size(); ++i) {
+    uint64_t d = static_cast<uint64_t>(t[i] - '0');
+    if (acc > (UINT64_MAX - d) / 10) return false;
+    acc = acc * 10 + d;
+  }
+  if (negative) {
+    if (acc > static_cast<uint64_t>(INT64_MAX) + 1) return false;
+    *value = acc == static_cast<uint64_t>(INT64_MAX) + 1 ? INT64_MIN : -static_cast<int64_t>(acc);
+  } else {
+    if (acc > static_cast<uint64_t>(INT64_MAX)) return false;
+    *value = static_cast<int64_t>(acc);
+  }
+  return true;
+}
+
+// A number token as a double, as Java's Double.parseDouble reads it: overflow is infinite,
+// underflow is zero or subnormal.
+inline double DoubleValue(std::string_view t) {
+  char buf[128];
+  std::string big;
+  const char* s = buf;
+  if (t.size() < sizeof buf) {
+    std::memcpy(buf, t.data(), t.size());
+    buf[t.size()] = '\0';
+  } else {
+    big.assign(t);
+    s = big.c_str();
+  }
+  return std::strtod(s, nullptr);
+}
+
+// Whether a JSON number token is already a decimal(p,s) as sluice writes it: exactly s fraction
+// digits, no exponent, no leading zeros, no negative zero, and at most p digits.
+inline bool DecimalAsWritten(std::string_view t, int precision, int scale) {
+  if (scale <= 0) return false;
+  size_t i = 0;
+  const size_t n = t.size();
+  const bool negative = n > 0 && t[0] == '-';
+  if (negative) ++i;
+  const size_t int_start = i;
+  while (i < n && t[i] >= '0' && t[i] <= '9') ++i;
+  const size_t int_len = i - int_start;
+  if (int_len == 0 || (int_len > 1 && t[int_start] == '0')) return false;
+  const bool int_zero = int_len == 1 && t[int_start] == '0';
+  if (negative && int_zero) return false;
+  if (i >= n || t[i] != '.') return false;
+  ++i;
+  const size_t frac_start = i;
+  while (i < n && t[i] >= '0' && t[i] <= '9') ++i;
+  if (i != n || i - frac_start != static_cast<size_t>(scale)) return false;
+  return (int_zero ? 0 : int_len) + static_cast<size_t>(scale) <= static_cast<size_t>(precision);
+}
+
+// What a bare token is.
+enum class Atom : uint8_t { kInvalid, kNull, kTrue, kFalse, kInteger, kFloat, kNonNumeric };
+inline Atom ClassifyAtom(std::string_view t) {
+  if (t.empty()) return Atom::kInvalid;
+  switch (t[0]) {
+    case 'n': return t == "null" ? Atom::kNull : Atom::kInvalid;
+    case 't': return t == "true" ? Atom::kTrue : Atom::kInvalid;
+    case 'f': return t == "false" ? Atom::kFalse : Atom::kInvalid;
+    default: break;
+  }
+  switch (NumberShape(t)) {
+    case 1: return Atom::kInteger;
+    case 2: return Atom::kFloat;
+    default: break;
+  }
+  return IsNonNumericToken(t) ? Atom::kNonNumeric : Atom::kInvalid;
+}
+
+}  // namespace
+
 struct RecordValidator::Impl {
   std::shared_ptr<const ValidationPlan> plan;
   const std::vector<Node>* nodes = nullptr;
-  od::parser parser;
-  simdjson::dom::parser dom;
-  std::string dom_buffer;
+  uint32_t max_depth = 1000;
   RecordResult result;
   std::string rescued;          // the rescued object's members, comma-separated
   std::string prior_rescued;    // the record's own value of the rescued column, if any
   std::vector<Frame> frames;
-  std::vector<std::vector<uint8_t>> seen;
+  std::vector<std::vector<uint8_t>> seen;   // per depth: which fields of the object were seen
+  std::vector<std::string> key_store;       // per depth: the current key, unescaped
   std::string scratch;
+  std::string content;          // a string's content with escapes resolved
+  std::string skip_stack;       // open brackets while skipping a value
   bool fatal = false;
   bool needs_rescue = false;
-  std::string_view record_text;
   uint32_t depth = 0;
   std::string malformed_message;
+  std::string_view file;
+  // The record being read.
+  const char* begin = nullptr;
+  const char* p = nullptr;
+  const char* end = nullptr;
 
-  explicit Impl(std::shared_ptr<const ValidationPlan> p) : plan(std::move(p)) {
+  explicit Impl(std::shared_ptr<const ValidationPlan> pl) : plan(std::move(pl)) {
     nodes = &plan->nodes();
+    max_depth = plan->options().max_depth;
     frames.reserve(32);
+    // One slot per nesting level, made up front: a nested walk must never reallocate these
+    // while an outer level holds a reference into them.
+    seen.resize(static_cast<size_t>(max_depth) + 2);
+    key_store.resize(static_cast<size_t>(max_depth) + 2);
   }
 
   const Node& child(const Node& n, uint32_t i) const { return (*nodes)[n.first_child + i]; }
@@ -463,18 +767,18 @@ struct RecordValidator::Impl {
 
   // The record's own path of the current place, with indexes: `items[2].qty`.
   std::string RuntimePath() const {
-    std::string p;
+    std::string path;
     for (const Frame& f : frames) {
       if (f.index >= 0) {
-        p += '[';
-        p += std::to_string(f.index);
-        p += ']';
+        path += '[';
+        path += std::to_string(f.index);
+        path += ']';
       } else {
-        if (!p.empty()) p += '.';
-        p += f.name;
+        if (!path.empty()) path += '.';
+        path += f.name;
       }
     }
-    return p;
+    return path;
   }
 
   void AddRescued(std::string_view raw_json) {
@@ -489,114 +793,187 @@ struct RecordValidator::Impl {
     malformed_message = std::move(message);
     return false;
   }
-  bool Malformed(simdjson::error_code e) { return Malformed(simdjson::error_message(e)); }
 
-  // Check that `raw` is one complete JSON value (used for text copied without walking it).
-  bool ValidateRaw(std::string_view raw) {
-    dom_buffer.assign(raw);
-    dom_buffer.append(simdjson::SIMDJSON_PADDING, ' ');
-    simdjson::dom::element el;
-    auto e = dom.parse(dom_buffer.data(), raw.size(), false).get(el);
-    if (e) return Malformed(e);
+  void SkipSpace() {
+    while (p < end && IsJsonSpace(*p)) ++p;
+  }
+
+  // A string token at p (its opening quote). On success p is past the closing quote, `body`
+  // holds the bytes between the quotes and `escaped` says whether it has escapes.
+  bool ScanString(std::string_view* body, bool* escaped) {
+    const char* s = ++p;
+    bool esc = false;
+    while (true) {
+      const char* q = FindStringSpecial(p, end);
+      if (q >= end) return Malformed("unterminated string");
+      unsigned char c = static_cast<unsigned char>(*q);
+      if (c == '"') {
+        *body = std::string_view(s, static_cast<size_t>(q - s));
+        *escaped = esc;
+        p = q + 1;
+        return true;
+      }
+      if (c == '\\') {
+        esc = true;
+        if (q + 1 >= end) return Malformed("unterminated string");
+        char e = q[1];
+        if (e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' || e == 'n' || e == 'r' ||
+            e == 't') {
+          p = q + 2;
+          continue;
+        }
+        if (e != 'u') return Malformed("invalid escape in a string");
+        if (end - q < 6) return Malformed("unterminated string");
+        int cp = Hex4(q + 2);
+        if (cp < 0) return Malformed("invalid \\u escape in a string");
+        if (cp >= 0xDC00 && cp <= 0xDFFF) return Malformed("lone surrogate in a string");
+        if (cp >= 0xD800 && cp <= 0xDBFF) {
+          if (end - q < 12 || q[6] != '\\' || q[7] != 'u') {
+            return Malformed("lone surrogate in a string");
+          }
+          int lo = Hex4(q + 8);
+          if (lo < 0xDC00 || lo > 0xDFFF) return Malformed("lone surrogate in a string");
+          p = q + 12;
+          continue;
+        }
+        p = q + 6;
+        continue;
+      }
+      if (c < 0x20) return Malformed("control character in a string");
+      int len = Utf8Sequence(q, end);
+      if (len == 0) return Malformed("invalid UTF-8 in a string");
+      p = q + len;
+    }
+  }
+
+  // A bare token at p (a number or literal); p moves past it.
+  std::string_view ScanAtom() {
+    const char* s = p;
+    while (p < end && !kDelimiter[static_cast<unsigned char>(*p)]) ++p;
+    return std::string_view(s, static_cast<size_t>(p - s));
+  }
+
+  // Check one whole value at p and return its text; p moves past it.
+  bool SkipValue(std::string_view* raw) {
+    const char* s = p;
+    skip_stack.clear();
+    while (true) {
+      // A value is expected at p.
+      SkipSpace();
+      if (p >= end) return Malformed("missing value");
+      char c = *p;
+      if (c == '{' || c == '[') {
+        if (depth + skip_stack.size() + 1 > max_depth) return Malformed("nesting deeper than the limit");
+        skip_stack.push_back(c);
+        ++p;
+        SkipSpace();
+        if (p < end && *p == (c == '{' ? '}' : ']')) {
+          ++p;
+          skip_stack.pop_back();
+        } else {
+          if (c == '{' && !SkipKey()) return false;
+          continue;
+        }
+      } else if (c == '"') {
+        std::string_view body;
+        bool esc = false;
+        if (!ScanString(&body, &esc)) return false;
+      } else {
+        std::string_view atom = ScanAtom();
+        if (ClassifyAtom(atom) == Atom::kInvalid) return Malformed(InvalidToken(atom));
+      }
+      // After a value: close brackets, or go on to the next member or element.
+      bool next = false;
+      while (!skip_stack.empty()) {
+        SkipSpace();
+        if (p >= end) return Malformed("the record ends inside an object or array");
+        char top = skip_stack.back();
+        if (*p == ',') {
+          ++p;
+          if (top == '{') {
+            SkipSpace();
+            if (!SkipKey()) return false;
+          }
+          next = true;
+          break;
+        }
+        if (*p != (top == '{' ? '}' : ']')) {
+          return Malformed(top == '{' ? "expected ',' or '}'" : "expected ',' or ']'");
+        }
+        ++p;
+        skip_stack.pop_back();
+      }
+      if (next) continue;
+      *raw = std::string_view(s, static_cast<size_t>(p - s));
+      return true;
+    }
+  }
+
+  // `"key" :` at p (after whitespace).
+  bool SkipKey() {
+    if (p >= end || *p != '"') return Malformed("expected a key");
+    std::string_view body;
+    bool esc = false;
+    if (!ScanString(&body, &esc)) return false;
+    return Colon();
+  }
+
+  inline __attribute__((always_inline)) bool Colon() {
+    SkipSpace();
+    if (p >= end || *p != ':') return Malformed("expected ':'");
+    ++p;
+    SkipSpace();
+    if (p >= end) return Malformed("missing value");
     return true;
   }
 
-  // The full JSON text of `v`, whose token starts with `first`; validated.
-  bool RawOf(od::value& v, std::string_view token, std::string_view* raw) {
-    char first = token.empty() ? 0 : token[0];
-    if (first == '{') {
-      od::object o;
-      auto e = v.get_object().get(o);
-      if (e) return Malformed(e);
-      e = o.raw_json().get(*raw);
-      if (e) return Malformed(e);
-      *raw = TrimRight(*raw);
-      return ValidateRaw(*raw);
-    }
-    if (first == '[') {
-      od::array a;
-      auto e = v.get_array().get(a);
-      if (e) return Malformed(e);
-      e = a.raw_json().get(*raw);
-      if (e) return Malformed(e);
-      *raw = TrimRight(*raw);
-      return ValidateRaw(*raw);
-    }
-    *raw = TrimRight(token);
-    return ValidateScalar(v, *raw);
+  static std::string InvalidToken(std::string_view atom) {
+    if (atom.empty()) return "missing value";
+    return "invalid token " + EscapeForMessage(atom, 40);
   }
 
-  // A scalar token is well-formed JSON.
-  bool ValidateScalar(od::value& v, std::string_view tok) {
-    if (tok.empty()) return Malformed("empty value");
-    switch (tok[0]) {
-      case '"': {
-        if (tok.size() < 2 || tok.back() != '"') return Malformed("unterminated string");
-        StringScan s = ScanString(tok.substr(1, tok.size() - 2));
-        if (s.control) return Malformed("control character in a string");
-        if (s.backslash) {
-          std::string_view ignored;
-          auto e = v.get_string().get(ignored);
-          if (e) return Malformed(e);
-        }
-        return true;
-      }
-      case 't': return tok == "true" || Malformed("invalid literal");
-      case 'f': return tok == "false" || Malformed("invalid literal");
-      case 'n': return tok == "null" || Malformed("invalid literal");
-      default: {
-        internal::DecimalShape shape;
-        if (internal::ClassifyJsonNumber(tok, &shape) == internal::JsonNumberClass::kInvalid) {
-          return Malformed("invalid number " + std::string(tok.substr(0, 40)));
-        }
-        return true;
-      }
-    }
-  }
-
-  // A value that does not fit `n`: report it, rescue it, write null.
-  bool Mismatch(const Node& n, ViolationKind kind, od::value& v, std::string_view token,
-                std::string& out, std::string detail = {}) {
-    std::string_view raw;
-    if (!RawOf(v, token, &raw)) return false;
+  // A value that does not fit `n`: report it, rescue its text, write null.
+  void Mismatch(const Node& n, ViolationKind kind, std::string_view raw, std::string& out,
+                std::string detail = {}) {
     Violation(n.path, kind, std::move(detail));
     if (!n.nullable) fatal = true;
     AddRescued(raw);
     out += "null";
-    return true;
   }
 
-  // Mismatch for a string value whose text is known valid (the non-numeric number tokens).
+  // Mismatch for a bare NaN/Infinity token, rescued as a JSON string (it is not JSON text).
   void MismatchText(const Node& n, ViolationKind kind, std::string_view text, std::string& out) {
-    Violation(n.path, kind);
-    if (!n.nullable) fatal = true;
     std::string s;
     AppendJsonString(s, text);
-    AddRescued(s);
-    out += "null";
+    Mismatch(n, kind, s, out);
   }
 
-  // The unescaped content of a string token.
-  bool StringContent(od::value& v, std::string_view tok, std::string_view* content) {
-    if (tok.size() < 2 || tok.back() != '"') return Malformed("unterminated string");
-    std::string_view body = tok.substr(1, tok.size() - 2);
-    StringScan s = ScanString(body);
-    if (s.control) return Malformed("control character in a string");
-    if (!s.backslash) {
-      *content = body;
+  // Read the value at p for place `n`, appending its output to `out`.
+  bool WalkValue(const Node& n, std::string& out) {
+    const char* start = p;
+    const char c = *p;
+    if (c == '{' || c == '[') {
+      if (c == '{' && n.kind == TypeKind::kStruct) return WalkObject(n, out, false);
+      if (c == '{' && n.kind == TypeKind::kMap) return WalkMap(n, out);
+      if (c == '[' && n.kind == TypeKind::kArray) return WalkArray(n, out);
+      std::string_view raw;
+      if (!SkipValue(&raw)) return false;
+      if (n.kind == TypeKind::kString) return StringFromText(n, raw, out);
+      Mismatch(n, ViolationKind::kTypeMismatch, raw, out,
+               c == '{' ? "an object does not fit" : "an array does not fit");
       return true;
     }
-    auto e = v.get_string().get(*content);
-    if (e) return Malformed(e);
-    return true;
-  }
-
-  bool WalkValue(od::value v, const Node& n, std::string& out) {
-    std::string_view token = TrimRight(v.raw_json_token());
-    if (token.empty()) return Malformed("missing value");
-    char c = token[0];
-    if (c == 'n') {
-      if (token != "null") return Malformed("invalid literal");
+    if (c == '"') {
+      std::string_view body;
+      bool esc = false;
+      if (!ScanString(&body, &esc)) return false;
+      std::string_view token(start, static_cast<size_t>(p - start));
+      return WalkString(n, token, body, esc, out);
+    }
+    std::string_view atom = ScanAtom();
+    Atom kind = ClassifyAtom(atom);
+    if (kind == Atom::kInvalid) return Malformed(InvalidToken(atom));
+    if (kind == Atom::kNull) {
       if (!n.nullable) {
         Violation(n.path, ViolationKind::kNullNotAllowed);
         fatal = true;
@@ -604,220 +981,54 @@ struct RecordValidator::Impl {
       out += "null";
       return true;
     }
+    return WalkAtom(n, atom, kind, out);
+  }
+
+  // A string (or any value's text) for a string column: Spark keeps non-strings as JSON text.
+  bool StringFromText(const Node& n, std::string_view raw, std::string& out) {
+    if (n.max_length >= 0 && CodePoints(raw) > static_cast<size_t>(n.max_length)) {
+      Mismatch(n, ViolationKind::kStringTooLong, raw, out);
+      return true;
+    }
+    AppendJsonString(out, raw);
+    return true;
+  }
+
+  std::string_view Content(std::string_view body, bool esc) {
+    if (!esc) return body;
+    Unescape(body, content);
+    return content;
+  }
+
+  bool WalkString(const Node& n, std::string_view token, std::string_view body, bool esc,
+                  std::string& out) {
     switch (n.kind) {
-      case TypeKind::kStruct: {
-        if (c != '{') return Mismatch(n, ViolationKind::kTypeMismatch, v, token, out, "expected an object");
-        od::object obj;
-        auto e = v.get_object().get(obj);
-        if (e) return Malformed(e);
-        return WalkObject(obj, n, out, false);
-      }
-      case TypeKind::kArray: {
-        if (c != '[') return Mismatch(n, ViolationKind::kTypeMismatch, v, token, out, "expected an array");
-        od::array arr;
-        auto e = v.get_array().get(arr);
-        if (e) return Malformed(e);
-        if (++depth > plan->options().max_depth) return Malformed("nesting deeper than the limit");
-        const Node& el = child(n, 0);
-        out += '[';
-        int64_t index = 0;
-        frames.push_back({{}, 0});
-        for (auto item : arr) {
-          od::value ev;
-          e = item.get(ev);
-          if (e) return Malformed(e);
-          if (index > 0) out += ',';
-          frames.back().index = index++;
-          if (!WalkValue(ev, el, out)) return false;
+      case TypeKind::kString:
+        if (n.max_length >= 0 &&
+            CodePoints(Content(body, esc)) > static_cast<size_t>(n.max_length)) {
+          Mismatch(n, ViolationKind::kStringTooLong, token, out);
+          return true;
         }
-        frames.pop_back();
-        --depth;
-        out += ']';
+        out += token;
         return true;
-      }
-      case TypeKind::kMap: {
-        if (c != '{') return Mismatch(n, ViolationKind::kTypeMismatch, v, token, out, "expected an object");
-        od::object obj;
-        auto e = v.get_object().get(obj);
-        if (e) return Malformed(e);
-        if (++depth > plan->options().max_depth) return Malformed("nesting deeper than the limit");
-        const Node& key_node = child(n, 0);
-        const Node& value_node = child(n, 1);
-        out += '{';
-        bool first = true;
-        frames.push_back({});
-        for (auto fr : obj) {
-          od::field field;
-          e = std::move(fr).get(field);
-          if (e) return Malformed(e);
-          std::string_view key;
-          e = field.unescaped_key().get(key);
-          if (e) return Malformed(e);
-          if (ScanString(key).control) return Malformed("control character in a key");
-          frames.back().name = key;
-          if (!first) out += ',';
-          first = false;
-          AppendJsonString(out, key);
-          out += ':';
-          if (!KeyFits(key_node, key)) {
-            Violation(key_node.path, ViolationKind::kTypeMismatch, "map key does not fit");
-            std::string_view raw;
-            od::value fv = field.value();
-            std::string_view tok = TrimRight(fv.raw_json_token());
-            if (!RawOf(fv, tok, &raw)) return false;
-            AddRescued(raw);
-            out += "null";
-            continue;
-          }
-          if (!WalkValue(field.value(), value_node, out)) return false;
-        }
-        frames.pop_back();
-        --depth;
-        out += '}';
-        return true;
-      }
-      case TypeKind::kString: {
-        if (c == '"') {
-          std::string_view content;
-          if (!StringContent(v, token, &content)) return false;
-          if (n.max_length >= 0 && CodePoints(content) > static_cast<size_t>(n.max_length)) {
-            return Mismatch(n, ViolationKind::kStringTooLong, v, token, out);
-          }
-          out += token;
-          return true;
-        }
-        // Spark keeps any other value as its JSON text.
-        std::string_view raw;
-        if (!RawOf(v, token, &raw)) return false;
-        if (IsNonNumericToken(raw)) {
-          // not JSON text anyone can read back, but Spark keeps it
-        }
-        if (n.max_length >= 0 && CodePoints(raw) > static_cast<size_t>(n.max_length)) {
-          Violation(n.path, ViolationKind::kStringTooLong);
-          if (!n.nullable) fatal = true;
-          AddRescued(raw);
-          out += "null";
-          return true;
-        }
-        AppendJsonString(out, raw);
-        return true;
-      }
-      case TypeKind::kBoolean:
-        if (c == 't' || c == 'f') {
-          if (token != "true" && token != "false") return Malformed("invalid literal");
-          out += token;
-          return true;
-        }
-        return Mismatch(n, ViolationKind::kTypeMismatch, v, token, out, "expected a boolean");
-      case TypeKind::kInt8:
-      case TypeKind::kInt16:
-      case TypeKind::kInt32:
-      case TypeKind::kInt64: {
-        if (c == '-' || (c >= '0' && c <= '9')) {
-          if (IsNonNumericToken(token)) {
-            MismatchText(n, ViolationKind::kTypeMismatch, token, out);
-            return true;
-          }
-          int64_t value = 0;
-          auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
-          if (ec == std::errc() && ptr == token.data() + token.size() &&
-              !(token.size() > 1 && (token[0] == '0' || (token[0] == '-' && token[1] == '0')))) {
-            int64_t lo = 0;
-            int64_t hi = 0;
-            IntRange(n.kind, &lo, &hi);
-            if (value < lo || value > hi) return Mismatch(n, ViolationKind::kOutOfRange, v, token, out);
-            out += token;
-            return true;
-          }
-          internal::DecimalShape shape;
-          switch (internal::ClassifyJsonNumber(token, &shape)) {
-            case internal::JsonNumberClass::kInvalid:
-              return Malformed("invalid number " + std::string(token.substr(0, 40)));
-            case internal::JsonNumberClass::kLong:
-            case internal::JsonNumberClass::kBigInteger:
-              return Mismatch(n, ViolationKind::kOutOfRange, v, token, out);
-            case internal::JsonNumberClass::kFloat:
-            case internal::JsonNumberClass::kNonNumeric:
-              return Mismatch(n, ViolationKind::kTypeMismatch, v, token, out, "expected an integer");
-          }
-          return Malformed("invalid number");
-        }
-        if (IsNonNumericToken(token)) {
-          MismatchText(n, ViolationKind::kTypeMismatch, token, out);
-          return true;
-        }
-        return Mismatch(n, ViolationKind::kTypeMismatch, v, token, out, "expected an integer");
-      }
       case TypeKind::kFloat32:
-      case TypeKind::kFloat64: {
-        if (IsNonNumericToken(token)) {
-          AppendJsonString(out, token);
-          return true;
-        }
-        if (c == '-' || (c >= '0' && c <= '9')) {
-          double d = 0;
-          auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), d);
-          internal::DecimalShape shape;
-          if (internal::ClassifyJsonNumber(token, &shape) == internal::JsonNumberClass::kInvalid) {
-            return Malformed("invalid number " + std::string(token.substr(0, 40)));
-          }
-          if (ec == std::errc::result_out_of_range || !std::isfinite(d) ||
-              (n.kind == TypeKind::kFloat32 &&
-               std::fabs(d) > static_cast<double>(std::numeric_limits<float>::max()))) {
-            if (ec == std::errc::result_out_of_range && std::fabs(d) < 1) {
-              out += token;  // underflow: a tiny number is still a number (Jackson gives 0.0)
-              return true;
-            }
-            return Mismatch(n, ViolationKind::kOutOfRange, v, token, out);
-          }
+      case TypeKind::kFloat64:
+        if (IsSpecialFloatString(Content(body, esc))) {
           out += token;
           return true;
         }
-        if (c == '"') {
-          std::string_view content;
-          if (!StringContent(v, token, &content)) return false;
-          if (IsSpecialFloatString(content)) {
-            out += token;
-            return true;
-          }
-        }
-        return Mismatch(n, ViolationKind::kTypeMismatch, v, token, out, "expected a number");
-      }
-      case TypeKind::kDecimal: {
-        std::string_view text;
-        std::string stripped;
-        if (c == '"') {
-          if (!StringContent(v, token, &text)) return false;
-          if (text.find(',') != std::string_view::npos) {
-            for (char ch : text) {
-              if (ch != ',') stripped += ch;
-            }
-            text = stripped;
-          }
-        } else if (c == '-' || (c >= '0' && c <= '9')) {
-          internal::DecimalShape shape;
-          if (internal::ClassifyJsonNumber(token, &shape) == internal::JsonNumberClass::kInvalid) {
-            return Malformed("invalid number " + std::string(token.substr(0, 40)));
-          }
-          text = token;
-        } else {
-          if (IsNonNumericToken(token)) {
-            MismatchText(n, ViolationKind::kTypeMismatch, token, out);
-            return true;
-          }
-          return Mismatch(n, ViolationKind::kTypeMismatch, v, token, out, "expected a decimal");
-        }
-        size_t mark = out.size();
-        switch (NormalizeDecimal(text, n.precision, n.scale, out)) {
-          case DecimalResult::kOk: return true;
-          case DecimalResult::kNotANumber:
-            out.resize(mark);
-            return Mismatch(n, ViolationKind::kTypeMismatch, v, token, out, "expected a decimal");
-          case DecimalResult::kPrecision:
-            out.resize(mark);
-            return Mismatch(n, ViolationKind::kDecimalPrecision, v, token, out);
-        }
+        Mismatch(n, ViolationKind::kTypeMismatch, token, out, "expected a number");
         return true;
+      case TypeKind::kDecimal: {
+        std::string_view text = Content(body, esc);
+        std::string stripped;
+        if (text.find(',') != std::string_view::npos) {
+          for (char ch : text) {
+            if (ch != ',') stripped += ch;
+          }
+          text = stripped;
+        }
+        return WalkDecimal(n, text, token, out);
       }
       case TypeKind::kDate:
       case TypeKind::kTimestamp:
@@ -825,226 +1036,376 @@ struct RecordValidator::Impl {
       case TypeKind::kTime:
       case TypeKind::kUuid:
       case TypeKind::kBinary: {
-        if (c != '"') {
-          if (n.kind == TypeKind::kTimestamp && (c == '-' || (c >= '0' && c <= '9'))) {
-            internal::DecimalShape shape;
-            switch (internal::ClassifyJsonNumber(token, &shape)) {
-              case internal::JsonNumberClass::kInvalid:
-                return Malformed("invalid number " + std::string(token.substr(0, 40)));
-              case internal::JsonNumberClass::kLong: {
-                // Seconds since the epoch, as Spark reads an integer into a timestamp; the
-                // microseconds must fit a long.
-                int64_t secs = 0;
-                std::from_chars(token.data(), token.data() + token.size(), secs);
-                if (secs > INT64_MAX / 1000000 || secs < INT64_MIN / 1000000) {
-                  return Mismatch(n, ViolationKind::kOutOfRange, v, token, out);
-                }
-                out += token;
-                return true;
-              }
-              case internal::JsonNumberClass::kBigInteger:
-                return Mismatch(n, ViolationKind::kOutOfRange, v, token, out);
-              case internal::JsonNumberClass::kFloat:
-              case internal::JsonNumberClass::kNonNumeric:
-                break;
-            }
-          }
-          if (IsNonNumericToken(token)) {
-            MismatchText(n, ViolationKind::kTypeMismatch, token, out);
-            return true;
-          }
-          return Mismatch(n, ViolationKind::kTypeMismatch, v, token, out, "expected a string");
-        }
-        std::string_view content;
-        if (!StringContent(v, token, &content)) return false;
-        if (!TextFits(n, content)) {
+        if (!TextFits(n, Content(body, esc))) {
           ViolationKind kind = n.kind == TypeKind::kDate ? ViolationKind::kInvalidDate
-                               : (n.kind == TypeKind::kTimestamp || n.kind == TypeKind::kTimestampNtz ||
-                                  n.kind == TypeKind::kTime)
+                               : (n.kind == TypeKind::kTimestamp ||
+                                  n.kind == TypeKind::kTimestampNtz || n.kind == TypeKind::kTime)
                                    ? ViolationKind::kInvalidTimestamp
                                    : ViolationKind::kTypeMismatch;
-          return Mismatch(n, kind, v, token, out);
+          Mismatch(n, kind, token, out);
+          return true;
         }
         out += token;
         return true;
       }
-      case TypeKind::kNull:
-        return Mismatch(n, ViolationKind::kTypeMismatch, v, token, out, "expected null");
-    }
-    return true;
-  }
-
-  // Text (a JSON string's content or a CSV value) parses as the string-shaped type of `n`.
-  static bool TextFits(const Node& n, std::string_view s) {
-    internal::DateTimeFields f;
-    switch (n.kind) {
-      case TypeKind::kDate: return internal::ParseLenientDate(s, &f);
-      case TypeKind::kTimestamp: return internal::ParseLenientTimestamp(s, &f);
-      case TypeKind::kTimestampNtz: return internal::ParseLenientTimestamp(s, &f) && !f.has_zone;
-      case TypeKind::kTime: return IsTimeOfDay(s);
-      case TypeKind::kUuid: return IsUuid(s);
-      case TypeKind::kBinary: return IsBase64(s);
-      case TypeKind::kString:
-        return n.max_length < 0 || CodePoints(s) <= static_cast<size_t>(n.max_length);
-      case TypeKind::kNull:
       case TypeKind::kBoolean:
+        Mismatch(n, ViolationKind::kTypeMismatch, token, out, "expected a boolean");
+        return true;
       case TypeKind::kInt8:
       case TypeKind::kInt16:
       case TypeKind::kInt32:
       case TypeKind::kInt64:
-      case TypeKind::kFloat32:
-      case TypeKind::kFloat64:
-      case TypeKind::kDecimal:
+        Mismatch(n, ViolationKind::kTypeMismatch, token, out, "expected an integer");
+        return true;
       case TypeKind::kStruct:
-      case TypeKind::kArray:
+        Mismatch(n, ViolationKind::kTypeMismatch, token, out, "expected an object");
+        return true;
       case TypeKind::kMap:
-        break;
+        Mismatch(n, ViolationKind::kTypeMismatch, token, out, "expected an object");
+        return true;
+      case TypeKind::kArray:
+        Mismatch(n, ViolationKind::kTypeMismatch, token, out, "expected an array");
+        return true;
+      case TypeKind::kNull:
+        Mismatch(n, ViolationKind::kTypeMismatch, token, out, "expected null");
+        return true;
     }
-    return false;
+    return true;
   }
 
-  // A map key (always a JSON string) fits the key type.
-  static bool KeyFits(const Node& key, std::string_view s) {
-    switch (key.kind) {
-      case TypeKind::kString:
-      case TypeKind::kDate:
-      case TypeKind::kTimestamp:
-      case TypeKind::kTimestampNtz:
-      case TypeKind::kTime:
-      case TypeKind::kUuid:
-      case TypeKind::kBinary:
-        return TextFits(key, s);
-      case TypeKind::kBoolean: return s == "true" || s == "false";
+  bool WalkDecimal(const Node& n, std::string_view text, std::string_view token, std::string& out) {
+    size_t mark = out.size();
+    switch (NormalizeDecimal(text, n.precision, n.scale, out)) {
+      case DecimalResult::kOk: return true;
+      case DecimalResult::kNotANumber:
+        out.resize(mark);
+        Mismatch(n, ViolationKind::kTypeMismatch, token, out, "expected a decimal");
+        return true;
+      case DecimalResult::kPrecision:
+        out.resize(mark);
+        Mismatch(n, ViolationKind::kDecimalPrecision, token, out);
+        return true;
+    }
+    return true;
+  }
+
+  // A number or boolean token (not null) for place `n`.
+  bool WalkAtom(const Node& n, std::string_view atom, Atom kind, std::string& out) {
+    switch (n.kind) {
+      case TypeKind::kString: return StringFromText(n, atom, out);
+      case TypeKind::kBoolean:
+        if (kind == Atom::kTrue || kind == Atom::kFalse) {
+          out += atom;
+          return true;
+        }
+        break;
       case TypeKind::kInt8:
       case TypeKind::kInt16:
       case TypeKind::kInt32:
       case TypeKind::kInt64: {
-        int64_t v = 0;
-        auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-        if (ec != std::errc() || p != s.data() + s.size()) return false;
-        int64_t lo = 0;
-        int64_t hi = 0;
-        IntRange(key.kind, &lo, &hi);
-        return v >= lo && v <= hi;
+        if (kind == Atom::kInteger) {
+          int64_t value = 0;
+          int64_t lo = 0;
+          int64_t hi = 0;
+          IntRange(n.kind, &lo, &hi);
+          if (!IntegerValue(atom, &value) || value < lo || value > hi) {
+            Mismatch(n, ViolationKind::kOutOfRange, atom, out);
+            return true;
+          }
+          out += atom;
+          return true;
+        }
+        if (kind == Atom::kNonNumeric) {
+          MismatchText(n, ViolationKind::kTypeMismatch, atom, out);
+          return true;
+        }
+        Mismatch(n, ViolationKind::kTypeMismatch, atom, out, "expected an integer");
+        return true;
       }
       case TypeKind::kFloat32:
-      case TypeKind::kFloat64:
-        return internal::ParseJavaDouble(s);
-      case TypeKind::kDecimal: {
-        std::string ignored;
-        return NormalizeDecimal(s, key.precision, key.scale, ignored) == DecimalResult::kOk;
+      case TypeKind::kFloat64: {
+        if (kind == Atom::kNonNumeric) {
+          AppendJsonString(out, atom);
+          return true;
+        }
+        if (kind == Atom::kInteger || kind == Atom::kFloat) {
+          double d = DoubleValue(atom);
+          if (!std::isfinite(d) ||
+              (n.kind == TypeKind::kFloat32 &&
+               std::fabs(d) > static_cast<double>(std::numeric_limits<float>::max()))) {
+            Mismatch(n, ViolationKind::kOutOfRange, atom, out);
+            return true;
+          }
+          out += atom;
+          return true;
+        }
+        break;
       }
-      case TypeKind::kNull:
+      case TypeKind::kDecimal:
+        if (kind == Atom::kFloat && DecimalAsWritten(atom, n.precision, n.scale)) {
+          out += atom;
+          return true;
+        }
+        if (kind == Atom::kInteger || kind == Atom::kFloat) return WalkDecimal(n, atom, atom, out);
+        if (kind == Atom::kNonNumeric) {
+          MismatchText(n, ViolationKind::kTypeMismatch, atom, out);
+          return true;
+        }
+        Mismatch(n, ViolationKind::kTypeMismatch, atom, out, "expected a decimal");
+        return true;
+      case TypeKind::kTimestamp:
+        if (kind == Atom::kInteger) {
+          // Seconds since the epoch, as Spark reads an integer into a timestamp; the
+          // microseconds must fit a long.
+          int64_t secs = 0;
+          if (!IntegerValue(atom, &secs) || secs > INT64_MAX / 1000000 || secs < INT64_MIN / 1000000) {
+            Mismatch(n, ViolationKind::kOutOfRange, atom, out);
+            return true;
+          }
+          out += atom;
+          return true;
+        }
+        break;
+      case TypeKind::kDate:
+      case TypeKind::kTimestampNtz:
+      case TypeKind::kTime:
+      case TypeKind::kUuid:
+      case TypeKind::kBinary:
       case TypeKind::kStruct:
       case TypeKind::kArray:
       case TypeKind::kMap:
+      case TypeKind::kNull:
         break;
     }
-    return false;
+    if (kind == Atom::kNonNumeric) {
+      MismatchText(n, ViolationKind::kTypeMismatch, atom, out);
+      return true;
+    }
+    Mismatch(n, ViolationKind::kTypeMismatch, atom, out);
+    return true;
   }
 
-  // Find the child of `n` named exactly `key` (raw match first, from `hint`), or -1.
-  int FindExact(const Node& n, od::raw_json_string raw, std::string_view unescaped, bool have_unescaped,
-                uint32_t hint) const {
-    if (!have_unescaped) {
-      for (uint32_t k = 0; k < n.child_count; ++k) {
-        uint32_t i = hint + k;
-        if (i >= n.child_count) i -= n.child_count;
-        if (raw.unsafe_is_equal(child(n, i).name)) return static_cast<int>(i);
-        if (k == 2 && n.child_count > kWideStruct) break;  // wide: let the hash decide
-      }
-      return -2;  // not found by raw comparison
+  bool WalkArray(const Node& n, std::string& out) {
+    if (++depth > max_depth) return Malformed("nesting deeper than the limit");
+    const Node& el = child(n, 0);
+    ++p;
+    SkipSpace();
+    out += '[';
+    if (p < end && *p == ']') {
+      ++p;
+      out += ']';
+      --depth;
+      return true;
     }
+    frames.push_back({{}, 0});
+    int64_t index = 0;
+    while (true) {
+      SkipSpace();
+      if (p >= end) return Malformed("the record ends inside an array");
+      if (index > 0) out += ',';
+      frames.back().index = index++;
+      if (!WalkValue(el, out)) return false;
+      SkipSpace();
+      if (p >= end) return Malformed("the record ends inside an array");
+      if (*p == ',') {
+        ++p;
+        continue;
+      }
+      if (*p == ']') {
+        ++p;
+        break;
+      }
+      return Malformed("expected ',' or ']'");
+    }
+    frames.pop_back();
+    out += ']';
+    --depth;
+    return true;
+  }
+
+  bool WalkMap(const Node& n, std::string& out) {
+    if (++depth > max_depth) return Malformed("nesting deeper than the limit");
+    const Node& key_node = child(n, 0);
+    const Node& value_node = child(n, 1);
+    ++p;
+    SkipSpace();
+    out += '{';
+    if (p < end && *p == '}') {
+      ++p;
+      out += '}';
+      --depth;
+      return true;
+    }
+    frames.push_back({});
+    bool first = true;
+    while (true) {
+      SkipSpace();
+      if (p >= end || *p != '"') return Malformed("expected a key");
+      const char* ks = p;
+      std::string_view body;
+      bool esc = false;
+      if (!ScanString(&body, &esc)) return false;
+      std::string_view key = body;
+      if (esc) {
+        Unescape(body, key_store[depth]);
+        key = key_store[depth];
+      }
+      frames.back().name = key;
+      std::string_view key_token(ks, static_cast<size_t>(p - ks));
+      if (!Colon()) return false;
+      if (!first) out += ',';
+      first = false;
+      out += key_token;  // as it was written: valid JSON already
+      out += ':';
+      if (!KeyFits(key_node, key)) {
+        std::string_view raw;
+        if (!SkipValue(&raw)) return false;
+        Violation(key_node.path, ViolationKind::kTypeMismatch, "map key does not fit");
+        fatal = true;  // a map key is never null: the entry cannot be represented
+        AddRescued(raw);
+        out += "null";
+      } else if (!WalkValue(value_node, out)) {
+        return false;
+      }
+      SkipSpace();
+      if (p >= end) return Malformed("the record ends inside an object");
+      if (*p == ',') {
+        ++p;
+        continue;
+      }
+      if (*p == '}') {
+        ++p;
+        break;
+      }
+      return Malformed("expected ',' or '}'");
+    }
+    frames.pop_back();
+    out += '}';
+    --depth;
+    return true;
+  }
+
+  // Whether the bytes at `q` are `h`'s name followed by a closing quote. Reads 16 bytes (the
+  // record's padding covers it).
+  static bool KeyAt(const Node& h, const char* q) {
+    if (!h.raw_key) return false;
+#if defined(__SSE2__)
+    if (h.key16_mask != 0) {
+      __m128i got = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
+      __m128i want = _mm_loadu_si128(reinterpret_cast<const __m128i*>(h.key16.data()));
+      uint32_t eq = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(got, want)));
+      return (eq & h.key16_mask) == h.key16_mask;
+    }
+#endif
+    const size_t len = h.name.size();
+    return std::memcmp(q, h.name.data(), len) == 0 && q[len] == '"';
+  }
+
+  // The child of `n` named exactly `key`, or -1.
+  int FindChild(const Node& n, std::string_view key) const {
     if (!n.by_name.empty()) {
-      auto it = n.by_name.find(std::string(unescaped));
+      auto it = n.by_name.find(std::string(key));
       return it == n.by_name.end() ? -1 : static_cast<int>(it->second);
     }
     for (uint32_t i = 0; i < n.child_count; ++i) {
-      if (child(n, i).name == unescaped) return static_cast<int>(i);
+      if (child(n, i).name == key) return static_cast<int>(i);
     }
     return -1;
   }
 
-  bool WalkObject(od::object obj, const Node& n, std::string& out, bool root) {
-    if (++depth > plan->options().max_depth) return Malformed("nesting deeper than the limit");
-    if (seen.size() < depth + 1) seen.resize(depth + 1);
+  bool WalkObject(const Node& n, std::string& out, bool root) {
+    if (++depth > max_depth) return Malformed("nesting deeper than the limit");
     std::vector<uint8_t>& seen_here = seen[depth];
     seen_here.assign(n.child_count, 0);
     out += '{';
     bool first = true;
     uint32_t hint = 0;
+    ++p;
+    SkipSpace();
     frames.push_back({});
-    for (auto fr : obj) {
-      od::field field;
-      auto e = std::move(fr).get(field);
-      if (e) return Malformed(e);
-      od::raw_json_string raw_key = field.key();
-      int idx = -2;
-      std::string_view key;
-      // Names with quotes or backslashes never match raw; they go through the unescaped path.
-      if (n.child_count > 0) idx = FindExact(n, raw_key, {}, false, hint);
-      bool have_key = false;
-      if (idx == -2 || idx >= 0) {
-        // Validate the key when it was not matched against a plain schema name.
-        if (idx == -2) {
-          e = field.unescaped_key().get(key);
-          if (e) return Malformed(e);
-          if (ScanString(key).control) return Malformed("control character in a key");
-          have_key = true;
-          idx = FindExact(n, raw_key, key, true, 0);
+    if (p < end && *p == '}') {
+      ++p;
+    } else {
+      while (true) {
+        SkipSpace();
+        if (p >= end || *p != '"') return Malformed("expected a key");
+        int idx = -1;
+        std::string_view key;
+        // Fast path: the key is the next field's name, byte for byte.
+        if (hint < n.child_count) {
+          const Node& h = child(n, hint);
+          const size_t len = h.name.size();
+          if (KeyAt(h, p + 1) && static_cast<size_t>(end - p) > len + 1) {
+            idx = static_cast<int>(hint);
+            key = std::string_view(p + 1, len);
+            p += len + 2;
+          }
         }
-      }
-      if (idx >= 0) {
-        const Node& c = child(n, static_cast<uint32_t>(idx));
-        frames.back().name = c.name;
-        if (seen_here[static_cast<size_t>(idx)]) {
-          od::value fv = field.value();
-          std::string_view tok = TrimRight(fv.raw_json_token());
+        if (idx < 0) {
+          std::string_view body;
+          bool esc = false;
+          if (!ScanString(&body, &esc)) return false;
+          key = body;
+          if (esc) {
+            Unescape(body, key_store[depth]);
+            key = key_store[depth];
+          }
+          idx = FindChild(n, key);
+        }
+        if (!Colon()) return false;
+        if (idx >= 0) {
+          const Node& c = child(n, static_cast<uint32_t>(idx));
+          frames.back().name = c.name;
+          if (seen_here[static_cast<size_t>(idx)]) {
+            std::string_view raw;
+            if (!SkipValue(&raw)) return false;
+            Violation(c.path, ViolationKind::kDuplicateKey);
+            AddRescued(raw);
+          } else {
+            seen_here[static_cast<size_t>(idx)] = 1;
+            hint = static_cast<uint32_t>(idx) + 1;
+            if (root && idx == n.rescued_child) {
+              std::string_view raw;
+              if (!SkipValue(&raw)) return false;
+              if (raw != "null") prior_rescued.assign(raw);
+            } else {
+              if (!first) out += ',';
+              first = false;
+              out += c.json_key;
+              if (!WalkValue(c, out)) return false;
+            }
+          }
+        } else {
+          // Not a field of this struct: a case variant of one, or unknown.
+          std::string lower = AsciiLower(key);
+          int ci = -1;
+          for (uint32_t i = 0; i < n.child_count; ++i) {
+            if (child(n, i).lower == lower) {
+              ci = static_cast<int>(i);
+              break;
+            }
+          }
+          frames.back().name = key;
           std::string_view raw;
-          if (!RawOf(fv, tok, &raw)) return false;
-          Violation(c.path, ViolationKind::kDuplicateKey);
+          if (!SkipValue(&raw)) return false;
+          std::string path = n.path.empty() ? schema::QuoteFieldName(key)
+                                            : n.path + "." + schema::QuoteFieldName(key);
+          Violation(std::move(path),
+                    ci >= 0 ? ViolationKind::kCaseMismatch : ViolationKind::kUnknownField);
           AddRescued(raw);
+        }
+        SkipSpace();
+        if (p >= end) return Malformed("the record ends inside an object");
+        if (*p == ',') {
+          ++p;
           continue;
         }
-        seen_here[static_cast<size_t>(idx)] = 1;
-        hint = static_cast<uint32_t>(idx) + 1;
-        if (root && idx == n.rescued_child) {
-          od::value fv = field.value();
-          std::string_view tok = TrimRight(fv.raw_json_token());
-          std::string_view raw;
-          if (!RawOf(fv, tok, &raw)) return false;
-          if (raw != "null") prior_rescued.assign(raw);
-          continue;
-        }
-        if (!first) out += ',';
-        first = false;
-        out += c.json_key;
-        if (!WalkValue(field.value(), c, out)) return false;
-        continue;
-      }
-      // Not a field of this struct: a case variant of one, or unknown.
-      if (!have_key) {
-        e = field.unescaped_key().get(key);
-        if (e) return Malformed(e);
-      }
-      std::string lower = AsciiLower(key);
-      int ci = -1;
-      for (uint32_t i = 0; i < n.child_count; ++i) {
-        if (child(n, i).lower == lower) {
-          ci = static_cast<int>(i);
+        if (*p == '}') {
+          ++p;
           break;
         }
+        return Malformed("expected ',' or '}'");
       }
-      frames.back().name = key;
-      od::value fv = field.value();
-      std::string_view tok = TrimRight(fv.raw_json_token());
-      std::string_view raw;
-      if (!RawOf(fv, tok, &raw)) return false;
-      std::string path = n.path.empty() ? schema::QuoteFieldName(key)
-                                        : n.path + "." + schema::QuoteFieldName(key);
-      Violation(std::move(path),
-                ci >= 0 ? ViolationKind::kCaseMismatch : ViolationKind::kUnknownField);
-      AddRescued(raw);
     }
     frames.pop_back();
     for (uint32_t i = 0; i < n.child_count; ++i) {
@@ -1066,8 +1427,6 @@ struct RecordValidator::Impl {
     return true;
   }
 
-  std::string_view file;
-
   void WriteRescuedColumn(std::string& out, bool first) {
     const std::string& rc = plan->options().rescued_column;
     if (rc.empty()) return;
@@ -1079,7 +1438,12 @@ struct RecordValidator::Impl {
       return;
     }
     if (!needs_rescue) {
-      out += prior_rescued;
+      // The column is a string: a record's non-string value is kept as its JSON text.
+      if (prior_rescued.front() == '"') {
+        out += prior_rescued;
+      } else {
+        AppendJsonString(out, prior_rescued);
+      }
       return;
     }
     scratch.clear();
@@ -1153,36 +1517,29 @@ const RecordResult& RecordValidator::CheckJson(std::string_view text, std::strin
                                                std::string& out) {
   Impl& s = *impl_;
   s.Reset(file);
-  size_t mark = out.size();
-  s.record_text = text;
-  auto offset_of = [&](od::document& doc) -> int64_t {
-    const char* loc = nullptr;
-    if (doc.current_location().get(loc) || loc == nullptr) return -1;
-    return loc - text.data();
-  };
-  od::document doc;
-  auto e = s.parser.iterate(text.data(), text.size(), text.size() + simdjson::SIMDJSON_PADDING)
-               .get(doc);
-  if (e) {
-    s.malformed_message = simdjson::error_message(e);
-    s.SetMalformed(out, mark, -1);
-    return s.result;
-  }
-  od::object obj;
-  e = doc.get_object().get(obj);
-  if (e) {
-    s.malformed_message = e == simdjson::INCORRECT_TYPE ? "the record is not a JSON object"
-                                                        : simdjson::error_message(e);
+  const size_t mark = out.size();
+  s.begin = text.data();
+  s.p = s.begin;
+  s.end = s.begin + text.size();
+  s.SkipSpace();
+  if (s.p >= s.end) {
+    s.malformed_message = "empty record";
     s.SetMalformed(out, mark, 0);
     return s.result;
   }
-  if (!s.WalkObject(obj, (*s.nodes)[0], out, true)) {
-    s.SetMalformed(out, mark, offset_of(doc));
+  if (*s.p != '{') {
+    s.malformed_message = "the record is not a JSON object";
+    s.SetMalformed(out, mark, s.p - s.begin);
     return s.result;
   }
-  if (doc.current_location().error() != simdjson::OUT_OF_BOUNDS) {
+  if (!s.WalkObject((*s.nodes)[0], out, true)) {
+    s.SetMalformed(out, mark, std::min(s.p, s.end) - s.begin);
+    return s.result;
+  }
+  s.SkipSpace();
+  if (s.p != s.end) {
     s.malformed_message = "characters after the end of the record";
-    s.SetMalformed(out, mark, offset_of(doc));
+    s.SetMalformed(out, mark, s.p - s.begin);
     return s.result;
   }
   s.Finish(out, mark);
@@ -1341,7 +1698,7 @@ const RecordResult& RecordValidator::CheckCsv(const CsvRecord& record, const Csv
     return s.result;
   }
   const Node& root = (*s.nodes)[0];
-  std::vector<uint8_t>& seen = s.seen.empty() ? s.seen.emplace_back() : s.seen[0];
+  std::vector<uint8_t>& seen = s.seen[0];
   seen.assign(root.child_count, 0);
   out += '{';
   bool first = true;
