@@ -61,21 +61,30 @@ class FileOutput : public data::ByteSink {
     return Ok();
   }
   Status Write(std::string_view bytes) override {
+    // Whole blocks of output go straight to the file; small writes are gathered first.
+    if (bytes.size() >= (size_t{64} << 10)) {
+      SLUICE_TRY(Flush());
+      return WriteAll(bytes);
+    }
     buffer_.append(bytes);
     if (buffer_.size() >= (size_t{1} << 20)) return Flush();
     return Ok();
   }
   Status Flush() {
+    SLUICE_TRY(WriteAll(buffer_));
+    buffer_.clear();
+    return Ok();
+  }
+  Status WriteAll(std::string_view bytes) {
     size_t done = 0;
-    while (done < buffer_.size()) {
-      ssize_t n = ::write(fd_, buffer_.data() + done, buffer_.size() - done);
+    while (done < bytes.size()) {
+      ssize_t n = ::write(fd_, bytes.data() + done, bytes.size() - done);
       if (n < 0) {
         if (errno == EINTR) continue;
         return IoError(fmt::format("{}: write failed: {}", Name(), std::strerror(errno)));
       }
       done += static_cast<size_t>(n);
     }
-    buffer_.clear();
     return Ok();
   }
   // Flush, close and move into place.

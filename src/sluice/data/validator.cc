@@ -421,6 +421,8 @@ Result<std::shared_ptr<const ValidationPlan>> ValidationPlan::Compile(schema::Sc
       plan->append_rescued_ = true;
     }
   }
+  for (const Node& n : plan->nodes_) plan->output_slack_ += n.json_key.size() + 8;
+  plan->output_slack_ += 2 * rc.size() + 2 * plan->options_.file_path_key.size() + 64;
   plan->schema_ = std::move(schema);
   return std::shared_ptr<const ValidationPlan>(std::move(plan));
 }
@@ -722,6 +724,74 @@ inline Atom ClassifyAtom(std::string_view t) {
   return IsNonNumericToken(t) ? Atom::kNonNumeric : Atom::kInvalid;
 }
 
+// Where a JSON record's output line is written: a window of a std::string's storage, filled
+// without per-write capacity checks beyond one compare; when it runs out, `overflow` is set and
+// the record is redone with a larger window.
+class Out {
+ public:
+  Out(char* begin, char* limit) : begin_(begin), pos_(begin), limit_(limit) {}
+  __attribute__((always_inline)) Out& operator+=(char c) {
+    if (pos_ < limit_) {
+      *pos_++ = c;
+    } else {
+      overflow_ = true;
+    }
+    return *this;
+  }
+  __attribute__((always_inline)) Out& operator+=(std::string_view s) {
+    const size_t n = s.size();
+    if (n > static_cast<size_t>(limit_ - pos_)) {
+      overflow_ = true;
+      return *this;
+    }
+    // Tokens are short: copy them with a few overlapping moves instead of a call.
+    const char* src = s.data();
+    char* d = pos_;
+    if (n >= 16) {
+      std::memcpy(d, src, n);
+    } else if (n >= 8) {
+      uint64_t a;
+      uint64_t b;
+      std::memcpy(&a, src, 8);
+      std::memcpy(&b, src + n - 8, 8);
+      std::memcpy(d, &a, 8);
+      std::memcpy(d + n - 8, &b, 8);
+    } else if (n >= 4) {
+      uint32_t a;
+      uint32_t b;
+      std::memcpy(&a, src, 4);
+      std::memcpy(&b, src + n - 4, 4);
+      std::memcpy(d, &a, 4);
+      std::memcpy(d + n - 4, &b, 4);
+    } else if (n > 0) {
+      d[0] = src[0];
+      d[n / 2] = src[n / 2];
+      d[n - 1] = src[n - 1];
+    }
+    pos_ += n;
+    return *this;
+  }
+  size_t size() const { return static_cast<size_t>(pos_ - begin_); }
+  void resize(size_t n) {
+    if (n < size()) pos_ = begin_ + n;
+  }
+  bool overflow() const { return overflow_; }
+
+ private:
+  char* begin_;
+  char* pos_;
+  char* limit_;
+  bool overflow_ = false;
+};
+
+void AppendJsonTo(std::string& out, std::string_view s) { AppendJsonString(out, s); }
+void AppendJsonTo(Out& out, std::string_view s) {
+  thread_local std::string buf;
+  buf.clear();
+  AppendJsonString(buf, s);
+  out += buf;
+}
+
 }  // namespace
 
 struct RecordValidator::Impl {
@@ -736,6 +806,8 @@ struct RecordValidator::Impl {
   std::vector<std::string> key_store;       // per depth: the current key, unescaped
   std::string scratch;
   std::string content;          // a string's content with escapes resolved
+  std::string decimal;          // a decimal's normalized text
+  std::string rescued_key;      // "<rescued column>": as JSON
   std::string skip_stack;       // open brackets while skipping a value
   bool fatal = false;
   bool needs_rescue = false;
@@ -750,6 +822,8 @@ struct RecordValidator::Impl {
   explicit Impl(std::shared_ptr<const ValidationPlan> pl) : plan(std::move(pl)) {
     nodes = &plan->nodes();
     max_depth = plan->options().max_depth;
+    AppendJsonString(rescued_key, plan->options().rescued_column);
+    rescued_key += ':';
     frames.reserve(32);
     // One slot per nesting level, made up front: a nested walk must never reallocate these
     // while an outer level holds a reference into them.
@@ -933,7 +1007,7 @@ struct RecordValidator::Impl {
   }
 
   // A value that does not fit `n`: report it, rescue its text, write null.
-  void Mismatch(const Node& n, ViolationKind kind, std::string_view raw, std::string& out,
+  void Mismatch(const Node& n, ViolationKind kind, std::string_view raw, Out& out,
                 std::string detail = {}) {
     Violation(n.path, kind, std::move(detail));
     if (!n.nullable) fatal = true;
@@ -942,14 +1016,14 @@ struct RecordValidator::Impl {
   }
 
   // Mismatch for a bare NaN/Infinity token, rescued as a JSON string (it is not JSON text).
-  void MismatchText(const Node& n, ViolationKind kind, std::string_view text, std::string& out) {
+  void MismatchText(const Node& n, ViolationKind kind, std::string_view text, Out& out) {
     std::string s;
     AppendJsonString(s, text);
     Mismatch(n, kind, s, out);
   }
 
   // Read the value at p for place `n`, appending its output to `out`.
-  bool WalkValue(const Node& n, std::string& out) {
+  bool WalkValue(const Node& n, Out& out) {
     const char* start = p;
     const char c = *p;
     if (c == '{' || c == '[') {
@@ -985,12 +1059,12 @@ struct RecordValidator::Impl {
   }
 
   // A string (or any value's text) for a string column: Spark keeps non-strings as JSON text.
-  bool StringFromText(const Node& n, std::string_view raw, std::string& out) {
+  bool StringFromText(const Node& n, std::string_view raw, Out& out) {
     if (n.max_length >= 0 && CodePoints(raw) > static_cast<size_t>(n.max_length)) {
       Mismatch(n, ViolationKind::kStringTooLong, raw, out);
       return true;
     }
-    AppendJsonString(out, raw);
+    AppendJsonTo(out, raw);
     return true;
   }
 
@@ -1001,7 +1075,7 @@ struct RecordValidator::Impl {
   }
 
   bool WalkString(const Node& n, std::string_view token, std::string_view body, bool esc,
-                  std::string& out) {
+                  Out& out) {
     switch (n.kind) {
       case TypeKind::kString:
         if (n.max_length >= 0 &&
@@ -1073,16 +1147,16 @@ struct RecordValidator::Impl {
     return true;
   }
 
-  bool WalkDecimal(const Node& n, std::string_view text, std::string_view token, std::string& out) {
-    size_t mark = out.size();
-    switch (NormalizeDecimal(text, n.precision, n.scale, out)) {
-      case DecimalResult::kOk: return true;
+  bool WalkDecimal(const Node& n, std::string_view text, std::string_view token, Out& out) {
+    decimal.clear();
+    switch (NormalizeDecimal(text, n.precision, n.scale, decimal)) {
+      case DecimalResult::kOk:
+        out += decimal;
+        return true;
       case DecimalResult::kNotANumber:
-        out.resize(mark);
         Mismatch(n, ViolationKind::kTypeMismatch, token, out, "expected a decimal");
         return true;
       case DecimalResult::kPrecision:
-        out.resize(mark);
         Mismatch(n, ViolationKind::kDecimalPrecision, token, out);
         return true;
     }
@@ -1090,7 +1164,7 @@ struct RecordValidator::Impl {
   }
 
   // A number or boolean token (not null) for place `n`.
-  bool WalkAtom(const Node& n, std::string_view atom, Atom kind, std::string& out) {
+  bool WalkAtom(const Node& n, std::string_view atom, Atom kind, Out& out) {
     switch (n.kind) {
       case TypeKind::kString: return StringFromText(n, atom, out);
       case TypeKind::kBoolean:
@@ -1125,7 +1199,7 @@ struct RecordValidator::Impl {
       case TypeKind::kFloat32:
       case TypeKind::kFloat64: {
         if (kind == Atom::kNonNumeric) {
-          AppendJsonString(out, atom);
+          AppendJsonTo(out, atom);
           return true;
         }
         if (kind == Atom::kInteger || kind == Atom::kFloat) {
@@ -1185,7 +1259,7 @@ struct RecordValidator::Impl {
     return true;
   }
 
-  bool WalkArray(const Node& n, std::string& out) {
+  bool WalkArray(const Node& n, Out& out) {
     if (++depth > max_depth) return Malformed("nesting deeper than the limit");
     const Node& el = child(n, 0);
     ++p;
@@ -1223,7 +1297,7 @@ struct RecordValidator::Impl {
     return true;
   }
 
-  bool WalkMap(const Node& n, std::string& out) {
+  bool WalkMap(const Node& n, Out& out) {
     if (++depth > max_depth) return Malformed("nesting deeper than the limit");
     const Node& key_node = child(n, 0);
     const Node& value_node = child(n, 1);
@@ -1313,7 +1387,7 @@ struct RecordValidator::Impl {
     return -1;
   }
 
-  bool WalkObject(const Node& n, std::string& out, bool root) {
+  bool WalkObject(const Node& n, Out& out, bool root) {
     if (++depth > max_depth) return Malformed("nesting deeper than the limit");
     std::vector<uint8_t>& seen_here = seen[depth];
     seen_here.assign(n.child_count, 0);
@@ -1427,12 +1501,43 @@ struct RecordValidator::Impl {
     return true;
   }
 
-  void WriteRescuedColumn(std::string& out, bool first) {
+  // Check one JSON record, writing its output line to `o` (the caller keeps it only for valid
+  // and rescued records).
+  void RunJson(std::string_view text, std::string_view f, Out& o) {
+    Reset(f);
+    begin = text.data();
+    p = begin;
+    end = begin + text.size();
+    SkipSpace();
+    if (p >= end) {
+      malformed_message = "empty record";
+      SetMalformed(o, 0, 0);
+      return;
+    }
+    if (*p != '{') {
+      malformed_message = "the record is not a JSON object";
+      SetMalformed(o, 0, p - begin);
+      return;
+    }
+    if (!WalkObject((*nodes)[0], o, true)) {
+      SetMalformed(o, 0, std::min(p, end) - begin);
+      return;
+    }
+    SkipSpace();
+    if (p != end) {
+      malformed_message = "characters after the end of the record";
+      SetMalformed(o, 0, p - begin);
+      return;
+    }
+    Finish(o, 0);
+  }
+
+  template <typename O>
+  void WriteRescuedColumn(O& out, bool first) {
     const std::string& rc = plan->options().rescued_column;
     if (rc.empty()) return;
     if (!first) out += ',';
-    AppendJsonString(out, rc);
-    out += ':';
+    out += rescued_key;
     if (!needs_rescue && prior_rescued.empty()) {
       out += "null";
       return;
@@ -1442,7 +1547,7 @@ struct RecordValidator::Impl {
       if (prior_rescued.front() == '"') {
         out += prior_rescued;
       } else {
-        AppendJsonString(out, prior_rescued);
+        AppendJsonTo(out, prior_rescued);
       }
       return;
     }
@@ -1463,7 +1568,7 @@ struct RecordValidator::Impl {
       AppendJsonString(scratch, file);
     }
     scratch += '}';
-    AppendJsonString(out, scratch);
+    AppendJsonTo(out, scratch);
   }
 
   void Reset(std::string_view f) {
@@ -1481,7 +1586,8 @@ struct RecordValidator::Impl {
     malformed_message.clear();
   }
 
-  void Finish(std::string& out, size_t mark) {
+  template <typename O>
+  void Finish(O& out, size_t mark) {
     if (fatal) {
       result.status = RecordStatus::kBad;
     } else if (needs_rescue) {
@@ -1497,7 +1603,8 @@ struct RecordValidator::Impl {
     }
   }
 
-  void SetMalformed(std::string& out, size_t mark, int64_t offset) {
+  template <typename O>
+  void SetMalformed(O& out, size_t mark, int64_t offset) {
     result.status = RecordStatus::kMalformed;
     result.error = malformed_message.empty() ? "malformed JSON" : malformed_message;
     result.error_offset = offset;
@@ -1516,34 +1623,26 @@ RecordValidator::~RecordValidator() = default;
 const RecordResult& RecordValidator::CheckJson(std::string_view text, std::string_view file,
                                                std::string& out) {
   Impl& s = *impl_;
-  s.Reset(file);
   const size_t mark = out.size();
-  s.begin = text.data();
-  s.p = s.begin;
-  s.end = s.begin + text.size();
-  s.SkipSpace();
-  if (s.p >= s.end) {
-    s.malformed_message = "empty record";
-    s.SetMalformed(out, mark, 0);
-    return s.result;
+  // Room for the record twice over (rescued text is escaped once more), the fields it may lack
+  // and the rescued column; a record that needs more is redone with twice the room.
+  size_t room = 2 * text.size() + s.plan->output_slack() + 2 * file.size() + 256;
+  while (true) {
+    bool overflow = false;
+    out.resize_and_overwrite(mark + room, [&](char* buf, size_t) -> size_t {
+      Out o(buf + mark, buf + mark + room);
+      s.RunJson(text, file, o);
+      if (o.overflow()) {
+        overflow = true;
+        return mark;
+      }
+      const bool keep = s.result.status == RecordStatus::kValid ||
+                        s.result.status == RecordStatus::kRescued;
+      return keep ? mark + o.size() : mark;
+    });
+    if (!overflow) return s.result;
+    room *= 2;
   }
-  if (*s.p != '{') {
-    s.malformed_message = "the record is not a JSON object";
-    s.SetMalformed(out, mark, s.p - s.begin);
-    return s.result;
-  }
-  if (!s.WalkObject((*s.nodes)[0], out, true)) {
-    s.SetMalformed(out, mark, std::min(s.p, s.end) - s.begin);
-    return s.result;
-  }
-  s.SkipSpace();
-  if (s.p != s.end) {
-    s.malformed_message = "characters after the end of the record";
-    s.SetMalformed(out, mark, s.p - s.begin);
-    return s.result;
-  }
-  s.Finish(out, mark);
-  return s.result;
 }
 
 namespace {

@@ -97,6 +97,8 @@ class ValidationPlan {
   /// Whether the rescued column is written as an extra last field (it is not in the schema).
   bool appends_rescued_column() const { return append_rescued_; }
   const std::vector<Node>& nodes() const { return nodes_; }
+  /// Output bytes a record may need beyond its own size: every field's key and a null.
+  size_t output_slack() const { return output_slack_; }
   ~ValidationPlan();
 
  private:
@@ -104,6 +106,7 @@ class ValidationPlan {
   schema::SchemaPtr schema_;
   ValidatorOptions options_;
   bool append_rescued_ = false;
+  size_t output_slack_ = 0;
   std::vector<Node> nodes_;
 };
 

@@ -1041,3 +1041,25 @@ TEST(ValidatorCsvTest, RowsFromTheCsvReader) {
 
 }  // namespace
 }  // namespace sluice::data
+
+namespace sluice::data {
+namespace {
+
+// Output far larger than the record (every element of a long array rescued under its own
+// index) still comes out whole: the validator makes room and redoes the record.
+TEST(ValidatorOutputTest, OutputMuchLargerThanTheRecord) {
+  auto plan = Plan(Ddl("items ARRAY<STRUCT<a: INT>>"));
+  std::string record = "{\"items\":[";
+  for (int i = 0; i < 3000; ++i) record += i ? ",1" : "1";
+  record += "]}";
+  Outcome o = Json(plan, record);
+  EXPECT_EQ(o.status, "rescued");
+  auto rescued = ParseJson(Rescued(o.line));
+  ASSERT_TRUE(rescued.has_value());
+  ASSERT_NE(rescued->Find("items[2999]"), nullptr);
+  EXPECT_EQ(rescued->Find("items[2999]")->number_text(), "1");
+  EXPECT_EQ(rescued->members().size(), 3001u);  // 3000 elements and _file_path
+}
+
+}  // namespace
+}  // namespace sluice::data
