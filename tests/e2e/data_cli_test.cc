@@ -181,3 +181,20 @@ TEST(DataCliTest, HostileInputNeverCrashes) {
 
 }  // namespace
 }  // namespace sluice::e2e
+
+namespace sluice::e2e {
+namespace {
+
+TEST(DataCliTest, StandardInput) {
+  std::string schema = TempFile(".ddl", "a INT");
+  RunResult r = RunSluice({"validate", "-", "--schema", schema, "-q"}, "{\"a\": 1}\n{\"a\": \"x\"}\n");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.out,
+            "{\"a\":1,\"_rescued_data\":null}\n"
+            "{\"a\":null,\"_rescued_data\":\"{\\\"a\\\":\\\"x\\\",\\\"_file_path\\\":\\\"-\\\"}\"}\n");
+  RunResult i = RunSluice({"infer", "-", "--as", "spark-ddl", "-q"}, "{\"b\": true}\n");
+  EXPECT_EQ(i.out, "b BOOLEAN\n");
+}
+
+}  // namespace
+}  // namespace sluice::e2e

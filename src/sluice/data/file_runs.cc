@@ -49,6 +49,17 @@ class BlockReader {
  public:
   Status Open(const std::string& path) {
     path_ = path;
+    carry_.clear();
+    offset_ = 0;
+    eof_ = false;
+    first_ = true;
+    size_hint_ = 0;
+    if (path == "-") {  // standard input
+      fd_ = 0;
+      owned_ = false;
+      return Ok();
+    }
+    owned_ = true;
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0) return IoError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
     struct stat st{};
@@ -66,7 +77,7 @@ class BlockReader {
   }
   ~BlockReader() { Close(); }
   void Close() {
-    if (fd_ >= 0) ::close(fd_);
+    if (fd_ >= 0 && owned_) ::close(fd_);
     fd_ = -1;
   }
   uint64_t size_hint() const { return size_hint_; }
@@ -126,6 +137,7 @@ class BlockReader {
  private:
   std::string path_;
   int fd_ = -1;
+  bool owned_ = true;
   uint64_t size_hint_ = 0;
   uint64_t offset_ = 0;
   std::string carry_;

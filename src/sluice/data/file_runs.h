@@ -107,11 +107,11 @@ struct ValidateReport {
   std::string ToJson(int indent = 0) const;
 };
 
-/// Validate `files` against `schema`. Valid records (rescued ones included) go to `out` as JSON
-/// lines, bad and malformed ones to `quarantine` as JSON lines (docs/formats/quarantine.md).
-/// Errors only for what stops the run: unreadable files, a sink that fails, a schema the
-/// validator cannot check, a CSV header that cannot be read. A failfast stop is not an error:
-/// the report says where.
+/// Validate `files` against `schema` ("-" is standard input). Valid records (rescued ones
+/// included) go to `out` as JSON lines, bad and malformed ones to `quarantine` as JSON lines
+/// (docs/formats/quarantine.md). Errors only for what stops the run: unreadable files, a sink
+/// that fails, a schema the validator cannot check. A failfast stop is not an error: the report
+/// says where.
 Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
                                      const schema::SchemaPtr& schema,
                                      const ValidateRunOptions& options, ByteSink& out,
