@@ -1,7 +1,12 @@
 #include "cli/cli_common.h"
 
 #include <fmt/format.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <cstdio>
 #include <iostream>
@@ -74,8 +79,33 @@ Status WriteOutput(const std::string& path, std::string_view text) {
     if (!std::cout) return IoError("cannot write to standard output");
     return Ok();
   }
+  if (IsSpecialFile(path)) return WriteSpecialFile(path, text);
   auto fs = NewLocalFileSystem();
   return fs->WriteFile(path, text);
+}
+
+bool IsSpecialFile(const std::string& path) {
+  struct stat st{};
+  // stat follows links: /dev/stdout is a link to a descriptor, /dev/null a character device.
+  return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+Status WriteSpecialFile(const std::string& path, std::string_view text) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return IoError(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
+  size_t done = 0;
+  while (done < text.size()) {
+    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int err = errno;
+      ::close(fd);
+      return IoError(fmt::format("{}: write failed: {}", path, std::strerror(err)));
+    }
+    done += static_cast<size_t>(n);
+  }
+  ::close(fd);
+  return Ok();
 }
 
 bool IsTerminal(int fd) { return ::isatty(fd) == 1; }

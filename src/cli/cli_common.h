@@ -50,8 +50,15 @@ void PrintNotes(const std::vector<schema::LossyNote>& notes, std::string_view so
 /// Print "sluice: error: <message>" to stderr and return kExitError.
 int ReportError(const Error& error);
 
-/// Write `text` to `path`, or to stdout when `path` is empty or "-".
+/// Write `text` to `path`, or to stdout when `path` is empty or "-". A regular file is written
+/// beside its name and renamed into place; an existing device, pipe or descriptor link
+/// (/dev/null, /dev/stdout, a FIFO) is written directly, never replaced.
 Status WriteOutput(const std::string& path, std::string_view text);
+
+/// Whether `path` exists and is neither a regular file nor a folder (after following links).
+bool IsSpecialFile(const std::string& path);
+/// Open an existing special file for writing and write `text` to it.
+Status WriteSpecialFile(const std::string& path, std::string_view text);
 
 /// True if standard output (fd 1) or standard error (fd 2) is a terminal.
 bool IsTerminal(int fd);

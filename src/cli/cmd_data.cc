@@ -47,7 +47,7 @@ class FileOutput : public data::ByteSink {
       owned_ = false;
       return Ok();
     }
-    if (path == "/dev/null" || path.starts_with("/dev/") || path.starts_with("/proc/")) {
+    if (IsSpecialFile(path)) {
       fd_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
       owned_ = true;
     } else {

@@ -198,3 +198,25 @@ TEST(DataCliTest, StandardInput) {
 
 }  // namespace
 }  // namespace sluice::e2e
+
+namespace sluice::e2e {
+namespace {
+
+// Writing a report or output to a device writes into it; it must never replace the device
+// with a file (run as root, a rename over /dev/null would succeed).
+TEST(DataCliTest, DevicesAreWrittenNotReplaced) {
+  ASSERT_TRUE(std::filesystem::is_character_file("/dev/null"));
+  std::string schema = TempFile(".ddl", "a INT");
+  std::string file = TempFile(".jsonl", "{\"a\": 1}\n{\"a\": \"x\"}\n");
+  RunResult r = RunSluice({"validate", file, "--schema", schema, "--out", "/dev/null",
+                           "--quarantine", "/dev/null", "--report", "/dev/null", "-q"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(std::filesystem::is_character_file("/dev/null"));
+  RunResult c = RunSluice({"schema", "convert", "examples/users.ddl", "--to", "avro", "-o",
+                           "/dev/null"});
+  EXPECT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_TRUE(std::filesystem::is_character_file("/dev/null"));
+}
+
+}  // namespace
+}  // namespace sluice::e2e

@@ -773,15 +773,17 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
     l->layout.null_value = options.csv.null_value;
     l->layout.empty_value = options.csv.empty_value;
     if (header != nullptr) {
+      std::vector<bool> used(top.size(), false);
       for (const std::string& name : *header) {
         int col = -1;
         for (size_t i = 0; i < top.size(); ++i) {
           if (top[i].name() == name) {
-            col = static_cast<int>(i);
+            col = used[i] ? -3 : static_cast<int>(i);  // -3: a second column of that name
+            if (col >= 0) used[i] = true;
             break;
           }
         }
-        if (col < 0) {
+        if (col == -1) {
           for (size_t i = 0; i < top.size(); ++i) {
             if (static_cast<int>(i) != rescued_index && AsciiLower(top[i].name()) == AsciiLower(name)) {
               col = -2;  // case mismatch: rescued, as Auto Loader does
@@ -824,6 +826,11 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
     if (!header) {
       layouts[b.file] = build_layout(nullptr);  // no records at all
       return Ok();
+    }
+    for (const std::string& name : *header) {
+      if (!IsValidUtf8(name)) {
+        return InvalidArgument(fmt::format("{}: the CSV header is not valid UTF-8", files[b.file]));
+      }
     }
     layouts[b.file] = build_layout(&*header);
     return Ok();
@@ -1044,6 +1051,14 @@ Result<InferResult> InferFiles(const std::vector<std::string>& files,
     if (!b.file_start) return Ok();
     if (options.csv.header) {
       std::optional<std::vector<std::string>> header = ReadCsvHeader(b, options.csv.reader);
+      if (header) {
+        for (const std::string& name : *header) {
+          if (!IsValidUtf8(name)) {
+            return InvalidArgument(
+                fmt::format("{}: the CSV header is not valid UTF-8", files[b.file]));
+          }
+        }
+      }
       if (header && !csv_names) {
         std::vector<std::string_view> cells(header->begin(), header->end());
         csv_names = MakeSafeHeader(cells, csv_opts);

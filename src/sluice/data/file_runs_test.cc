@@ -619,3 +619,21 @@ TEST(RecordFormatTest, NamesAndGuesses) {
 
 }  // namespace
 }  // namespace sluice::data
+
+namespace sluice::data {
+namespace {
+
+TEST(ValidateFilesTest, CsvRepeatedHeaderNamesAreRescued) {
+  TempDir dir;
+  std::string file = dir.Write("o.csv", "order_id,customer_id,order_id\n1,2,3\n");
+  ValidateRunOptions o;
+  o.format = RecordFormat::kCsv;
+  RunResult r = Validate({file}, Schema(kOrders), o);
+  EXPECT_EQ(r.report.rescued, 1u);
+  EXPECT_NE(r.out.text.find("{\"order_id\":1,\"customer_id\":2,"), std::string::npos) << r.out.text;
+  EXPECT_NE(r.out.text.find("\\\"order_id\\\":\\\"3\\\""), std::string::npos) << r.out.text;
+  EXPECT_NE(r.report.ToJson().find("\"kind\":\"duplicate_key\""), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sluice::data

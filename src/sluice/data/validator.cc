@@ -1,6 +1,7 @@
 #include "sluice/data/validator.h"
 
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -8,6 +9,7 @@
 #include <cstring>
 #include <limits>
 #include <unordered_map>
+#include <unordered_set>
 
 #if defined(__SSE2__)
 #include <immintrin.h>
@@ -800,10 +802,12 @@ struct RecordValidator::Impl {
   uint32_t max_depth = 1000;
   RecordResult result;
   std::string rescued;          // the rescued object's members, comma-separated
+  std::vector<std::string> rescued_paths;  // their names
   std::string prior_rescued;    // the record's own value of the rescued column, if any
   std::vector<Frame> frames;
   std::vector<std::vector<uint8_t>> seen;   // per depth: which fields of the object were seen
   std::vector<std::string> key_store;       // per depth: the current key, unescaped
+  std::vector<std::unordered_set<std::string>> map_keys;  // per depth: a map's keys so far
   std::string scratch;
   std::string content;          // a string's content with escapes resolved
   std::string decimal;          // a decimal's normalized text
@@ -829,6 +833,7 @@ struct RecordValidator::Impl {
     // while an outer level holds a reference into them.
     seen.resize(static_cast<size_t>(max_depth) + 2);
     key_store.resize(static_cast<size_t>(max_depth) + 2);
+    map_keys.resize(static_cast<size_t>(max_depth) + 2);
   }
 
   const Node& child(const Node& n, uint32_t i) const { return (*nodes)[n.first_child + i]; }
@@ -855,12 +860,29 @@ struct RecordValidator::Impl {
     return path;
   }
 
+  // Add a member to the rescued object. Its name is the value's place; a place rescued twice
+  // in one record (a duplicate key whose first value was rescued too) gets `#2`, `#3`, ... so
+  // the object's names stay unique.
   void AddRescued(std::string_view raw_json) {
     needs_rescue = true;
+    std::string path = UniqueRescuedName(RuntimePath());
     if (!rescued.empty()) rescued += ',';
-    AppendJsonString(rescued, RuntimePath());
+    AppendJsonString(rescued, path);
     rescued += ':';
     rescued += raw_json;
+    rescued_paths.push_back(std::move(path));
+  }
+
+  // `name`, or `name#2`, `name#3`, ... if the rescued object already has it.
+  std::string UniqueRescuedName(std::string name) const {
+    if (rescued_paths.empty()) return name;
+    const std::string base = name;
+    for (int k = 2; std::find(rescued_paths.begin(), rescued_paths.end(), name) !=
+                    rescued_paths.end();
+         ++k) {
+      name = base + "#" + std::to_string(k);
+    }
+    return name;
   }
 
   bool Malformed(std::string message) {
@@ -1301,6 +1323,7 @@ struct RecordValidator::Impl {
     if (++depth > max_depth) return Malformed("nesting deeper than the limit");
     const Node& key_node = child(n, 0);
     const Node& value_node = child(n, 1);
+    map_keys[depth].clear();
     ++p;
     SkipSpace();
     out += '{';
@@ -1327,19 +1350,28 @@ struct RecordValidator::Impl {
       frames.back().name = key;
       std::string_view key_token(ks, static_cast<size_t>(p - ks));
       if (!Colon()) return false;
-      if (!first) out += ',';
-      first = false;
-      out += key_token;  // as it was written: valid JSON already
-      out += ':';
-      if (!KeyFits(key_node, key)) {
+      if (!map_keys[depth].emplace(key).second) {
+        // A key seen before in this map: the first entry stands, this one is rescued (Spark's
+        // default mapKeyDedupPolicy fails the read instead).
         std::string_view raw;
         if (!SkipValue(&raw)) return false;
-        Violation(key_node.path, ViolationKind::kTypeMismatch, "map key does not fit");
-        fatal = true;  // a map key is never null: the entry cannot be represented
+        Violation(key_node.path, ViolationKind::kDuplicateKey);
         AddRescued(raw);
-        out += "null";
-      } else if (!WalkValue(value_node, out)) {
-        return false;
+      } else {
+        if (!first) out += ',';
+        first = false;
+        out += key_token;  // as it was written: valid JSON already
+        out += ':';
+        if (!KeyFits(key_node, key)) {
+          std::string_view raw;
+          if (!SkipValue(&raw)) return false;
+          Violation(key_node.path, ViolationKind::kTypeMismatch, "map key does not fit");
+          fatal = true;  // a map key is never null: the entry cannot be represented
+          AddRescued(raw);
+          out += "null";
+        } else if (!WalkValue(value_node, out)) {
+          return false;
+        }
       }
       SkipSpace();
       if (p >= end) return Malformed("the record ends inside an object");
@@ -1556,7 +1588,7 @@ struct RecordValidator::Impl {
     scratch += rescued;
     if (!prior_rescued.empty()) {
       scratch += ',';
-      AppendJsonString(scratch, rc);
+      AppendJsonString(scratch, UniqueRescuedName(rc));
       scratch += ':';
       scratch += prior_rescued;
     }
@@ -1577,6 +1609,7 @@ struct RecordValidator::Impl {
     result.error.clear();
     result.error_offset = -1;
     rescued.clear();
+    rescued_paths.clear();
     prior_rescued.clear();
     frames.clear();
     fatal = false;
@@ -1790,6 +1823,11 @@ const RecordResult& RecordValidator::CheckCsv(const CsvRecord& record, const Csv
     s.SetMalformed(out, mark, -1);
     return s.result;
   }
+  if (size_t bad = FindInvalidUtf8(record.raw); bad != std::string_view::npos) {
+    s.malformed_message = "invalid UTF-8 at byte " + std::to_string(bad) + " of the record";
+    s.SetMalformed(out, mark, static_cast<int64_t>(bad));
+    return s.result;
+  }
   if (record.fields.size() != layout.columns.size()) {
     s.malformed_message = "expected " + std::to_string(layout.columns.size()) + " fields, found " +
                           std::to_string(record.fields.size());
@@ -1810,7 +1848,9 @@ const RecordResult& RecordValidator::CheckCsv(const CsvRecord& record, const Csv
       std::string raw;
       AppendJsonString(raw, f.value);
       s.Violation(schema::QuoteFieldName(layout.header[i]),
-                  col == -2 ? ViolationKind::kCaseMismatch : ViolationKind::kUnknownField);
+                  col == -2   ? ViolationKind::kCaseMismatch
+                  : col == -3 ? ViolationKind::kDuplicateKey
+                              : ViolationKind::kUnknownField);
       s.AddRescued(raw);
       continue;
     }

@@ -129,7 +129,8 @@ class RecordValidator {
 
   /// Check one CSV row. `columns` maps each CSV position to a top-level field index of the
   /// schema, or -1 for a column the schema lacks, -2 for one whose name matches a field only
-  /// when case is ignored (both named by `header[i]` in the rescued data).
+  /// when case is ignored, -3 for a second column of the same name (all rescued under
+  /// `header[i]`).
   /// Values equal to `null_value` (unquoted) are null; a quoted empty value is `empty_value`.
   struct CsvLayout {
     std::vector<int> columns;

@@ -495,8 +495,8 @@ TEST(ValidatorKeyTest, DuplicateKeysKeepTheFirstAndRescueTheRest) {
   EXPECT_EQ(o.status, "rescued");
   EXPECT_EQ(o.violations, "a:duplicate_key a:duplicate_key");
   EXPECT_EQ(o.line.substr(0, o.line.find(",\"_rescued_data\"")), R"({"a":1,"b":"x")");
-  // Both copies are kept in the rescued object, under the same key.
-  EXPECT_EQ(Rescued(o.line), R"({"a":2,"a":"three","_file_path":"f.jsonl"})");
+  // Both copies are kept in the rescued object, under names that stay unique.
+  EXPECT_EQ(Rescued(o.line), R"({"a":2,"a#2":"three","_file_path":"f.jsonl"})");
   // A duplicate whose value is broken still makes the record malformed.
   EXPECT_EQ(Json(plan, R"({"a":1,"a":[1,})").status, "malformed");
 }
@@ -1059,6 +1059,59 @@ TEST(ValidatorOutputTest, OutputMuchLargerThanTheRecord) {
   ASSERT_NE(rescued->Find("items[2999]"), nullptr);
   EXPECT_EQ(rescued->Find("items[2999]")->number_text(), "1");
   EXPECT_EQ(rescued->members().size(), 3001u);  // 3000 elements and _file_path
+}
+
+}  // namespace
+}  // namespace sluice::data
+
+namespace sluice::data {
+namespace {
+
+TEST(ValidatorOutputTest, RescuedNamesStayUnique) {
+  auto plan = Plan(Ddl("y DOUBLE, z TINYINT"));
+  Outcome o = Json(plan, R"({"y": 1e400, "y": 2e400, "y": 3, "z": 1})");
+  EXPECT_EQ(o.status, "rescued");
+  EXPECT_EQ(Rescued(o.line), R"({"y":1e400,"y#2":2e400,"y#3":3,"_file_path":"f.jsonl"})");
+}
+
+TEST(ValidatorCsvTest, InvalidUtf8RowIsMalformed) {
+  auto plan = Plan(Ddl("a STRING"));
+  RecordValidator v(plan);
+  RecordValidator::CsvLayout layout{{0}, {"a"}, "", ""};
+  CsvRecord r = Row({CsvField{"\xff", false}});
+  r.raw = "\xff";
+  Outcome o = Csv(v, r, layout);
+  EXPECT_EQ(o.status, "malformed");
+  EXPECT_NE(o.error.find("UTF-8"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sluice::data
+
+namespace sluice::data {
+namespace {
+
+TEST(ValidatorNestedTest, DuplicateMapKeysKeepTheFirstEntry) {
+  auto plan = Plan(Ddl("m MAP<STRING, INT>"));
+  Outcome o = Json(plan, R"({"m": {"a": 1, "b": 2, "a": 3, "\u0061": 4}})");
+  EXPECT_EQ(o.status, "rescued");
+  EXPECT_EQ(o.violations, "m{key}:duplicate_key m{key}:duplicate_key");
+  EXPECT_EQ(o.line.substr(0, o.line.find(",\"_rescued_data\"")), R"({"m":{"a":1,"b":2})");
+  EXPECT_EQ(Rescued(o.line), R"({"m.a":3,"m.a#2":4,"_file_path":"f.jsonl"})");
+}
+
+}  // namespace
+}  // namespace sluice::data
+
+namespace sluice::data {
+namespace {
+
+TEST(ValidatorOutputTest, RescuedColumnRepeatedStaysUnique) {
+  auto plan = Plan(Ddl("b STRING, _rescued_data STRING"));
+  Outcome o = Json(plan, R"({"_rescued_data": "x", "b": "1", "_rescued_data": "y", "c": 1})");
+  EXPECT_EQ(o.status, "rescued");
+  EXPECT_EQ(Rescued(o.line),
+            R"({"_rescued_data":"y","c":1,"_rescued_data#2":"x","_file_path":"f.jsonl"})");
 }
 
 }  // namespace
