@@ -1,0 +1,39 @@
+// DuckDB's side of the data-plane benchmark (bench/data-plane), through @duckdb/node-api:
+//   node bench/duckdb_json.mjs typed FILE THREADS   typed read_json, every column consumed
+//   node bench/duckdb_json.mjs infer FILE THREADS   read_json with sample_size=-1 (whole file)
+// Prints "SECONDS ROWS" (or the inferred columns for infer) on one line.
+import { DuckDBInstance } from '@duckdb/node-api';
+
+const [mode, file, threads] = process.argv.slice(2);
+const instance = await DuckDBInstance.create(':memory:', { threads: String(threads ?? 1) });
+const db = await instance.connect();
+const path = file.replaceAll("'", "''");
+
+// The same schema as bench/orders_bench.ddl, in DuckDB's types.
+const columns = `{
+  order_id: 'BIGINT', customer_id: 'BIGINT', created_at: 'TIMESTAMP', order_date: 'DATE',
+  status: 'VARCHAR', currency: 'VARCHAR', amount: 'DECIMAL(12,2)', express: 'BOOLEAN',
+  coupon: 'VARCHAR', note: 'VARCHAR',
+  shipping: 'STRUCT(method VARCHAR, city VARCHAR, postcode VARCHAR, cost DECIMAL(10,2))',
+  items: 'STRUCT(sku VARCHAR, qty INTEGER, price DECIMAL(10,2))[]'
+}`;
+
+const start = process.hrtime.bigint();
+let out;
+if (mode === 'typed') {
+  // hash() over every column: no column can be skipped by projection pushdown.
+  const reader = await db.runAndReadAll(`
+    SELECT count(*) AS n FROM read_json('${path}', format = 'newline_delimited',
+      columns = ${columns})
+    WHERE hash(order_id, customer_id, created_at, order_date, status, currency, amount, express,
+               coupon, note, shipping, items) = 42`);
+  out = String(reader.getRows()[0][0]);
+} else if (mode === 'infer') {
+  const reader = await db.runAndReadAll(`
+    DESCRIBE SELECT * FROM read_json('${path}', format = 'newline_delimited', sample_size = -1)`);
+  out = reader.getRows().map((r) => `${r[0]}:${r[1]}`).join(',');
+} else {
+  throw new Error(`unknown mode ${mode}`);
+}
+const secs = Number(process.hrtime.bigint() - start) / 1e9;
+console.log(`${secs.toFixed(3)} ${out}`);

@@ -1,0 +1,153 @@
+// Seeded generator of orders-like JSON lines for the data-plane benchmark:
+//   bench_gen_orders OUT N SEED
+// Each record: ids, timestamps as strings, status, currency, a 2-decimal amount, a boolean, a
+// nullable coupon, a note with escapes now and then, a `shipping` struct and an `items` array of
+// {sku, qty, price}; about 370 bytes on average. The same N and SEED give the same bytes on any
+// machine (own PRNG, own formatting).
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace {
+
+struct Rng {
+  uint64_t s;
+  uint64_t Next() {  // splitmix64
+    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  uint64_t Below(uint64_t n) { return Next() % n; }
+};
+
+void Num(std::string& out, uint64_t v, int width = 0) {
+  char buf[32];
+  int n = 0;
+  do {
+    buf[n++] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v != 0);
+  for (int i = n; i < width; ++i) out += '0';
+  while (n > 0) out += buf[--n];
+}
+
+// A number with two decimals: cents / 100.
+void Money(std::string& out, uint64_t cents) {
+  Num(out, cents / 100);
+  out += '.';
+  Num(out, cents % 100, 2);
+}
+
+const char* kStatus[] = {"placed", "paid", "shipped", "delivered", "cancelled"};
+const char* kCurrency[] = {"EUR", "USD", "GBP", "JPY", "CHF"};
+const char* kMethod[] = {"standard", "express", "pickup", "locker"};
+const char* kCity[] = {"Paris", "Lyon", "Berlin", "Hamburg", "Madrid", "Lisbon", "Zürich", "Oslo"};
+const char* kWords[] = {"please", "leave", "at", "the", "door", "ring", "twice", "gift",
+                        "wrap", "fragile", "call", "before", "delivery", "thanks", "back"};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 4) {
+    std::fprintf(stderr, "usage: bench_gen_orders OUT N SEED\n");
+    return 2;
+  }
+  FILE* f = std::fopen(argv[1], "wb");
+  if (f == nullptr) {
+    std::perror(argv[1]);
+    return 2;
+  }
+  const uint64_t n = std::strtoull(argv[2], nullptr, 10);
+  Rng rng{std::strtoull(argv[3], nullptr, 10)};
+  std::string out;
+  out.reserve(1 << 22);
+  for (uint64_t i = 0; i < n; ++i) {
+    out += "{\"order_id\":";
+    Num(out, 100000000 + i);
+    out += ",\"customer_id\":";
+    Num(out, 1 + rng.Below(5000000));
+    const uint64_t day = 1 + rng.Below(28);
+    const uint64_t month = 1 + rng.Below(12);
+    out += ",\"created_at\":\"2026-";
+    Num(out, month, 2);
+    out += '-';
+    Num(out, day, 2);
+    bool iso = rng.Below(2) == 0;
+    out += iso ? 'T' : ' ';
+    Num(out, rng.Below(24), 2);
+    out += ':';
+    Num(out, rng.Below(60), 2);
+    out += ':';
+    Num(out, rng.Below(60), 2);
+    if (iso) {
+      out += '.';
+      Num(out, rng.Below(1000), 3);
+      out += 'Z';
+    }
+    out += "\",\"order_date\":\"2026-";
+    Num(out, month, 2);
+    out += '-';
+    Num(out, day, 2);
+    out += "\",\"status\":\"";
+    out += kStatus[rng.Below(5)];
+    out += "\",\"currency\":\"";
+    out += kCurrency[rng.Below(5)];
+    out += "\",\"amount\":";
+    Money(out, 100 + rng.Below(500000));
+    out += ",\"express\":";
+    out += rng.Below(3) == 0 ? "true" : "false";
+    out += ",\"coupon\":";
+    if (rng.Below(10) < 3) {
+      out += "\"SAVE";
+      Num(out, rng.Below(100000), 5);
+      out += '"';
+    } else {
+      out += "null";
+    }
+    out += ",\"note\":\"";
+    const uint64_t words = rng.Below(4);
+    for (uint64_t w = 0; w < words; ++w) {
+      if (w > 0) out += ' ';
+      out += kWords[rng.Below(15)];
+    }
+    switch (rng.Below(20)) {
+      case 0: out += " \\\"asap\\\""; break;
+      case 1: out += "\\nsecond line"; break;
+      case 2: out += " caf\\u00e9"; break;
+      default: break;
+    }
+    out += "\",\"shipping\":{\"method\":\"";
+    out += kMethod[rng.Below(4)];
+    out += "\",\"city\":\"";
+    out += kCity[rng.Below(8)];
+    out += "\",\"postcode\":\"";
+    Num(out, rng.Below(100000), 5);
+    out += "\",\"cost\":";
+    Money(out, rng.Below(4000));
+    out += "},\"items\":[";
+    const uint64_t items = 1 + rng.Below(2);
+    for (uint64_t k = 0; k < items; ++k) {
+      if (k > 0) out += ',';
+      out += "{\"sku\":\"SKU-";
+      Num(out, rng.Below(1000000), 6);
+      out += "\",\"qty\":";
+      Num(out, 1 + rng.Below(9));
+      out += ",\"price\":";
+      Money(out, 50 + rng.Below(50000));
+      out += '}';
+    }
+    out += "]}\n";
+    if (out.size() > (1 << 22) - 4096) {
+      std::fwrite(out.data(), 1, out.size(), f);
+      out.clear();
+    }
+  }
+  std::fwrite(out.data(), 1, out.size(), f);
+  if (std::fclose(f) != 0) {
+    std::perror(argv[1]);
+    return 2;
+  }
+  return 0;
+}
