@@ -39,6 +39,7 @@ fuzz:
 
 bench: build
 	bench/run
+	bench/data-plane
 
 clean:
 	rm -rf build build-asan build-fuzz
