@@ -1091,7 +1091,7 @@ Result<InferResult> InferFiles(const std::vector<std::string>& files,
         JsonInferrer& inf = json_inferrers[worker];
         r.newlines = ForEachLine(b, [&](uint64_t rel, size_t pos, std::string_view line) {
           if (!Sampled(options.sampling_ratio, b.file, b.base_offset + pos)) return true;
-          Status s = inf.AddRecord(line);
+          Status s = inf.AddPaddedRecord(line);  // the block is padded
           if (!s.has_value()) {
             r.error.emplace(rel, s);
             return false;
@@ -1110,7 +1110,7 @@ Result<InferResult> InferFiles(const std::vector<std::string>& files,
         // records, which JsonInferrer unwraps itself.
         std::string_view doc = text.substr(pos);
         if (IsBlank(doc)) return;
-        Status s = inf.AddRecord(doc);
+        Status s = inf.AddPaddedRecord(doc);
         if (!s.has_value()) r.error.emplace(0, s);
         return;
       }

@@ -46,6 +46,29 @@ struct JsonInferrer::Impl {
   std::optional<internal::DateTimePattern> timestamp_ntz_pattern;
   const JsonInferOptions* options = nullptr;
   std::string reason;  // why the current record is malformed
+  // Per nesting depth: for the n-th key of an object, the field position it matched last.
+  std::vector<std::vector<uint32_t>> positions;
+  // The record being read and the end of its padding.
+  const char* doc_begin = nullptr;
+  const char* doc_limit = nullptr;
+
+  // The key's bytes when it has no escapes or control bytes (the common case), without
+  // unescaping it.
+  bool RawKey(od::field& field, std::string_view* key) const {
+    const char* start = field.key().raw();
+    const char* limit = doc_limit;
+    if (start < doc_begin || start >= limit) return false;
+    const char* q = static_cast<const char*>(
+        std::memchr(start, '"', static_cast<size_t>(limit - start)));
+    if (q == nullptr) return false;
+    std::string_view k(start, static_cast<size_t>(q - start));
+    for (char c : k) {
+      // Escapes and control bytes go to simdjson's own key parser, which decides on them.
+      if (c == '\\' || static_cast<unsigned char>(c) < 0x20) return false;
+    }
+    *key = k;
+    return true;
+  }
 
   Outcome Fail(Outcome o, std::string why) {
     reason = std::move(why);
@@ -90,7 +113,28 @@ struct JsonInferrer::Impl {
     return Outcome::kOk;
   }
 
+  // An integer token of at most 18 digits (so it fits a long): the common case, decided
+  // without the full number grammar.
+  static bool ShortLong(std::string_view t) {
+    while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\n' ||
+                          t.back() == '\r')) {
+      t.remove_suffix(1);
+    }
+    size_t i = (!t.empty() && t[0] == '-') ? 1 : 0;
+    const size_t digits = t.size() - i;
+    if (digits == 0 || digits > 18) return false;
+    if (t[i] == '0') return digits == 1;
+    for (; i < t.size(); ++i) {
+      if (t[i] < '0' || t[i] > '9') return false;
+    }
+    return true;
+  }
+
   Outcome Number(std::string_view token, InferredType* out) {
+    if (ShortLong(token)) {
+      *out = options->primitives_as_string ? InferredType::String() : InferredType::Long();
+      return Outcome::kOk;
+    }
     DecimalShape d;
     const JsonNumberClass c = ClassifyJsonNumber(token, &d);
     if (c == JsonNumberClass::kInvalid) {
@@ -180,13 +224,44 @@ struct JsonInferrer::Impl {
         return Array(arr, acc, depth + 1);
       }
       case od::json_type::number: {
+        const std::string_view token = v.raw_json_token();
+        // Pass two of a record already checked: a long into a long (or a string) changes
+        // nothing.
+        if (acc != nullptr && !options->primitives_as_string && !options->prefers_decimal) {
+          // Any number merged into a double or a string stays what it is.
+          if (acc->kind() == InferredKind::kString || acc->kind() == InferredKind::kDouble) {
+            return Outcome::kOk;
+          }
+          if (acc->kind() == InferredKind::kLong && ShortLong(token)) return Outcome::kOk;
+        }
+        if (acc == nullptr && !options->prefers_decimal) {
+          // Pass one only asks whether the token is a number.
+          if (ShortLong(token)) return Outcome::kOk;
+          DecimalShape shape;
+          if (ClassifyJsonNumber(token, &shape) == JsonNumberClass::kInvalid) {
+            return Fail(Outcome::kMalformed,
+                        fmt::format("invalid number \"{}\"", EscapeForMessage(token, 40)));
+          }
+          return Outcome::kOk;
+        }
         InferredType t;
-        const Outcome o = Number(v.raw_json_token(), &t);
+        const Outcome o = Number(token, &t);
         if (o != Outcome::kOk) return o;
         Merge(acc, t);
         return Outcome::kOk;
       }
       case od::json_type::string: {
+        if (acc != nullptr) {
+          // Pass two: the record was checked, so the string's content is only needed when a
+          // rule looks at it.
+          if (acc->kind() == InferredKind::kString) return Outcome::kOk;
+          if (!options->prefers_decimal && !options->infer_timestamp) {
+            const std::string_view token = v.raw_json_token();
+            const bool empty = token.size() >= 2 && token[1] == '"';
+            Merge(acc, empty ? InferredType::Null() : InferredType::String());
+            return Outcome::kOk;
+          }
+        }
         std::string_view s;
         if (auto e = v.get_string().get(s); e) {
           return Fail(Outcome::kMalformed, simdjson::error_message(e));
@@ -236,25 +311,44 @@ struct JsonInferrer::Impl {
       *acc = InferredType::String();
       return Outcome::kOk;
     }
+    if (acc != nullptr && positions.size() <= depth) positions.resize(depth + 1);
+    uint32_t ordinal = 0;
     for (auto field_result : obj) {
       od::field field;
       if (auto e = std::move(field_result).get(field); e) {
         return Fail(Outcome::kMalformed, simdjson::error_message(e));
       }
       std::string_view key;
-      if (auto e = field.unescaped_key().get(key); e) {
-        return Fail(Outcome::kMalformed, simdjson::error_message(e));
+      // A key without escapes is taken as it is written (stage 1 checked its UTF-8).
+      if (!RawKey(field, &key)) {
+        if (auto e = field.unescaped_key().get(key); e) {
+          return Fail(Outcome::kMalformed, simdjson::error_message(e));
+        }
       }
       InferredType* slot = nullptr;
       if (acc != nullptr) {
         std::vector<InferredField>& fields = acc->mutable_fields();
-        auto it = std::lower_bound(
-            fields.begin(), fields.end(), key,
-            [](const InferredField& f, std::string_view k) { return JavaStringCompare(f.name, k) < 0; });
-        if (it == fields.end() || it->name != key) {
-          it = fields.insert(it, InferredField{std::string(key), InferredType::Null()});
+        // Records repeat their shape: the field the key at this ordinal found last time is
+        // tried first.
+        std::vector<uint32_t>& seen = positions[depth];
+        size_t at = fields.size();
+        if (ordinal < seen.size() && seen[ordinal] < fields.size() &&
+            fields[seen[ordinal]].name == key) {
+          at = seen[ordinal];
+        } else {
+          auto it = std::lower_bound(fields.begin(), fields.end(), key,
+                                     [](const InferredField& f, std::string_view k) {
+                                       return JavaStringCompare(f.name, k) < 0;
+                                     });
+          if (it == fields.end() || it->name != key) {
+            it = fields.insert(it, InferredField{std::string(key), InferredType::Null()});
+          }
+          at = static_cast<size_t>(it - fields.begin());
+          if (seen.size() <= ordinal) seen.resize(ordinal + 1);
+          seen[ordinal] = static_cast<uint32_t>(at);
         }
-        slot = &it->type;
+        slot = &fields[at].type;
+        ++ordinal;
       }
       if (Outcome o = Value(field.value(), slot, depth); o != Outcome::kOk) return o;
     }
@@ -474,14 +568,25 @@ Result<JsonInferrer> JsonInferrer::Make(JsonInferOptions options) {
 }
 
 Status JsonInferrer::AddRecord(std::string_view json) {
-  ++records_;
-  if (IsBlank(json)) return Ok();
+  if (IsBlank(json)) {
+    ++records_;
+    return Ok();
+  }
   Impl& impl = *impl_;
-  impl.reason.clear();
   const size_t needed = json.size() + simdjson::SIMDJSON_PADDING;
   if (impl.buffer.size() < needed) impl.buffer.resize(needed);
   std::memcpy(impl.buffer.data(), json.data(), json.size());
   std::memset(impl.buffer.data() + json.size(), 0, simdjson::SIMDJSON_PADDING);
+  return AddPaddedRecord(std::string_view(impl.buffer.data(), json.size()));
+}
+
+Status JsonInferrer::AddPaddedRecord(std::string_view json) {
+  ++records_;
+  if (IsBlank(json)) return Ok();
+  Impl& impl = *impl_;
+  impl.reason.clear();
+  impl.doc_begin = json.data();
+  impl.doc_limit = json.data() + json.size() + simdjson::SIMDJSON_PADDING;
 
   auto malformed = [&](std::string why) -> Status {
     ++malformed_;
@@ -502,7 +607,8 @@ Status JsonInferrer::AddRecord(std::string_view json) {
   };
 
   od::document doc;
-  if (auto e = impl.parser.iterate(impl.buffer.data(), json.size(), impl.buffer.size()).get(doc);
+  if (auto e = impl.parser.iterate(json.data(), json.size(), json.size() + simdjson::SIMDJSON_PADDING)
+                   .get(doc);
       e) {
     return malformed(simdjson::error_message(e));
   }

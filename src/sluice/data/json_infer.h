@@ -94,6 +94,9 @@ class JsonInferrer {
   /// non-object record; kInvalidArgument for the negative-scale case in the contract. An error
   /// leaves the inferred type unchanged (the record and malformed counters still count it).
   Status AddRecord(std::string_view json);
+  /// AddRecord for text followed in memory by at least 64 readable bytes (simdjson's padding;
+  /// their content does not matter), which saves copying it.
+  Status AddPaddedRecord(std::string_view json);
 
   /// Merge another inferrer's records in, as if they had been added here. Both must have been
   /// built with the same options (not checked).
