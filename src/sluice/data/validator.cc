@@ -872,8 +872,44 @@ struct alignas(128) RecordValidator::Impl {
     if (!rescued.empty()) rescued += ',';
     AppendJsonString(rescued, path);
     rescued += ':';
-    rescued += raw_json;
+    AppendStrictJson(rescued, raw_json);
     rescued_paths.push_back(std::move(path));
+  }
+
+  // Append checked JSON text, with Jackson's bare NaN/Infinity tokens (which no strict reader
+  // takes) written as strings, so the rescued object is JSON anyone can read.
+  static void AppendStrictJson(std::string& out, std::string_view raw) {
+    if (raw.find_first_of("NI") == std::string_view::npos) {
+      out += raw;
+      return;
+    }
+    size_t i = 0;
+    while (i < raw.size()) {
+      char c = raw[i];
+      if (c == '"') {  // copy a string whole
+        size_t j = i + 1;
+        while (j < raw.size() && raw[j] != '"') j += raw[j] == '\\' ? 2 : 1;
+        out.append(raw.substr(i, j + 1 - i));
+        i = j + 1;
+        continue;
+      }
+      if (kDelimiter[static_cast<unsigned char>(c)]) {
+        out += c;
+        ++i;
+        continue;
+      }
+      size_t j = i;
+      while (j < raw.size() && !kDelimiter[static_cast<unsigned char>(raw[j])]) ++j;
+      std::string_view atom = raw.substr(i, j - i);
+      if (IsNonNumericToken(atom)) {
+        out += '"';
+        out += atom;
+        out += '"';
+      } else {
+        out += atom;
+      }
+      i = j;
+    }
   }
 
   // `name`, or `name#2`, `name#3`, ... if the rescued object already has it.
@@ -1593,7 +1629,7 @@ struct alignas(128) RecordValidator::Impl {
       scratch += ',';
       AppendJsonString(scratch, UniqueRescuedName(rc));
       scratch += ':';
-      scratch += prior_rescued;
+      AppendStrictJson(scratch, prior_rescued);
     }
     const std::string& fk = plan->options().file_path_key;
     if (!fk.empty()) {

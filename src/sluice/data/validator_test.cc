@@ -1116,3 +1116,19 @@ TEST(ValidatorOutputTest, RescuedColumnRepeatedStaysUnique) {
 
 }  // namespace
 }  // namespace sluice::data
+
+namespace sluice::data {
+namespace {
+
+// Jackson reads bare NaN and Infinity; inside rescued values they are written as strings so
+// the rescued object stays JSON any reader takes.
+TEST(ValidatorOutputTest, BareNonNumericTokensAreQuotedInRescuedData) {
+  auto plan = Plan(Ddl("a INT"));
+  Outcome o = Json(plan, R"({"a": 1, "x": NaN, "y": {"z": [Infinity, "NaN", -Infinity]}})");
+  EXPECT_EQ(o.status, "rescued");
+  EXPECT_EQ(Rescued(o.line),
+            R"({"x":"NaN","y":{"z": ["Infinity", "NaN", "-Infinity"]},"_file_path":"f.jsonl"})");
+}
+
+}  // namespace
+}  // namespace sluice::data
