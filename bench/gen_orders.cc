@@ -1,13 +1,16 @@
 // Seeded generator of orders-like JSON lines for the data-plane benchmark:
 //   bench_gen_orders OUT N SEED
 // Each record: ids, timestamps as strings, status, currency, a 2-decimal amount, a boolean, a
-// nullable coupon, a note with escapes now and then, a `shipping` struct and an `items` array of
-// {sku, qty, price}; about 370 bytes on average. The same N and SEED give the same bytes on any
-// machine (own PRNG, own formatting).
+// nullable coupon (30% set), a note of 0-80 characters with escapes (\" \n \\ \u00e9) now and
+// then, a `shipping` struct and an `items` array of 1-6 {sku, qty, price}, most orders having one
+// or two; about 400 bytes on average. The same N and SEED give the same bytes on any machine (own
+// PRNG, own formatting).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <string>
+#include <string_view>
 
 namespace {
 
@@ -46,6 +49,39 @@ const char* kMethod[] = {"standard", "express", "pickup", "locker"};
 const char* kCity[] = {"Paris", "Lyon", "Berlin", "Hamburg", "Madrid", "Lisbon", "Zürich", "Oslo"};
 const char* kWords[] = {"please", "leave", "at", "the", "door", "ring", "twice", "gift",
                         "wrap", "fragile", "call", "before", "delivery", "thanks", "back"};
+
+// Most orders carry one or two lines: 40% one, 25% two, then 15, 10, 5 and 5% for three to six.
+uint64_t ItemCount(Rng& rng) {
+  const uint64_t p = rng.Below(100);
+  if (p < 40) return 1;
+  if (p < 65) return 2;
+  if (p < 80) return 3;
+  if (p < 90) return 4;
+  return p < 95 ? 5 : 6;
+}
+
+// A free-text note: empty for 35% of orders, else 1-80 characters of words, one in six with an
+// escape sequence that a reader must decode.
+void Note(std::string& out, Rng& rng) {
+  if (rng.Below(100) < 35) return;
+  const char* escapes[] = {"\\\"urgent\\\" ", "\\nsecond line", " caf\\u00e9", " door\\\\gate"};
+  const uint64_t kind = rng.Below(24);
+  const std::string_view escape = kind < std::size(escapes) ? escapes[kind] : "";
+  const size_t target = 1 + rng.Below(80);
+  const size_t words = target > escape.size() ? target - escape.size() : 1;
+  const size_t start = out.size();
+  while (out.size() - start < words) {
+    if (out.size() > start) out += ' ';
+    out += kWords[rng.Below(std::size(kWords))];
+  }
+  out.resize(start + words);
+  if (out.back() == ' ') out.back() = '.';
+  if (kind == 0) {
+    out.insert(start, escape);  // a quoted word opens the note
+  } else {
+    out += escape;
+  }
+}
 
 }  // namespace
 
@@ -107,17 +143,7 @@ int main(int argc, char** argv) {
       out += "null";
     }
     out += ",\"note\":\"";
-    const uint64_t words = rng.Below(4);
-    for (uint64_t w = 0; w < words; ++w) {
-      if (w > 0) out += ' ';
-      out += kWords[rng.Below(15)];
-    }
-    switch (rng.Below(20)) {
-      case 0: out += " \\\"asap\\\""; break;
-      case 1: out += "\\nsecond line"; break;
-      case 2: out += " caf\\u00e9"; break;
-      default: break;
-    }
+    Note(out, rng);
     out += "\",\"shipping\":{\"method\":\"";
     out += kMethod[rng.Below(4)];
     out += "\",\"city\":\"";
@@ -127,7 +153,7 @@ int main(int argc, char** argv) {
     out += "\",\"cost\":";
     Money(out, rng.Below(4000));
     out += "},\"items\":[";
-    const uint64_t items = 1 + rng.Below(2);
+    const uint64_t items = ItemCount(rng);
     for (uint64_t k = 0; k < items; ++k) {
       if (k > 0) out += ',';
       out += "{\"sku\":\"SKU-";
