@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "sluice/base/json.h"
+#include "sluice/base/strings.h"
 #include "sluice/data/file_runs.h"
 #include "sluice/dialects/spark/spark.h"
 
@@ -54,37 +55,6 @@ std::vector<JsonValue> JsonLines(const std::string& text) {
   return lines;
 }
 
-std::optional<std::string> Base64Decode(std::string_view in) {
-  auto digit = [](char c) -> int {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
-    return -1;
-  };
-  if (in.size() % 4 != 0) return std::nullopt;
-  std::string out;
-  for (size_t i = 0; i < in.size(); i += 4) {
-    int pad = 0;
-    uint32_t v = 0;
-    for (size_t j = 0; j < 4; ++j) {
-      char c = in[i + j];
-      if (c == '=' && i + 4 == in.size() && j >= 2) {
-        ++pad;
-        v <<= 6;
-        continue;
-      }
-      int d = digit(c);
-      if (d < 0 || pad > 0) return std::nullopt;
-      v = (v << 6) | static_cast<uint32_t>(d);
-    }
-    out += static_cast<char>(v >> 16);
-    if (pad < 2) out += static_cast<char>((v >> 8) & 0xff);
-    if (pad < 1) out += static_cast<char>(v & 0xff);
-  }
-  return out;
-}
 
 void CheckOutput(const std::vector<JsonValue>& lines, const schema::Schema& schema,
                  const std::string& rescued_column, uint64_t rescued, const std::string& path) {

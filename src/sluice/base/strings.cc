@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -227,6 +228,38 @@ std::string Base64Encode(std::string_view bytes) {
     out += kAlphabet[(v >> 12) & 63];
     out += kAlphabet[(v >> 6) & 63];
     out += '=';
+  }
+  return out;
+}
+
+std::optional<std::string> Base64Decode(std::string_view in) {
+  auto digit = [](char c) -> int {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+') return 62;
+    if (c == '/') return 63;
+    return -1;
+  };
+  if (in.size() % 4 != 0) return std::nullopt;
+  std::string out;
+  for (size_t i = 0; i < in.size(); i += 4) {
+    int pad = 0;
+    uint32_t v = 0;
+    for (size_t j = 0; j < 4; ++j) {
+      char c = in[i + j];
+      if (c == '=' && i + 4 == in.size() && j >= 2) {
+        ++pad;
+        v <<= 6;
+        continue;
+      }
+      int d = digit(c);
+      if (d < 0 || pad > 0) return std::nullopt;
+      v = (v << 6) | static_cast<uint32_t>(d);
+    }
+    out += static_cast<char>(v >> 16);
+    if (pad < 2) out += static_cast<char>((v >> 8) & 0xff);
+    if (pad < 1) out += static_cast<char>(v & 0xff);
   }
   return out;
 }

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,8 @@ void AppendUtf8(std::string& out, uint32_t cp);
 /// Lower-case ASCII letters; other bytes are kept.
 /// Standard base64 (RFC 4648, with '=' padding).
 std::string Base64Encode(std::string_view bytes);
+/// Decode padded standard base64; nullopt unless `text` is exactly such an encoding.
+std::optional<std::string> Base64Decode(std::string_view text);
 
 std::string AsciiLower(std::string_view s);
 std::string AsciiUpper(std::string_view s);

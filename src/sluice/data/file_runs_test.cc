@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sluice/base/json.h"
+#include "sluice/base/strings.h"
 #include "sluice/dialects/spark/spark.h"
 
 namespace sluice::data {
@@ -91,36 +92,13 @@ RunResult Validate(const std::vector<std::string>& files, const schema::SchemaPt
   return r;
 }
 
-std::string Base64Decode(std::string_view s) {
-  auto val = [](char c) -> int {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
-    return -1;
-  };
-  std::string out;
-  uint32_t acc = 0;
-  int bits = 0;
-  for (char c : s) {
-    int v = val(c);
-    if (v < 0) break;
-    acc = (acc << 6) | static_cast<uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out += static_cast<char>((acc >> bits) & 0xFF);
-    }
-  }
-  return out;
-}
 
 std::string Raw(const JsonValue& q) {
   const JsonValue* raw = q.Find("raw");
   const JsonValue* enc = q.Find("raw_encoding");
   if (raw == nullptr || enc == nullptr) return "<missing>";
-  return enc->as_string() == "base64" ? Base64Decode(raw->as_string()) : raw->as_string();
+  return enc->as_string() == "base64" ? Base64Decode(raw->as_string()).value_or("<bad base64>")
+                                       : raw->as_string();
 }
 
 int64_t Int(const JsonValue& v, std::string_view key) {
