@@ -110,7 +110,7 @@ struct ValidateReport {
 /// Validate `files` against `schema` ("-" is standard input). Valid records (rescued ones
 /// included) go to `out` as JSON lines, bad and malformed ones to `quarantine` as JSON lines
 /// (docs/formats/quarantine.md). Errors only for what stops the run: unreadable files, a sink
-/// that fails, a schema the validator cannot check. A failfast stop is not an error: the report
+/// that fails, a CSV run over a nested schema. A failfast stop is not an error: the report
 /// says where.
 Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
                                      const schema::SchemaPtr& schema,

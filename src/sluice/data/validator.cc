@@ -76,36 +76,9 @@ using Node = ValidationPlan::Node;
 constexpr uint32_t kWideStruct = 12;
 constexpr size_t kMaxViolationsPerRecord = 64;
 
-bool Supported(TypeKind kind) {
-  switch (kind) {
-    case TypeKind::kNull:
-    case TypeKind::kBoolean:
-    case TypeKind::kInt8:
-    case TypeKind::kInt16:
-    case TypeKind::kInt32:
-    case TypeKind::kInt64:
-    case TypeKind::kFloat32:
-    case TypeKind::kFloat64:
-    case TypeKind::kDecimal:
-    case TypeKind::kString:
-    case TypeKind::kBinary:
-    case TypeKind::kDate:
-    case TypeKind::kTimestamp:
-    case TypeKind::kTimestampNtz:
-    case TypeKind::kTime:
-    case TypeKind::kUuid:
-    case TypeKind::kStruct:
-    case TypeKind::kArray:
-    case TypeKind::kMap:
-      return true;
-  }
-  return false;
-}
-
 // Fill nodes[at] from `type`, appending its children at the end of `nodes`.
 Status CompileNode(const schema::Type& type, bool nullable, std::string path, uint32_t at,
                    std::vector<Node>& nodes) {
-  if (!Supported(type.kind())) return InvalidArgument("cannot validate type " + type.ToString());
   {
     Node& n = nodes[at];
     n.kind = type.kind();

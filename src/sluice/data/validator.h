@@ -88,7 +88,7 @@ struct ValidatorOptions {
 class ValidationPlan {
  public:
   /// kInvalidArgument if the schema holds a field named like the rescued column that is not a
-  /// string, or a type the validator cannot check.
+  /// string. Every type of the model can be checked.
   static Result<std::shared_ptr<const ValidationPlan>> Compile(schema::SchemaPtr schema,
                                                                ValidatorOptions options = {});
   struct Node;
