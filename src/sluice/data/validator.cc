@@ -1293,6 +1293,28 @@ struct alignas(128) RecordValidator::Impl {
     return true;
   }
 
+  // After a member or element: ',' (more follow) or the closing bracket; anything else makes
+  // the record malformed.
+  enum class Next : uint8_t { kMore, kDone, kError };
+  Next AfterItem(char close) {
+    SkipSpace();
+    if (p >= end) {
+      Malformed(close == ']' ? "the record ends inside an array"
+                             : "the record ends inside an object");
+      return Next::kError;
+    }
+    if (*p == ',') {
+      ++p;
+      return Next::kMore;
+    }
+    if (*p == close) {
+      ++p;
+      return Next::kDone;
+    }
+    Malformed(close == ']' ? "expected ',' or ']'" : "expected ',' or '}'");
+    return Next::kError;
+  }
+
   bool WalkArray(const Node& n, Out& out) {
     if (++depth > max_depth) return Malformed("nesting deeper than the limit");
     const Node& el = child(n, 0);
@@ -1313,17 +1335,9 @@ struct alignas(128) RecordValidator::Impl {
       if (index > 0) out += ',';
       frames.back().index = index++;
       if (!WalkValue(el, out)) return false;
-      SkipSpace();
-      if (p >= end) return Malformed("the record ends inside an array");
-      if (*p == ',') {
-        ++p;
-        continue;
-      }
-      if (*p == ']') {
-        ++p;
-        break;
-      }
-      return Malformed("expected ',' or ']'");
+      const Next next = AfterItem(']');
+      if (next == Next::kError) return false;
+      if (next == Next::kDone) break;
     }
     frames.pop_back();
     out += ']';
@@ -1385,17 +1399,9 @@ struct alignas(128) RecordValidator::Impl {
           return false;
         }
       }
-      SkipSpace();
-      if (p >= end) return Malformed("the record ends inside an object");
-      if (*p == ',') {
-        ++p;
-        continue;
-      }
-      if (*p == '}') {
-        ++p;
-        break;
-      }
-      return Malformed("expected ',' or '}'");
+      const Next next = AfterItem('}');
+      if (next == Next::kError) return false;
+      if (next == Next::kDone) break;
     }
     frames.pop_back();
     out += '}';
@@ -1512,17 +1518,9 @@ struct alignas(128) RecordValidator::Impl {
                     ci >= 0 ? ViolationKind::kCaseMismatch : ViolationKind::kUnknownField);
           AddRescued(raw);
         }
-        SkipSpace();
-        if (p >= end) return Malformed("the record ends inside an object");
-        if (*p == ',') {
-          ++p;
-          continue;
-        }
-        if (*p == '}') {
-          ++p;
-          break;
-        }
-        return Malformed("expected ',' or '}'");
+        const Next next = AfterItem('}');
+        if (next == Next::kError) return false;
+        if (next == Next::kDone) break;
       }
     }
     frames.pop_back();
