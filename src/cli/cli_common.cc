@@ -110,6 +110,11 @@ Status WriteSpecialFile(const std::string& path, std::string_view text) {
 
 bool IsTerminal(int fd) { return ::isatty(fd) == 1; }
 
+Result<dialects::Format> OutputFormat(const std::string& as) {
+  if (!as.empty()) return dialects::ParseFormatName(as);
+  return IsTerminal(1) ? dialects::Format::kTree : dialects::Format::kSparkJson;
+}
+
 std::string GithubData(std::string_view s) {
   std::string out;
   for (char c : s) {

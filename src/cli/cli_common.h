@@ -60,6 +60,10 @@ bool IsSpecialFile(const std::string& path);
 /// Open an existing special file for writing and write `text` to it.
 Status WriteSpecialFile(const std::string& path, std::string_view text);
 
+/// The schema format named by an `--as` flag; when it is empty, a tree on a terminal (easiest to
+/// read) and Spark JSON in a pipe (what other tools take).
+Result<dialects::Format> OutputFormat(const std::string& as);
+
 /// True if standard output (fd 1) or standard error (fd 2) is a terminal.
 bool IsTerminal(int fd);
 

@@ -402,15 +402,9 @@ int RunInfer(const InferOptions& opt) {
   auto result = data::InferFiles(opt.files, ro);
   bar.Done();
   if (!result.has_value()) return ReportError(result.error());
-  dialects::Format to = dialects::Format::kSparkJson;
-  if (!opt.as.empty()) {
-    auto parsed = dialects::ParseFormatName(opt.as);
-    if (!parsed.has_value()) return ReportError(parsed.error());
-    to = *parsed;
-  } else if (IsTerminal(1)) {
-    to = dialects::Format::kTree;
-  }
-  auto text = dialects::WriteSchema(*result->schema, to);
+  auto to = OutputFormat(opt.as);
+  if (!to.has_value()) return ReportError(to.error());
+  auto text = dialects::WriteSchema(*result->schema, *to);
   if (!text.has_value()) return ReportError(text.error());
   if (!opt.quiet) PrintNotes(text->notes, "inferred schema");
   std::string s = std::move(text->value);

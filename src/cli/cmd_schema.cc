@@ -39,15 +39,9 @@ int RunShow(const ShowOptions& opt, bool convert) {
   auto from = opt.from.empty() ? dialects::DetectFormat(opt.file, *input)
                                : dialects::ParseFormatName(opt.from);
   if (!from.has_value()) return ReportError(from.error().WithContext(opt.file));
-  dialects::Format to;
-  if (!opt.as.empty()) {
-    auto parsed = dialects::ParseFormatName(opt.as);
-    if (!parsed.has_value()) return ReportError(parsed.error());
-    to = *parsed;
-  } else {
-    // On a terminal the tree is easiest to read; in a pipe, Spark JSON is the lingua franca.
-    to = IsTerminal(1) ? dialects::Format::kTree : dialects::Format::kSparkJson;
-  }
+  auto parsed_to = OutputFormat(opt.as);
+  if (!parsed_to.has_value()) return ReportError(parsed_to.error());
+  const dialects::Format to = *parsed_to;
   dialects::WriteOptions wo;
   wo.table_name = opt.table;
   auto out = dialects::Convert(*input, *from, to, wo);
