@@ -1,0 +1,402 @@
+#include "sluice/registry/registry.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "sluice/base/json.h"
+#include "sluice/base/json_writer.h"
+
+namespace sluice::registry {
+namespace {
+
+const char* kOrderV1 =
+    R"({"type":"record","name":"Order","fields":[{"name":"id","type":"long"}]})";
+const char* kOrderV2 =  // adds a field with a default: backward compatible
+    R"({"type":"record","name":"Order","fields":[{"name":"id","type":"long"},)"
+    R"({"name":"note","type":["null","string"],"default":null}]})";
+const char* kOrderBad =  // adds a field without a default: not backward compatible
+    R"({"type":"record","name":"Order","fields":[{"name":"id","type":"long"},)"
+    R"({"name":"amount","type":"double"}]})";
+
+std::string Body(std::string_view schema, std::string_view type = "") {
+  std::string b = "{\"schema\":";
+  AppendJsonString(b, schema);
+  if (!type.empty()) {
+    b += ",\"schemaType\":";
+    AppendJsonString(b, type);
+  }
+  return b + "}";
+}
+
+class RegistryTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("sluice_registry_test_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+    Open();
+  }
+  void TearDown() override {
+    registry_.reset();
+    std::filesystem::remove_all(dir_);
+  }
+  void Open() {
+    registry_.reset();
+    auto store = Store::Open("sqlite:" + (dir_ / "registry.db").string());
+    ASSERT_TRUE(store.has_value()) << store.error().message();
+    registry_ = std::make_unique<Registry>(std::move(*store));
+  }
+  Response Call(std::string_view method, std::string_view target, std::string_view body = "",
+                const AccessPolicy* policy = nullptr) {
+    return registry_->Handle({method, target, body}, policy);
+  }
+  JsonValue CallJson(std::string_view method, std::string_view target, std::string_view body,
+                     int want_status) {
+    Response r = Call(method, target, body);
+    EXPECT_EQ(r.status, want_status) << method << " " << target << ": " << r.body;
+    auto v = ParseJson(r.body);
+    EXPECT_TRUE(v.has_value()) << r.body;
+    return v.has_value() ? *v : JsonValue();
+  }
+  int64_t Register(std::string_view subject, std::string_view schema,
+                   std::string_view type = "") {
+    JsonValue v = CallJson("POST", "/subjects/" + std::string(subject) + "/versions",
+                           Body(schema, type), 200);
+    const JsonValue* id = v.Find("id");
+    return id ? id->as_int64().value_or(-1) : -1;
+  }
+  int ErrorCode(const Response& r) {
+    auto v = ParseJson(r.body);
+    if (!v.has_value() || !v->Find("error_code")) return 0;
+    return static_cast<int>(v->Find("error_code")->as_int64().value_or(0));
+  }
+
+  std::filesystem::path dir_;
+  std::unique_ptr<Registry> registry_;
+};
+
+TEST_F(RegistryTest, RegisterGivesIdsAndVersions) {
+  EXPECT_EQ(Register("orders-value", kOrderV1), 1);
+  EXPECT_EQ(Register("orders-value", kOrderV2), 2);
+  JsonValue versions = CallJson("GET", "/subjects/orders-value/versions", "", 200);
+  EXPECT_EQ(ToJson(versions), "[1,2]");
+  JsonValue latest = CallJson("GET", "/subjects/orders-value/versions/latest", "", 200);
+  EXPECT_EQ(latest.Find("version")->as_int64(), 2);
+  EXPECT_EQ(latest.Find("id")->as_int64(), 2);
+  EXPECT_EQ(latest.Find("subject")->as_string(), "orders-value");
+  EXPECT_EQ(latest.Find("schemaType"), nullptr);  // AVRO is left out, as Confluent 7 does
+  JsonValue one = CallJson("GET", "/subjects/orders-value/versions/1", "", 200);
+  EXPECT_EQ(one.Find("id")->as_int64(), 1);
+  JsonValue minus = CallJson("GET", "/subjects/orders-value/versions/-1", "", 200);
+  EXPECT_EQ(minus.Find("version")->as_int64(), 2);
+}
+
+TEST_F(RegistryTest, ReRegisteringReturnsTheSameIdAndNoNewVersion) {
+  EXPECT_EQ(Register("a", kOrderV1), 1);
+  // Whitespace and attribute order do not make another schema.
+  EXPECT_EQ(Register("a", R"({ "name": "Order", "type": "record",
+      "fields": [ {"type": "long", "name": "id"} ] })"),
+            1);
+  EXPECT_EQ(ToJson(CallJson("GET", "/subjects/a/versions", "", 200)), "[1]");
+}
+
+TEST_F(RegistryTest, SameSchemaSameIdInEverySubject) {
+  int64_t a = Register("a-value", kOrderV1);
+  int64_t b = Register("b-value", kOrderV1);
+  EXPECT_EQ(a, b);
+  JsonValue subjects = CallJson("GET", "/schemas/ids/" + std::to_string(a) + "/subjects", "", 200);
+  EXPECT_EQ(ToJson(subjects), R"(["a-value","b-value"])");
+  JsonValue versions = CallJson("GET", "/schemas/ids/" + std::to_string(a) + "/versions", "", 200);
+  EXPECT_EQ(ToJson(versions), R"([{"subject":"a-value","version":1},{"subject":"b-value","version":1}])");
+}
+
+TEST_F(RegistryTest, PrimitiveSchemaIsStoredInAvrosCompactForm) {
+  int64_t id = Register("p", R"({"type":"string"})");
+  JsonValue s = CallJson("GET", "/schemas/ids/" + std::to_string(id), "", 200);
+  EXPECT_EQ(s.Find("schema")->as_string(), "\"string\"");
+  EXPECT_EQ(Register("p", "\"string\""), id);
+  Response raw = Call("GET", "/schemas/ids/" + std::to_string(id) + "/schema");
+  EXPECT_EQ(raw.status, 200);
+  EXPECT_EQ(raw.body, "\"string\"");
+}
+
+TEST_F(RegistryTest, IncompatibleSchemaIs409WithDetails) {
+  Register("orders-value", kOrderV1);
+  Response r = Call("POST", "/subjects/orders-value/versions", Body(kOrderBad));
+  EXPECT_EQ(r.status, 409);
+  EXPECT_EQ(ErrorCode(r), 409);
+  EXPECT_NE(r.body.find("READER_FIELD_MISSING_DEFAULT_VALUE"), std::string::npos) << r.body;
+  EXPECT_NE(r.body.find("compatibility: 'BACKWARD'"), std::string::npos) << r.body;
+  // Nothing was registered.
+  EXPECT_EQ(ToJson(CallJson("GET", "/subjects/orders-value/versions", "", 200)), "[1]");
+  // With NONE it goes through.
+  CallJson("PUT", "/config/orders-value", R"({"compatibility":"NONE"})", 200);
+  EXPECT_EQ(Register("orders-value", kOrderBad), 2);
+}
+
+TEST_F(RegistryTest, TransitiveModesCheckEveryLiveVersion) {
+  // v1 -> v2 drops nothing; v3 drops the default that v1 needs under FORWARD_TRANSITIVE.
+  CallJson("PUT", "/config/t", R"({"compatibility":"forward_transitive"})", 200);
+  EXPECT_EQ(CallJson("GET", "/config/t", "", 200).Find("compatibilityLevel")->as_string(),
+            "FORWARD_TRANSITIVE");
+  const char* v1 = R"({"type":"record","name":"R","fields":[{"name":"a","type":"int"}]})";
+  const char* v2 =
+      R"({"type":"record","name":"R","fields":[{"name":"a","type":"int","default":0}]})";
+  const char* v3 = R"({"type":"record","name":"R","fields":[]})";
+  Register("t", v1);
+  // Under FORWARD the old schema must read new data: v2 keeps a, fine.
+  Register("t", v2);
+  // v3 removes a: v2 (default 0) could read it, v1 (no default) cannot.
+  Response r = Call("POST", "/subjects/t/versions", Body(v3));
+  EXPECT_EQ(r.status, 409) << r.body;
+  CallJson("PUT", "/config/t", R"({"compatibility":"FORWARD"})", 200);
+  EXPECT_EQ(Call("POST", "/subjects/t/versions", Body(v3)).status, 200);
+}
+
+TEST_F(RegistryTest, CompatibilityEndpoint) {
+  // A missing subject with "latest" is compatible.
+  JsonValue none = CallJson("POST", "/compatibility/subjects/x/versions/latest", Body(kOrderV1),
+                            200);
+  EXPECT_EQ(ToJson(none), R"({"is_compatible":true})");
+  Register("x", kOrderV1);
+  EXPECT_EQ(ToJson(CallJson("POST", "/compatibility/subjects/x/versions/latest", Body(kOrderV2),
+                            200)),
+            R"({"is_compatible":true})");
+  JsonValue bad = CallJson("POST", "/compatibility/subjects/x/versions?verbose=true",
+                           Body(kOrderBad), 200);
+  EXPECT_FALSE(bad.Find("is_compatible")->as_bool());
+  ASSERT_TRUE(bad.Find("messages"));
+  EXPECT_GE(bad.Find("messages")->items().size(), 2u);
+  // Without verbose there are no messages.
+  JsonValue quiet = CallJson("POST", "/compatibility/subjects/x/versions/1", Body(kOrderBad), 200);
+  EXPECT_EQ(quiet.Find("messages"), nullptr);
+  EXPECT_EQ(ErrorCode(Call("POST", "/compatibility/subjects/x/versions/7", Body(kOrderV1))), 40402);
+  // Invalid schema: 42201, or a message with verbose.
+  EXPECT_EQ(ErrorCode(Call("POST", "/compatibility/subjects/x/versions", Body("{\"type\":"))), 42201);
+  JsonValue verbose_bad = CallJson("POST", "/compatibility/subjects/x/versions?verbose=true",
+                                   Body("{\"type\":\"nope\"}"), 200);
+  EXPECT_FALSE(verbose_bad.Find("is_compatible")->as_bool());
+}
+
+TEST_F(RegistryTest, LookupFindsTheVersion) {
+  Register("l", kOrderV1);
+  Register("l", kOrderV2);
+  JsonValue found = CallJson("POST", "/subjects/l", Body(kOrderV1), 200);
+  EXPECT_EQ(found.Find("version")->as_int64(), 1);
+  EXPECT_EQ(found.Find("id")->as_int64(), 1);
+  EXPECT_EQ(ErrorCode(Call("POST", "/subjects/l", Body(kOrderBad))), 40403);
+  EXPECT_EQ(ErrorCode(Call("POST", "/subjects/missing", Body(kOrderV1))), 40401);
+}
+
+TEST_F(RegistryTest, NotFoundCodes) {
+  EXPECT_EQ(ErrorCode(Call("GET", "/subjects/nope/versions")), 40401);
+  EXPECT_EQ(ErrorCode(Call("GET", "/subjects/nope/versions/1")), 40401);
+  Register("s", kOrderV1);
+  EXPECT_EQ(ErrorCode(Call("GET", "/subjects/s/versions/2")), 40402);
+  Response bad_version = Call("GET", "/subjects/s/versions/0");
+  EXPECT_EQ(bad_version.status, 422);
+  EXPECT_EQ(ErrorCode(bad_version), 42202);
+  EXPECT_EQ(ErrorCode(Call("GET", "/subjects/s/versions/abc")), 42202);
+  Response missing_id = Call("GET", "/schemas/ids/99");
+  EXPECT_EQ(missing_id.status, 404);
+  EXPECT_EQ(ErrorCode(missing_id), 40403);
+  Response unknown = Call("GET", "/nothing/here");
+  EXPECT_EQ(unknown.status, 404);
+  EXPECT_EQ(ErrorCode(unknown), 404);
+  EXPECT_EQ(Call("PATCH", "/subjects").status, 405);
+}
+
+TEST_F(RegistryTest, SoftThenHardDelete) {
+  Register("d", kOrderV1);
+  Register("d", kOrderV2);
+  // Hard delete first is refused.
+  EXPECT_EQ(ErrorCode(Call("DELETE", "/subjects/d/versions/1?permanent=true")), 40407);
+  EXPECT_EQ(ErrorCode(Call("DELETE", "/subjects/d?permanent=true")), 40405);
+  Response soft = Call("DELETE", "/subjects/d/versions/1");
+  EXPECT_EQ(soft.status, 200);
+  EXPECT_EQ(soft.body, "1");
+  EXPECT_EQ(ErrorCode(Call("DELETE", "/subjects/d/versions/1")), 40406);
+  EXPECT_EQ(ToJson(CallJson("GET", "/subjects/d/versions", "", 200)), "[2]");
+  EXPECT_EQ(ToJson(CallJson("GET", "/subjects/d/versions?deleted=true", "", 200)), "[1,2]");
+  // A soft-deleted version's id still resolves: old data stays readable.
+  EXPECT_EQ(Call("GET", "/schemas/ids/1").status, 200);
+  EXPECT_EQ(ErrorCode(Call("GET", "/subjects/d/versions/1")), 40402);
+  EXPECT_EQ(Call("GET", "/subjects/d/versions/1?deleted=true").status, 200);
+  // Subject soft delete lists the versions it deleted.
+  Response sub = Call("DELETE", "/subjects/d");
+  EXPECT_EQ(sub.body, "[2]");
+  EXPECT_EQ(ErrorCode(Call("DELETE", "/subjects/d")), 40404);
+  EXPECT_EQ(ToJson(CallJson("GET", "/subjects", "", 200)), "[]");
+  EXPECT_EQ(ToJson(CallJson("GET", "/subjects?deleted=True", "", 200)), R"(["d"])");
+  Response hard = Call("DELETE", "/subjects/d?permanent=true");
+  EXPECT_EQ(hard.body, "[1,2]");
+  EXPECT_EQ(ErrorCode(Call("GET", "/schemas/ids/1")), 40403);
+  EXPECT_EQ(ErrorCode(Call("GET", "/subjects/d/versions?deleted=true")), 40401);
+  // Ids are never reused: the next schema gets 3, even the same text again.
+  EXPECT_EQ(Register("d", kOrderV1), 3);
+  EXPECT_EQ(ToJson(CallJson("GET", "/subjects/d/versions", "", 200)), "[1]");
+}
+
+TEST_F(RegistryTest, VersionNumbersContinueAfterSoftDelete) {
+  Register("n", kOrderV1);
+  Call("DELETE", "/subjects/n");
+  EXPECT_EQ(Register("n", kOrderV1), 1);  // the same id again, as a new version
+  JsonValue latest = CallJson("GET", "/subjects/n/versions/latest", "", 200);
+  EXPECT_EQ(latest.Find("version")->as_int64(), 2);
+}
+
+TEST_F(RegistryTest, ConfigForUnsetSubjectIs40408) {
+  Response r = Call("GET", "/config/new-subject");
+  EXPECT_EQ(r.status, 404);
+  EXPECT_EQ(ErrorCode(r), 40408);
+  JsonValue global = CallJson("GET", "/config/new-subject?defaultToGlobal=true", "", 200);
+  EXPECT_EQ(global.Find("compatibilityLevel")->as_string(), "BACKWARD");
+  // Setting a subject's config works before it exists (kafkajs does this).
+  JsonValue put = CallJson("PUT", "/config/new-subject", R"({"compatibility":"full"})", 200);
+  EXPECT_EQ(ToJson(put), R"({"compatibility":"FULL"})");
+  EXPECT_EQ(ErrorCode(Call("PUT", "/config", R"({"compatibility":"SIDEWAYS"})")), 42203);
+  CallJson("PUT", "/config", R"({"compatibility":"NONE"})", 200);
+  EXPECT_EQ(CallJson("GET", "/config", "", 200).Find("compatibilityLevel")->as_string(), "NONE");
+  CallJson("DELETE", "/config", "", 200);
+  EXPECT_EQ(CallJson("GET", "/config", "", 200).Find("compatibilityLevel")->as_string(),
+            "BACKWARD");
+}
+
+TEST_F(RegistryTest, ModesGuardWrites) {
+  CallJson("PUT", "/mode/ro", R"({"mode":"READONLY"})", 200);
+  Response r = Call("POST", "/subjects/ro/versions", Body(kOrderV1));
+  EXPECT_EQ(r.status, 422);
+  EXPECT_EQ(ErrorCode(r), 42205);
+  EXPECT_EQ(ErrorCode(Call("GET", "/mode/other")), 40409);
+  EXPECT_EQ(CallJson("GET", "/mode", "", 200).Find("mode")->as_string(), "READWRITE");
+  EXPECT_EQ(ErrorCode(Call("PUT", "/mode", R"({"mode":"SIDEWAYS"})")), 42204);
+  EXPECT_EQ(ErrorCode(Call("PUT", "/mode/x", R"({"mode":"FORWARD"})")), 42204);
+  // An id outside IMPORT mode is refused.
+  std::string with_id = R"({"schema":"\"int\"","id":42})";
+  EXPECT_EQ(ErrorCode(Call("POST", "/subjects/imp/versions", with_id)), 42205);
+}
+
+TEST_F(RegistryTest, ImportModeKeepsGivenIds) {
+  CallJson("PUT", "/mode", R"({"mode":"IMPORT"})", 200);
+  JsonValue r = CallJson("POST", "/subjects/imp/versions",
+                         R"({"schema":"\"int\"","id":42,"version":3})", 200);
+  EXPECT_EQ(r.Find("id")->as_int64(), 42);
+  EXPECT_EQ(CallJson("GET", "/subjects/imp/versions/latest", "", 200).Find("version")->as_int64(), 3);
+  // The same id for another schema is refused.
+  EXPECT_EQ(ErrorCode(Call("POST", "/subjects/imp2/versions", R"({"schema":"\"long\"","id":42})")),
+            42205);
+  // Importing into a non-empty registry needs force.
+  CallJson("PUT", "/mode", R"({"mode":"READWRITE"})", 200);
+  EXPECT_EQ(ErrorCode(Call("PUT", "/mode", R"({"mode":"IMPORT"})")), 42205);
+  CallJson("PUT", "/mode?force=true", R"({"mode":"IMPORT"})", 200);
+  CallJson("PUT", "/mode", R"({"mode":"READWRITE"})", 200);
+  // New ids continue above the imported one.
+  EXPECT_EQ(Register("fresh", "\"long\""), 43);
+}
+
+TEST_F(RegistryTest, JsonSchemaSubjects) {
+  const char* v1 = R"({"type":"object","properties":{"a":{"type":"string"}}})";
+  const char* v2 =  // adding an optional property to an open model: STRICT says incompatible
+      R"({"type":"object","properties":{"a":{"type":"string"},"b":{"type":"integer"}}})";
+  int64_t id = Register("j", v1, "JSON");
+  JsonValue got = CallJson("GET", "/schemas/ids/" + std::to_string(id), "", 200);
+  EXPECT_EQ(got.Find("schemaType")->as_string(), "JSON");
+  Response r = Call("POST", "/subjects/j/versions", Body(v2, "JSON"));
+  EXPECT_EQ(r.status, 409) << r.body;
+  EXPECT_NE(r.body.find("PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL"), std::string::npos) << r.body;
+  // Another type than the subject's versions is incompatible.
+  Response other = Call("POST", "/subjects/j/versions", Body("\"string\""));
+  EXPECT_EQ(other.status, 409);
+  EXPECT_NE(other.body.find("different schema type"), std::string::npos) << other.body;
+}
+
+TEST_F(RegistryTest, BadInputGets4xx) {
+  EXPECT_EQ(Call("POST", "/subjects/b/versions", "{not json").status, 400);
+  EXPECT_EQ(Call("POST", "/subjects/b/versions", "").status, 400);
+  EXPECT_EQ(Call("POST", "/subjects/b/versions", "[1]").status, 422);
+  EXPECT_EQ(Call("POST", "/subjects/b/versions", R"({"schema":5})").status, 422);
+  EXPECT_EQ(ErrorCode(Call("POST", "/subjects/b/versions", R"({"schema":""})")), 42201);
+  EXPECT_EQ(ErrorCode(Call("POST", "/subjects/b/versions", Body("{\"type\":\"nope\"}"))), 42201);
+  EXPECT_EQ(ErrorCode(Call("POST", "/subjects/b/versions", Body("syntax = \"proto3\";", "PROTOBUF"))),
+            42201);
+  EXPECT_EQ(ErrorCode(Call("POST", "/subjects/b/versions", Body("\"int\"", "XML"))), 42201);
+  // Unknown fields are ignored, as every Confluent entity does.
+  EXPECT_EQ(Call("POST", "/subjects/b/versions", R"({"schema":"\"int\"","colour":"blue"})").status,
+            200);
+  // A schema nested deeper than the limit is an invalid schema, not a crash.
+  std::string deep(200, '[');
+  deep += std::string(200, ']');
+  EXPECT_EQ(ErrorCode(Call("POST", "/subjects/b/versions", Body(deep))), 42201);
+  // An invalid subject name.
+  EXPECT_EQ(ErrorCode(Call("GET", "/subjects/a%01b/versions")), 42208);
+}
+
+TEST_F(RegistryTest, EncodedSubjectNames) {
+  EXPECT_EQ(Register("team%2Forders", kOrderV1), 1);
+  EXPECT_EQ(ToJson(CallJson("GET", "/subjects", "", 200)), R"(["team/orders"])");
+  EXPECT_EQ(Call("GET", "/subjects/team%2Forders/versions/1").status, 200);
+}
+
+TEST_F(RegistryTest, SubjectPrefixAndFetchMaxId) {
+  Register("orders-key", "\"string\"");
+  Register("orders-value", kOrderV1);
+  Register("users-value", kOrderV2);
+  EXPECT_EQ(ToJson(CallJson("GET", "/subjects?subjectPrefix=orders", "", 200)),
+            R"(["orders-key","orders-value"])");
+  JsonValue s = CallJson("GET", "/schemas/ids/1?fetchMaxId=true", "", 200);
+  EXPECT_EQ(s.Find("maxId")->as_int64(), 3);
+}
+
+TEST_F(RegistryTest, RestartLosesNothing) {
+  Register("r", kOrderV1);
+  Register("r", kOrderV2);
+  CallJson("PUT", "/config/r", R"({"compatibility":"FULL"})", 200);
+  Open();
+  EXPECT_EQ(ToJson(CallJson("GET", "/subjects/r/versions", "", 200)), "[1,2]");
+  EXPECT_EQ(CallJson("GET", "/config/r", "", 200).Find("compatibilityLevel")->as_string(), "FULL");
+  EXPECT_EQ(Register("other", "\"bytes\""), 3);
+}
+
+class PrefixPolicy : public AccessPolicy {
+ public:
+  bool Allows(Permission p, std::string_view subject) const override {
+    if (p == Permission::kAdmin) return false;
+    return subject.starts_with("orders-") && (p == Permission::kRead || subject != "orders-ro");
+  }
+};
+
+TEST_F(RegistryTest, PolicyDecidesPerSubject) {
+  PrefixPolicy policy;
+  EXPECT_EQ(Call("POST", "/subjects/orders-value/versions", Body(kOrderV1), &policy).status, 200);
+  Response denied = Call("POST", "/subjects/users-value/versions", Body(kOrderV1), &policy);
+  EXPECT_EQ(denied.status, 403);
+  EXPECT_EQ(Call("POST", "/subjects/orders-ro/versions", Body(kOrderV1), &policy).status, 403);
+  EXPECT_EQ(Call("PUT", "/config", R"({"compatibility":"NONE"})", &policy).status, 403);
+  EXPECT_EQ(Call("DELETE", "/subjects/orders-value", "", &policy).status, 403);
+  Register("users-value", kOrderV2);  // without a policy
+  EXPECT_EQ(Call("GET", "/subjects", "", &policy).body, R"(["orders-value"])");
+  EXPECT_EQ(Call("GET", "/schemas/ids/1", "", &policy).status, 200);
+  EXPECT_EQ(Call("GET", "/schemas/ids/2", "", &policy).status, 403);
+}
+
+TEST(StoreTest, UnknownStoreSpecIsAClearError) {
+  auto s = Store::Open("mysql://x");
+  ASSERT_FALSE(s.has_value());
+  EXPECT_NE(s.error().message().find("sqlite:PATH"), std::string::npos);
+}
+
+TEST(StoreTest, InMemorySqlite) {
+  auto s = Store::Open("sqlite::memory:");
+  ASSERT_TRUE(s.has_value()) << s.error().message();
+  Registry r(std::move(*s));
+  Response reg = r.Handle({"POST", "/subjects/m/versions", R"({"schema":"\"int\""})"});
+  EXPECT_EQ(reg.body, R"({"id":1})");
+  EXPECT_EQ(r.Handle({"GET", "/subjects", ""}).body, R"(["m"])");
+}
+
+}  // namespace
+}  // namespace sluice::registry
