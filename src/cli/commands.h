@@ -19,5 +19,7 @@ void RegisterCheckCommand(CLI::App& app, int& exit_code);
 void RegisterValidateCommand(CLI::App& app, int& exit_code);
 /// `sluice infer FILE...`.
 void RegisterInferCommand(CLI::App& app, int& exit_code);
+/// `sluice registry serve|register|get|list|versions|compat|config|delete|hash-password`.
+void RegisterRegistryCommand(CLI::App& app, int& exit_code);
 
 }  // namespace sluice::cli

@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   sluice::cli::RegisterCheckCommand(app, exit_code);
   sluice::cli::RegisterValidateCommand(app, exit_code);
   sluice::cli::RegisterInferCommand(app, exit_code);
+  sluice::cli::RegisterRegistryCommand(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,445 @@
+// `sluice registry serve|register|get|list|versions|compat|config|delete|hash-password`: run
+// the schema registry, or talk to one (sluice's or Confluent's) from a shell or a CI job.
+#include <csignal>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "cli/cli_common.h"
+#include "cli/commands.h"
+#include "sluice/base/json.h"
+#include "sluice/base/json_writer.h"
+#include "sluice/base/strings.h"
+#include "sluice/registry/client.h"
+#include "sluice/registry/server.h"
+
+namespace sluice::cli {
+namespace {
+
+using registry::Client;
+using registry::ClientOptions;
+using registry::EncodeSegment;
+using registry::HttpReply;
+
+struct ServeOptions {
+  std::string listen = "127.0.0.1:8081";
+  std::string store = "sqlite:sluice-registry.db";
+  std::string auth;
+  std::string tls_cert;
+  std::string tls_key;
+  size_t max_body = 16u << 20;
+  int threads = 64;
+  std::string default_compatibility = "BACKWARD";
+  std::string port_file;
+};
+
+registry::Server* g_server = nullptr;
+
+void StopOnSignal(int) {
+  if (g_server) g_server->Stop();
+}
+
+int RunServe(const ServeOptions& o) {
+  registry::ServerOptions so;
+  size_t colon = o.listen.rfind(':');
+  if (colon == std::string::npos) {
+    return ReportError(Error(ErrorCode::kInvalidArgument, "--listen must be HOST:PORT"));
+  }
+  so.host = o.listen.substr(0, colon);
+  try {
+    so.port = std::stoi(o.listen.substr(colon + 1));
+  } catch (...) {
+    so.port = -1;
+  }
+  if (so.port < 0 || so.port > 65535) {
+    return ReportError(Error(ErrorCode::kInvalidArgument, "--listen: bad port in " + o.listen));
+  }
+  so.tls_cert = o.tls_cert;
+  so.tls_key = o.tls_key;
+  so.max_body_bytes = o.max_body;
+  so.threads = o.threads;
+  registry::RegistryOptions ro;
+  auto level = evolution::ParseCompatibilityMode(o.default_compatibility);
+  if (!level.has_value()) return ReportError(level.error());
+  ro.default_compatibility = *level;
+  std::unique_ptr<registry::Users> users;
+  if (!o.auth.empty()) {
+    auto u = registry::Users::Load(o.auth);
+    if (!u.has_value()) return ReportError(u.error());
+    users = std::move(*u);
+  }
+  auto store = registry::Store::Open(o.store);
+  if (!store.has_value()) return ReportError(store.error());
+  const std::string kind(store.value()->kind());
+  auto reg = std::make_unique<registry::Registry>(std::move(*store), ro);
+  auto server = registry::Server::Create(std::move(reg), std::move(users), so);
+  if (!server.has_value()) return ReportError(server.error());
+  if (Status s = (*server)->Bind(); !s.has_value()) return ReportError(s.error());
+  const int port = (*server)->port();
+  if (!o.port_file.empty()) {
+    if (Status s = WriteOutput(o.port_file, std::to_string(port) + "\n"); !s.has_value()) {
+      return ReportError(s.error());
+    }
+  }
+  std::cerr << "sluice registry: serving " << (so.tls_cert.empty() ? "http" : "https") << "://"
+            << so.host << ":" << port << " (store: " << kind
+            << (o.auth.empty() ? "" : ", basic auth") << ")\n";
+  g_server = server->get();
+  std::signal(SIGINT, StopOnSignal);
+  std::signal(SIGTERM, StopOnSignal);
+  std::signal(SIGPIPE, SIG_IGN);
+  Status run = (*server)->Run();
+  g_server = nullptr;
+  if (!run.has_value()) return ReportError(run.error());
+  return kExitOk;
+}
+
+// ---- client commands ----
+
+struct ClientFlags {
+  std::string url = "http://127.0.0.1:8081";
+  std::string user;
+  std::string ca_cert;
+};
+
+void AddClientFlags(CLI::App* cmd, ClientFlags& f) {
+  cmd->add_option("--url", f.url, "The registry: http(s)://HOST:PORT")
+      ->envname("SLUICE_REGISTRY_URL")
+      ->capture_default_str();
+  cmd->add_option("--user", f.user, "USER:PASSWORD for basic auth")
+      ->envname("SLUICE_REGISTRY_USER");
+  cmd->add_option("--ca-cert", f.ca_cert, "PEM file to trust for https");
+}
+
+Result<std::unique_ptr<Client>> Connect(const ClientFlags& f) {
+  return Client::Create({f.url, f.user, f.ca_cert});
+}
+
+// Print a reply's body (pretty JSON) and map the status to an exit code.
+int Print(const Result<HttpReply>& r, bool pretty = true) {
+  if (!r.has_value()) return ReportError(r.error());
+  if (r->status >= 300) {
+    std::cerr << "error: " << Client::ErrorMessage(*r) << "\n";
+    return kExitError;
+  }
+  auto v = ParseJson(r->body);
+  if (pretty && v.has_value()) {
+    std::cout << ToJson(*v, {.indent = 2}) << "\n";
+  } else {
+    std::cout << r->body << "\n";
+  }
+  return kExitOk;
+}
+
+// A schema file's text and its registry type (AVRO or JSON).
+Result<std::pair<std::string, std::string>> SchemaFile(const std::string& path,
+                                                      const std::string& type) {
+  SLUICE_ASSIGN_OR_RETURN(std::string text, ReadInput(path));
+  std::string t = AsciiUpper(type);
+  if (t == "AUTO") {
+    t = "AVRO";
+    auto v = ParseJson(text);
+    if (path.ends_with(".avsc")) {
+      t = "AVRO";
+    } else if (v.has_value() && v->is_object() &&
+               (v->Find("$schema") || v->Find("properties") ||
+                (v->Find("type") && v->Find("type")->is_string() &&
+                 v->Find("type")->as_string() == "object"))) {
+      t = "JSON";
+    }
+  }
+  if (t == "JSON-SCHEMA") t = "JSON";
+  if (t != "AVRO" && t != "JSON") {
+    return InvalidArgument("--type must be avro, json or auto, not " + type);
+  }
+  return std::make_pair(std::move(text), t);
+}
+
+std::string RequestBody(const std::string& text, const std::string& type) {
+  std::string b = "{\"schema\":";
+  AppendJsonString(b, text);
+  if (type != "AVRO") {
+    b += ",\"schemaType\":";
+    AppendJsonString(b, type);
+  }
+  return b + "}";
+}
+
+}  // namespace
+
+void RegisterRegistryCommand(CLI::App& app, int& exit_code) {
+  CLI::App* reg = app.add_subcommand(
+      "registry", "Run a Confluent-compatible schema registry, or talk to one");
+  reg->require_subcommand(1);
+
+  auto serve = std::make_shared<ServeOptions>();
+  CLI::App* s = reg->add_subcommand("serve", "Serve the registry's REST API");
+  s->add_option("--listen", serve->listen, "HOST:PORT to listen on (port 0: any free port)")
+      ->capture_default_str();
+  s->add_option("--store", serve->store,
+                "sqlite:PATH (embedded, the default) or postgresql://USER@HOST:PORT/DB")
+      ->capture_default_str();
+  s->add_option("--auth", serve->auth, "Users file: basic auth and per-prefix permissions");
+  s->add_option("--tls-cert", serve->tls_cert, "PEM certificate: serve https");
+  s->add_option("--tls-key", serve->tls_key, "PEM private key for --tls-cert");
+  s->add_option("--max-body", serve->max_body, "Largest request body in bytes (else 413)")
+      ->capture_default_str();
+  s->add_option("--threads", serve->threads, "Requests served at once")->capture_default_str();
+  s->add_option("--default-compatibility", serve->default_compatibility,
+                "Level when neither subject nor registry sets one")
+      ->capture_default_str();
+  s->add_option("--port-file", serve->port_file, "Write the bound port to this file");
+  s->callback([serve, &exit_code] { exit_code = RunServe(*serve); });
+
+  // register SUBJECT FILE
+  {
+    auto f = std::make_shared<ClientFlags>();
+    auto subject = std::make_shared<std::string>();
+    auto file = std::make_shared<std::string>();
+    auto type = std::make_shared<std::string>("auto");
+    auto normalize = std::make_shared<bool>(false);
+    CLI::App* c = reg->add_subcommand("register", "Register a schema file under a subject");
+    c->add_option("subject", *subject, "Subject")->required();
+    c->add_option("file", *file, "Schema file (- for stdin)")->required();
+    c->add_option("--type", *type, "avro, json or auto (from the file)")->capture_default_str();
+    c->add_flag("--normalize", *normalize, "Ask the registry to normalize the schema");
+    AddClientFlags(c, *f);
+    c->callback([=, &exit_code] {
+      auto schema = SchemaFile(*file, *type);
+      if (!schema.has_value()) {
+        exit_code = ReportError(schema.error());
+        return;
+      }
+      auto client = Connect(*f);
+      if (!client.has_value()) {
+        exit_code = ReportError(client.error());
+        return;
+      }
+      auto r = (*client)->Call("POST",
+                               "/subjects/" + EncodeSegment(*subject) + "/versions" +
+                                   (*normalize ? "?normalize=true" : ""),
+                               RequestBody(schema->first, schema->second));
+      if (r.has_value() && r->status == 409) {
+        std::cerr << "incompatible: " << Client::ErrorMessage(*r) << "\n";
+        exit_code = kExitFindings;
+        return;
+      }
+      exit_code = Print(r, false);
+    });
+  }
+
+  // get (--id N | SUBJECT [--version V])
+  {
+    auto f = std::make_shared<ClientFlags>();
+    auto subject = std::make_shared<std::string>();
+    auto version = std::make_shared<std::string>("latest");
+    auto id = std::make_shared<int64_t>(-1);
+    auto schema_only = std::make_shared<bool>(false);
+    CLI::App* c = reg->add_subcommand("get", "Show a subject's version, or a schema by id");
+    c->add_option("subject", *subject, "Subject");
+    c->add_option("--version", *version, "Version number or latest")->capture_default_str();
+    c->add_option("--id", *id, "Schema id (instead of a subject)");
+    c->add_flag("--schema-only", *schema_only, "Print only the schema text");
+    AddClientFlags(c, *f);
+    c->callback([=, &exit_code] {
+      if (subject->empty() == (*id < 0)) {
+        exit_code = ReportError(Error(ErrorCode::kInvalidArgument,
+                                      "give a SUBJECT or --id, not both"));
+        return;
+      }
+      auto client = Connect(*f);
+      if (!client.has_value()) {
+        exit_code = ReportError(client.error());
+        return;
+      }
+      std::string path = *id >= 0 ? "/schemas/ids/" + std::to_string(*id)
+                                  : "/subjects/" + EncodeSegment(*subject) + "/versions/" +
+                                        EncodeSegment(*version);
+      if (*schema_only) path += "/schema";
+      exit_code = Print((*client)->Call("GET", path));
+    });
+  }
+
+  // list
+  {
+    auto f = std::make_shared<ClientFlags>();
+    auto prefix = std::make_shared<std::string>();
+    auto deleted = std::make_shared<bool>(false);
+    CLI::App* c = reg->add_subcommand("list", "List subjects");
+    c->add_option("--prefix", *prefix, "Only subjects starting with this");
+    c->add_flag("--deleted", *deleted, "Include soft-deleted subjects");
+    AddClientFlags(c, *f);
+    c->callback([=, &exit_code] {
+      auto client = Connect(*f);
+      if (!client.has_value()) {
+        exit_code = ReportError(client.error());
+        return;
+      }
+      std::string path = "/subjects?deleted=" + std::string(*deleted ? "true" : "false");
+      if (!prefix->empty()) path += "&subjectPrefix=" + EncodeSegment(*prefix);
+      exit_code = Print((*client)->Call("GET", path), false);
+    });
+  }
+
+  // versions SUBJECT
+  {
+    auto f = std::make_shared<ClientFlags>();
+    auto subject = std::make_shared<std::string>();
+    auto deleted = std::make_shared<bool>(false);
+    CLI::App* c = reg->add_subcommand("versions", "List a subject's versions");
+    c->add_option("subject", *subject, "Subject")->required();
+    c->add_flag("--deleted", *deleted, "Include soft-deleted versions");
+    AddClientFlags(c, *f);
+    c->callback([=, &exit_code] {
+      auto client = Connect(*f);
+      if (!client.has_value()) {
+        exit_code = ReportError(client.error());
+        return;
+      }
+      exit_code = Print((*client)->Call("GET", "/subjects/" + EncodeSegment(*subject) +
+                                                   "/versions" +
+                                                   (*deleted ? "?deleted=true" : "")),
+                        false);
+    });
+  }
+
+  // compat SUBJECT FILE [--version V]
+  {
+    auto f = std::make_shared<ClientFlags>();
+    auto subject = std::make_shared<std::string>();
+    auto file = std::make_shared<std::string>();
+    auto type = std::make_shared<std::string>("auto");
+    auto version = std::make_shared<std::string>();
+    CLI::App* c = reg->add_subcommand(
+        "compat", "Check a schema file against a live subject (exit 1 when incompatible)");
+    c->add_option("subject", *subject, "Subject")->required();
+    c->add_option("file", *file, "Schema file (- for stdin)")->required();
+    c->add_option("--type", *type, "avro, json or auto (from the file)")->capture_default_str();
+    c->add_option("--version", *version,
+                  "Check against this one version only (default: what the level implies)");
+    AddClientFlags(c, *f);
+    c->callback([=, &exit_code] {
+      auto schema = SchemaFile(*file, *type);
+      if (!schema.has_value()) {
+        exit_code = ReportError(schema.error());
+        return;
+      }
+      auto client = Connect(*f);
+      if (!client.has_value()) {
+        exit_code = ReportError(client.error());
+        return;
+      }
+      std::string path = "/compatibility/subjects/" + EncodeSegment(*subject) + "/versions";
+      if (!version->empty()) path += "/" + EncodeSegment(*version);
+      path += "?verbose=true";
+      auto r = (*client)->Call("POST", path, RequestBody(schema->first, schema->second));
+      if (!r.has_value()) {
+        exit_code = ReportError(r.error());
+        return;
+      }
+      if (r->status != 200) {
+        std::cerr << "error: " << Client::ErrorMessage(*r) << "\n";
+        exit_code = kExitError;
+        return;
+      }
+      auto v = ParseJson(r->body);
+      const JsonValue* ok = v.has_value() ? v->Find("is_compatible") : nullptr;
+      if (!ok || !ok->is_bool()) {
+        std::cerr << "error: unexpected reply: " << r->body << "\n";
+        exit_code = kExitError;
+        return;
+      }
+      if (ok->as_bool()) {
+        std::cout << "compatible with subject " << *subject << "\n";
+        exit_code = kExitOk;
+        return;
+      }
+      std::cout << "incompatible with subject " << *subject << ":\n";
+      if (const JsonValue* msgs = v->Find("messages"); msgs && msgs->is_array()) {
+        for (const JsonValue& m : msgs->items()) {
+          if (m.is_string()) std::cout << "  " << m.as_string() << "\n";
+        }
+      }
+      exit_code = kExitFindings;
+    });
+  }
+
+  // config [SUBJECT] [--set LEVEL]
+  {
+    auto f = std::make_shared<ClientFlags>();
+    auto subject = std::make_shared<std::string>();
+    auto level = std::make_shared<std::string>();
+    CLI::App* c = reg->add_subcommand(
+        "config", "Show or set the compatibility level of a subject or the registry");
+    c->add_option("subject", *subject, "Subject (default: the registry's global level)");
+    c->add_option("--set", *level, "New level: NONE, BACKWARD, FULL_TRANSITIVE, ...");
+    AddClientFlags(c, *f);
+    c->callback([=, &exit_code] {
+      auto client = Connect(*f);
+      if (!client.has_value()) {
+        exit_code = ReportError(client.error());
+        return;
+      }
+      std::string path = subject->empty() ? "/config" : "/config/" + EncodeSegment(*subject);
+      if (level->empty()) {
+        exit_code = Print((*client)->Call(
+            "GET", path + (subject->empty() ? "" : "?defaultToGlobal=true")));
+        return;
+      }
+      std::string body = "{\"compatibility\":";
+      AppendJsonString(body, *level);
+      exit_code = Print((*client)->Call("PUT", path, body + "}"));
+    });
+  }
+
+  // delete SUBJECT [--version V] [--permanent]
+  {
+    auto f = std::make_shared<ClientFlags>();
+    auto subject = std::make_shared<std::string>();
+    auto version = std::make_shared<std::string>();
+    auto permanent = std::make_shared<bool>(false);
+    CLI::App* c = reg->add_subcommand(
+        "delete", "Delete a subject or one version (soft; --permanent after a soft delete)");
+    c->add_option("subject", *subject, "Subject")->required();
+    c->add_option("--version", *version, "Only this version");
+    c->add_flag("--permanent", *permanent, "Hard delete (must be soft-deleted first)");
+    AddClientFlags(c, *f);
+    c->callback([=, &exit_code] {
+      auto client = Connect(*f);
+      if (!client.has_value()) {
+        exit_code = ReportError(client.error());
+        return;
+      }
+      std::string path = "/subjects/" + EncodeSegment(*subject);
+      if (!version->empty()) path += "/versions/" + EncodeSegment(*version);
+      if (*permanent) path += "?permanent=true";
+      exit_code = Print((*client)->Call("DELETE", path), false);
+    });
+  }
+
+  // hash-password
+  {
+    auto iterations = std::make_shared<int>(100000);
+    CLI::App* c = reg->add_subcommand(
+        "hash-password", "Read a password on stdin, print its hash for the users file");
+    c->add_option("--iterations", *iterations, "PBKDF2 iterations")->capture_default_str();
+    c->callback([=, &exit_code] {
+      std::string password;
+      std::getline(std::cin, password);
+      if (!password.empty() && password.back() == '\r') password.pop_back();
+      if (password.empty()) {
+        exit_code = ReportError(Error(ErrorCode::kInvalidArgument, "no password on stdin"));
+        return;
+      }
+      auto h = registry::HashPassword(password, *iterations);
+      if (!h.has_value()) {
+        exit_code = ReportError(h.error());
+        return;
+      }
+      std::cout << *h << "\n";
+      exit_code = kExitOk;
+    });
+  }
+}
+
+}  // namespace sluice::cli
