@@ -29,6 +29,8 @@ struct ServeOptions {
   std::string tls_key;
   size_t max_body = 16u << 20;
   int threads = 64;
+  int read_timeout = 10;
+  int keep_alive_timeout = 5;
   std::string default_compatibility = "BACKWARD";
   std::string port_file;
 };
@@ -58,6 +60,8 @@ int RunServe(const ServeOptions& o) {
   so.tls_key = o.tls_key;
   so.max_body_bytes = o.max_body;
   so.threads = o.threads;
+  so.read_timeout_seconds = o.read_timeout;
+  so.keep_alive_timeout_seconds = o.keep_alive_timeout;
   registry::RegistryOptions ro;
   auto level = evolution::ParseCompatibilityMode(o.default_compatibility);
   if (!level.has_value()) return ReportError(level.error());
@@ -185,6 +189,13 @@ void RegisterRegistryCommand(CLI::App& app, int& exit_code) {
   s->add_option("--max-body", serve->max_body, "Largest request body in bytes (else 413)")
       ->capture_default_str();
   s->add_option("--threads", serve->threads, "Requests served at once")->capture_default_str();
+  s->add_option("--read-timeout", serve->read_timeout,
+                "Seconds a client may take to send a request before it is dropped")
+      ->capture_default_str();
+  s->add_option("--keep-alive-timeout", serve->keep_alive_timeout,
+                "Seconds an idle connection stays open (a stop waits this long at most)")
+      ->check(CLI::Range(1, 3600))
+      ->capture_default_str();
   s->add_option("--default-compatibility", serve->default_compatibility,
                 "Level when neither subject nor registry sets one")
       ->capture_default_str();

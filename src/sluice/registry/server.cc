@@ -64,6 +64,7 @@ class Server::Impl {
     http_->set_read_timeout(options_.read_timeout_seconds, 0);
     http_->set_write_timeout(options_.read_timeout_seconds, 0);
     http_->set_keep_alive_max_count(100000);
+    http_->set_keep_alive_timeout(options_.keep_alive_timeout_seconds);
     // Every path goes to Serve, which routes itself (httplib reads the body first).
     auto serve = [this](const httplib::Request& req, httplib::Response& res) { Serve(req, res); };
     http_->Get(".*", serve);

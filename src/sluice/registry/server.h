@@ -21,6 +21,9 @@ struct ServerOptions {
   size_t max_body_bytes = 16u << 20;  // larger bodies get 413
   int threads = 64;                   // requests served at once
   int read_timeout_seconds = 10;      // a client slower than this is dropped
+  /// An idle keep-alive connection is closed after this long. A stop (SIGTERM) waits for idle
+  /// connections up to this long, so it bounds the shutdown time too.
+  int keep_alive_timeout_seconds = 5;
 };
 
 class Server {
