@@ -41,6 +41,9 @@ int Rank(Permission p) {
 
 Result<std::string> HashPassword(std::string_view password, int iterations) {
   if (iterations < 1000) return InvalidArgument("use at least 1000 PBKDF2 iterations");
+  if (password.find('\0') != std::string_view::npos) {
+    return InvalidArgument("a password cannot contain a NUL byte");
+  }
   std::string salt(16, '\0');
   if (RAND_bytes(reinterpret_cast<unsigned char*>(salt.data()), 16) != 1) {
     return Internal("OpenSSL could not make a random salt");
@@ -157,6 +160,9 @@ const UserPolicy* Users::Authenticate(std::string_view header) const {
   if (!decoded) return nullptr;
   size_t colon = decoded->find(':');
   if (colon == std::string::npos) return nullptr;
+  // HMAC pads short keys with zero bytes, so "pw" and "pw\0" would hash the same: a password
+  // with a NUL byte in it is refused outright (none can be set, see HashPassword).
+  if (decoded->find('\0') != std::string::npos) return nullptr;
   auto it = users_.find(decoded->substr(0, colon));
   if (it == users_.end()) return nullptr;
   if (!VerifyPassword(std::string_view(*decoded).substr(colon + 1), it->second.hash)) {

@@ -58,11 +58,24 @@ namespace {
 constexpr const char* kModes[] = {"READWRITE", "READONLY", "READONLY_OVERRIDE", "IMPORT",
                                   "FORWARD"};
 
+// Messages quote what the client sent (a subject, a version), which may be any bytes: each byte
+// that is not part of valid UTF-8 becomes U+FFFD, so the answer is always valid JSON.
+std::string ValidUtf8(std::string_view s) {
+  std::string out;
+  for (size_t bad; (bad = FindInvalidUtf8(s)) != std::string_view::npos;) {
+    out.append(s.substr(0, bad));
+    out += "\xEF\xBF\xBD";
+    s.remove_prefix(bad + 1);
+  }
+  out.append(s);
+  return out;
+}
+
 Response ErrorResponse(int status, int code, std::string_view message) {
   Response r;
   r.status = status;
   r.body = "{\"error_code\":" + std::to_string(code) + ",\"message\":";
-  AppendJsonString(r.body, message);
+  AppendJsonString(r.body, ValidUtf8(message));
   r.body += '}';
   return r;
 }

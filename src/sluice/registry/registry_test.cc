@@ -7,6 +7,8 @@
 
 #include "sluice/base/json.h"
 #include "sluice/base/json_writer.h"
+#include "sluice/base/strings.h"
+#include "sluice/registry/auth.h"
 
 namespace sluice::registry {
 namespace {
@@ -341,6 +343,22 @@ TEST_F(RegistryTest, EncodedSubjectNames) {
   EXPECT_EQ(Call("GET", "/subjects/team%2Forders/versions/1").status, 200);
 }
 
+// Found by the fuzz target: a subject that is not UTF-8 was echoed into the error message as
+// raw bytes, so the answer was not JSON.
+TEST_F(RegistryTest, ErrorsQuotingBadBytesAreStillJson) {
+  for (std::string_view target : {"/subjects/a%FFb/versions", "/subjects/\xa6\xf2/versions",
+                                  "/subjects/x/versions/%C3"}) {
+    Response r = Call("GET", target);
+    EXPECT_EQ(r.status / 100, 4) << target;
+    auto v = ParseJson(r.body);
+    ASSERT_TRUE(v.has_value()) << target << ": " << r.body;
+    EXPECT_NE(ErrorCode(r), 0) << r.body;
+  }
+  Response r = Call("GET", "/subjects/a%FFb/versions");
+  EXPECT_EQ(ErrorCode(r), 42208);
+  EXPECT_NE(r.body.find("a\xEF\xBF\xBD" "b"), std::string::npos) << r.body;
+}
+
 TEST_F(RegistryTest, SubjectPrefixAndFetchMaxId) {
   Register("orders-key", "\"string\"");
   Register("orders-value", kOrderV1);
@@ -396,6 +414,63 @@ TEST(StoreTest, InMemorySqlite) {
   Response reg = r.Handle({"POST", "/subjects/m/versions", R"({"schema":"\"int\""})"});
   EXPECT_EQ(reg.body, R"({"id":1})");
   EXPECT_EQ(r.Handle({"GET", "/subjects", ""}).body, R"(["m"])");
+}
+
+
+// Users and passwords, as the server checks an Authorization header.
+class UsersTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto hash = HashPassword("s3cret", 1000);
+    ASSERT_TRUE(hash.has_value()) << hash.error().message();
+    auto users = Users::Parse(R"({"users":[{"name":"ci","password":")" + *hash +
+                              R"(","permissions":[{"prefix":"orders-","permission":"write"}]}]})");
+    ASSERT_TRUE(users.has_value()) << users.error().message();
+    users_ = std::move(*users);
+  }
+  static std::string Header(std::string_view scheme, std::string_view credentials) {
+    return std::string(scheme) + " " + Base64Encode(credentials);
+  }
+  std::unique_ptr<Users> users_;
+};
+
+TEST_F(UsersTest, OnlyTheRightPasswordAuthenticates) {
+  const UserPolicy* who = users_->Authenticate(Header("Basic", "ci:s3cret"));
+  ASSERT_NE(who, nullptr);
+  EXPECT_EQ(who->name(), "ci");
+  EXPECT_NE(users_->Authenticate(Header("bAsIc", "ci:s3cret")), nullptr);  // RFC 7617
+  EXPECT_EQ(users_->Authenticate(Header("Basic", "ci:s3cre")), nullptr);
+  EXPECT_EQ(users_->Authenticate(Header("Basic", "ci:s3crett")), nullptr);
+  EXPECT_EQ(users_->Authenticate(Header("Basic", "CI:s3cret")), nullptr);
+  EXPECT_EQ(users_->Authenticate(Header("Bearer", "ci:s3cret")), nullptr);
+  EXPECT_EQ(users_->Authenticate("Basic !!!"), nullptr);
+  EXPECT_EQ(users_->Authenticate(""), nullptr);
+}
+
+// Found by the fuzz target: HMAC pads keys with zero bytes, so a trailing NUL gave the same hash.
+TEST_F(UsersTest, PasswordsWithNulBytesAreRefused) {
+  EXPECT_EQ(users_->Authenticate(Header("Basic", std::string_view("ci:s3cret\0", 10))), nullptr);
+  EXPECT_FALSE(HashPassword(std::string_view("a\0b", 3), 1000).has_value());
+}
+
+TEST_F(UsersTest, PermissionsGoByPrefixAndStrength) {
+  const UserPolicy* who = users_->Authenticate(Header("Basic", "ci:s3cret"));
+  ASSERT_NE(who, nullptr);
+  EXPECT_TRUE(who->Allows(Permission::kRead, "orders-value"));
+  EXPECT_TRUE(who->Allows(Permission::kWrite, "orders-value"));
+  EXPECT_FALSE(who->Allows(Permission::kAdmin, "orders-value"));
+  EXPECT_FALSE(who->Allows(Permission::kRead, "users-value"));
+  EXPECT_FALSE(who->Allows(Permission::kRead, ""));  // the registry as a whole
+}
+
+TEST_F(UsersTest, BadUsersFilesAreClearErrors) {
+  for (std::string_view text :
+       {"", "[]", R"({"users":[{"name":"a"}]})",
+        R"({"users":[{"name":"a","password":"plain","permissions":[]}]})",
+        R"({"users":[{"name":"a","password":"pbkdf2-sha256$1000$AA==$AA==","permissions":[{"prefix":"x","permission":"root"}]}]})"}) {
+    auto users = Users::Parse(text);
+    EXPECT_FALSE(users.has_value()) << text;
+  }
 }
 
 }  // namespace
