@@ -1,5 +1,6 @@
 #include "cli/cli_common.h"
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -109,6 +110,19 @@ Status WriteSpecialFile(const std::string& path, std::string_view text) {
 }
 
 bool IsTerminal(int fd) { return ::isatty(fd) == 1; }
+
+void AddRegistryFlags(CLI::App* cmd, RegistryFlags& flags, const std::string& url_flag) {
+  cmd->add_option(url_flag, flags.url, "The registry: http(s)://HOST:PORT")
+      ->envname("SLUICE_REGISTRY_URL")
+      ->capture_default_str();
+  cmd->add_option("--user", flags.user, "USER:PASSWORD for basic auth")
+      ->envname("SLUICE_REGISTRY_USER");
+  cmd->add_option("--ca-cert", flags.ca_cert, "PEM file to trust for https");
+}
+
+Result<std::unique_ptr<registry::Client>> ConnectRegistry(const RegistryFlags& flags) {
+  return registry::Client::Create({flags.url, flags.user, flags.ca_cert});
+}
 
 Result<dialects::Format> OutputFormat(const std::string& as) {
   if (!as.empty()) return dialects::ParseFormatName(as);

@@ -2,6 +2,7 @@
 // errors. Only src/cli talks to the terminal.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -10,8 +11,13 @@
 #include "sluice/base/result.h"
 #include "sluice/dialects/contract/contract.h"
 #include "sluice/dialects/format.h"
+#include "sluice/registry/client.h"
 #include "sluice/schema/conversion.h"
 #include "sluice/schema/schema.h"
+
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace sluice::cli {
 
@@ -66,6 +72,21 @@ Result<dialects::Format> OutputFormat(const std::string& as);
 
 /// True if standard output (fd 1) or standard error (fd 2) is a terminal.
 bool IsTerminal(int fd);
+
+/// Where a schema registry is and how to log in to it: the flags of every command that talks to
+/// one (`sluice registry ...`, `sluice decode`, `sluice encode`).
+struct RegistryFlags {
+  std::string url = "http://127.0.0.1:8081";
+  std::string user;
+  std::string ca_cert;
+};
+
+/// Add `url_flag` (the registry's URL, else SLUICE_REGISTRY_URL), `--user` (USER:PASSWORD, else
+/// SLUICE_REGISTRY_USER) and `--ca-cert` to `cmd`.
+void AddRegistryFlags(CLI::App* cmd, RegistryFlags& flags, const std::string& url_flag = "--url");
+
+/// A client for the registry the flags name.
+Result<std::unique_ptr<registry::Client>> ConnectRegistry(const RegistryFlags& flags);
 
 /// Escape text for a GitHub Actions workflow command: `GithubData` for the message (%, CR,
 /// LF), `GithubProperty` for a property value such as `file=` or `title=` (also ':' and ',').

@@ -100,24 +100,13 @@ int RunServe(const ServeOptions& o) {
 
 // ---- client commands ----
 
-struct ClientFlags {
-  std::string url = "http://127.0.0.1:8081";
-  std::string user;
-  std::string ca_cert;
-};
+// The client flags and the connection are shared with `sluice decode` / `encode`
+// (cli_common.h).
+using ClientFlags = RegistryFlags;
 
-void AddClientFlags(CLI::App* cmd, ClientFlags& f) {
-  cmd->add_option("--url", f.url, "The registry: http(s)://HOST:PORT")
-      ->envname("SLUICE_REGISTRY_URL")
-      ->capture_default_str();
-  cmd->add_option("--user", f.user, "USER:PASSWORD for basic auth")
-      ->envname("SLUICE_REGISTRY_USER");
-  cmd->add_option("--ca-cert", f.ca_cert, "PEM file to trust for https");
-}
+void AddClientFlags(CLI::App* cmd, ClientFlags& f) { AddRegistryFlags(cmd, f, "--url"); }
 
-Result<std::unique_ptr<Client>> Connect(const ClientFlags& f) {
-  return Client::Create({f.url, f.user, f.ca_cert});
-}
+Result<std::unique_ptr<Client>> Connect(const ClientFlags& f) { return ConnectRegistry(f); }
 
 // Print a reply's body (pretty JSON) and map the status to an exit code.
 int Print(const Result<HttpReply>& r, bool pretty = true) {

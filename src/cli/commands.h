@@ -21,5 +21,7 @@ void RegisterValidateCommand(CLI::App& app, int& exit_code);
 void RegisterInferCommand(CLI::App& app, int& exit_code);
 /// `sluice registry serve|register|get|list|versions|compat|config|delete|hash-password`.
 void RegisterRegistryCommand(CLI::App& app, int& exit_code);
+/// `sluice decode FILE` and `sluice encode FILE.jsonl` (Confluent-framed Avro messages).
+void RegisterWireCommands(CLI::App& app, int& exit_code);
 
 }  // namespace sluice::cli

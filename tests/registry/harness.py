@@ -49,7 +49,8 @@ class RegistryServer:
             if self.proc.poll() is not None:
                 raise RuntimeError("sluice registry serve exited: " + self.read_log())
             if os.path.exists(port_file):
-                text = open(port_file).read().strip()
+                with open(port_file) as f:
+                    text = f.read().strip()
                 if text:
                     self.url = f"{self.scheme}://127.0.0.1:{text}"
                     return self
@@ -58,7 +59,8 @@ class RegistryServer:
 
     def read_log(self):
         try:
-            return open(os.path.join(self.dir, "log"), errors="replace").read()
+            with open(os.path.join(self.dir, "log"), errors="replace") as f:
+                return f.read()
         except OSError:
             return ""
 
@@ -71,6 +73,9 @@ class RegistryServer:
                 self.proc.kill()
                 self.proc.wait()
         self.proc = None
+        if getattr(self, "log", None):
+            self.log.close()
+            self.log = None
 
     def close(self):
         self.stop()

@@ -48,7 +48,7 @@ ORDER_V2["fields"].append({"name": "channel", "type": "string", "default": "web"
 RECORDS = [
     {"order_id": 1, "amount": 19.99, "status": "NEW", "paid": False, "coupon": None,
      "items": [{"sku": "A-1", "qty": 2}], "tags": {}},
-    {"order_id": 9007199254740991, "amount": -0.5, "status": "PAID", "paid": True,
+    {"order_id": 4102444800123, "amount": -0.5, "status": "PAID", "paid": True,
      "coupon": "WELCOME10", "items": [], "tags": {"source": "app", "ünïcode": "✓"}},
     {"order_id": -42, "amount": 1e300, "status": "SHIPPED", "paid": True, "coupon": "",
      "items": [{"sku": "B", "qty": -1}, {"sku": "C", "qty": 2147483647}], "tags": {"k": ""}},
