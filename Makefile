@@ -40,6 +40,7 @@ fuzz:
 bench: build
 	bench/run
 	bench/data-plane
+	bench/registry
 
 clean:
 	rm -rf build build-asan build-fuzz

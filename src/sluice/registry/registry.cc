@@ -514,8 +514,10 @@ Response Registry::Impl::GetSchemaById(Connection& c, std::string_view id_text, 
                                        bool raw, const AccessPolicy* policy) {
   std::optional<int64_t> id = ParseId(id_text);
   if (!id) return FromError(SchemaNotFound(id_text));
+  // A single statement is its own snapshot; a read transaction only when more statements
+  // follow (it costs a lock round trip on every request, the hottest path of all).
   Tx tx(c);
-  SLUICE_STATUS_TRY(tx.Begin(false));
+  if (policy != nullptr || q.Bool("fetchMaxId")) SLUICE_STATUS_TRY(tx.Begin(false));
   SLUICE_API_TRY(auto row, SchemaById(c, *id));
   if (!row) return FromError(SchemaNotFound(id_text));
   if (policy) {
@@ -692,6 +694,13 @@ Response Registry::Impl::RegisterSchema(Connection& c, std::string_view subject,
     if (*v > 0) req_version = *v;
   }
   const bool normalize = q.Bool("normalize");
+  // Parse the schema before the write transaction, so writers hold the lock only for the
+  // store's work. An empty schema means the subject's latest one, which needs the store.
+  std::optional<Api<Canonical>> parsed;
+  if (const JsonValue* s = body.Find("schema");
+      s && s->is_string() && s->as_string().find_first_not_of(" \t\r\n") != std::string::npos) {
+    parsed = ParseRequestSchema(body, normalize, std::nullopt);
+  }
 
   Tx tx(c);
   SLUICE_STATUS_TRY(tx.Begin(true));
@@ -713,13 +722,15 @@ Response Registry::Impl::RegisterSchema(Connection& c, std::string_view subject,
   for (const VersionRow& v : versions) {
     if (!v.deleted) live.push_back(v);
   }
-  std::optional<SchemaRow> latest;
-  if (!live.empty()) {
-    SLUICE_API_TRY(latest, SchemaById(c, live.back().schema_id));
+  if (!parsed) {
+    std::optional<SchemaRow> latest;
+    if (!live.empty()) {
+      SLUICE_API_TRY(latest, SchemaById(c, live.back().schema_id));
+    }
+    parsed = ParseRequestSchema(body, normalize, latest);
   }
-  auto canon_or = ParseRequestSchema(body, normalize, latest);
-  if (auto* e = std::get_if<ApiError>(&canon_or)) return FromError(*e);
-  Canonical& canon = std::get<Canonical>(canon_or);
+  if (auto* e = std::get_if<ApiError>(&*parsed)) return FromError(*e);
+  Canonical& canon = std::get<Canonical>(*parsed);
 
   // The same schema already a live version of this subject: registration is idempotent.
   for (const VersionRow& v : live) {

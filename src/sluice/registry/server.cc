@@ -1,6 +1,7 @@
 #include "sluice/registry/server.h"
 
 #include <httplib.h>
+#include <sys/socket.h>
 
 #include <array>
 #include <chrono>
@@ -64,6 +65,17 @@ class Server::Impl {
     http_->set_read_timeout(options_.read_timeout_seconds, 0);
     http_->set_write_timeout(options_.read_timeout_seconds, 0);
     http_->set_keep_alive_max_count(100000);
+    // cpp-httplib writes the headers and the body separately; with Nagle's algorithm on, the
+    // body would wait for the client's delayed ACK (about 40 ms on Linux) on every answer.
+    http_->set_tcp_nodelay(true);
+    // cpp-httplib's own options set SO_REUSEPORT, which lets a second server bind a port that is
+    // in use and silently share it; SO_REUSEADDR alone still allows a quick restart. The
+    // listening socket is kept to raise its backlog after the bind (below).
+    http_->set_socket_options([this](socket_t sock) {
+      int yes = 1;
+      setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+      listen_fd_ = sock;
+    });
     http_->set_keep_alive_timeout(options_.keep_alive_timeout_seconds);
     // Every path goes to Serve, which routes itself (httplib reads the body first).
     auto serve = [this](const httplib::Request& req, httplib::Response& res) { Serve(req, res); };
@@ -175,6 +187,10 @@ class Server::Impl {
       }
       port_ = options_.port;
     }
+    // cpp-httplib 0.11 listens with a backlog of 5: with more clients connecting at once the
+    // rest are dropped and wait for a SYN retransmit (a second). Listening again on the bound
+    // socket raises the backlog.
+    if (listen_fd_ >= 0) ::listen(listen_fd_, SOMAXCONN);
     return Ok();
   }
 
@@ -187,6 +203,7 @@ class Server::Impl {
   std::unique_ptr<Users> users_;
   ServerOptions options_;
   std::unique_ptr<httplib::Server> http_;
+  int listen_fd_ = -1;  // the listening socket, once created
   int port_ = 0;
 
   struct Histogram {
