@@ -158,6 +158,14 @@ std::string RequestBody(const std::string& text, const std::string& type) {
   return b + "}";
 }
 
+// POST a schema file (register, compat) to `path` on the registry.
+Result<HttpReply> PostSchemaFile(const ClientFlags& f, const std::string& path,
+                                 const std::string& file, const std::string& type) {
+  SLUICE_ASSIGN_OR_RETURN(auto schema, SchemaFile(file, type));
+  SLUICE_ASSIGN_OR_RETURN(auto client, Connect(f));
+  return client->Call("POST", path, RequestBody(schema.first, schema.second));
+}
+
 }  // namespace
 
 void RegisterRegistryCommand(CLI::App& app, int& exit_code) {
@@ -205,20 +213,10 @@ void RegisterRegistryCommand(CLI::App& app, int& exit_code) {
     c->add_flag("--normalize", *normalize, "Ask the registry to normalize the schema");
     AddClientFlags(c, *f);
     c->callback([=, &exit_code] {
-      auto schema = SchemaFile(*file, *type);
-      if (!schema.has_value()) {
-        exit_code = ReportError(schema.error());
-        return;
-      }
-      auto client = Connect(*f);
-      if (!client.has_value()) {
-        exit_code = ReportError(client.error());
-        return;
-      }
-      auto r = (*client)->Call("POST",
-                               "/subjects/" + EncodeSegment(*subject) + "/versions" +
-                                   (*normalize ? "?normalize=true" : ""),
-                               RequestBody(schema->first, schema->second));
+      auto r = PostSchemaFile(*f,
+                              "/subjects/" + EncodeSegment(*subject) + "/versions" +
+                                  (*normalize ? "?normalize=true" : ""),
+                              *file, *type);
       if (r.has_value() && r->status == 409) {
         std::cerr << "incompatible: " << Client::ErrorMessage(*r) << "\n";
         exit_code = kExitFindings;
@@ -319,20 +317,10 @@ void RegisterRegistryCommand(CLI::App& app, int& exit_code) {
                   "Check against this one version only (default: what the level implies)");
     AddClientFlags(c, *f);
     c->callback([=, &exit_code] {
-      auto schema = SchemaFile(*file, *type);
-      if (!schema.has_value()) {
-        exit_code = ReportError(schema.error());
-        return;
-      }
-      auto client = Connect(*f);
-      if (!client.has_value()) {
-        exit_code = ReportError(client.error());
-        return;
-      }
       std::string path = "/compatibility/subjects/" + EncodeSegment(*subject) + "/versions";
       if (!version->empty()) path += "/" + EncodeSegment(*version);
       path += "?verbose=true";
-      auto r = (*client)->Call("POST", path, RequestBody(schema->first, schema->second));
+      auto r = PostSchemaFile(*f, path, *file, *type);
       if (!r.has_value()) {
         exit_code = ReportError(r.error());
         return;
