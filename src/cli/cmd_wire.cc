@@ -3,6 +3,7 @@
 // lines in Avro's JSON encoding, with the writer schemas taken from a schema registry.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <limits>
@@ -10,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
@@ -77,6 +79,42 @@ Result<std::string> AvroSchemaText(const JsonValue& reply) {
   return schema->as_string();
 }
 
+// Appends the texts of the schemas a reply's `references` name, each after those it needs.
+Status CollectReferencedTexts(registry::Client& client, const JsonValue& reply, int depth,
+                              std::vector<std::string>& texts) {
+  const JsonValue* refs = reply.Find("references");
+  if (refs == nullptr || !refs->is_array()) return Ok();
+  if (depth > 32) return InvalidArgument("schema references nest too deeply");
+  for (const JsonValue& ref : refs->items()) {
+    const JsonValue* subject = ref.Find("subject");
+    const JsonValue* version = ref.Find("version");
+    if (subject == nullptr || !subject->is_string() || version == nullptr ||
+        !version->as_int64()) {
+      return ParseError("a reference in the registry's reply has no subject and version");
+    }
+    SLUICE_ASSIGN_OR_RETURN(
+        JsonValue referenced,
+        GetJson(client, "/subjects/" + registry::EncodeSegment(subject->as_string()) +
+                            "/versions/" + std::to_string(*version->as_int64())));
+    SLUICE_TRY(CollectReferencedTexts(client, referenced, depth + 1, texts));
+    SLUICE_ASSIGN_OR_RETURN(std::string text, AvroSchemaText(referenced));
+    if (std::find(texts.begin(), texts.end(), text) == texts.end()) texts.push_back(text);
+  }
+  return Ok();
+}
+
+// The schema of a reply as one standalone Avro schema: with references, the types they name
+// are written in (fetched from the registry).
+Result<std::string> StandaloneSchemaText(registry::Client& client, const JsonValue& reply) {
+  SLUICE_ASSIGN_OR_RETURN(std::string text, AvroSchemaText(reply));
+  std::vector<std::string> texts;
+  SLUICE_TRY(CollectReferencedTexts(client, reply, 0, texts));
+  if (texts.empty()) return text;
+  std::vector<std::string_view> views(texts.begin(), texts.end());
+  SLUICE_ASSIGN_OR_RETURN(auto schema, avro::Parse(text, views));
+  return avro::WriteJson(schema);
+}
+
 // ---- decode ----
 
 struct DecodeFlags {
@@ -112,7 +150,7 @@ int RunDecode(const DecodeFlags& f) {
   data::SchemaCache cache([&](int32_t id) -> Result<std::string> {
     SLUICE_ASSIGN_OR_RETURN(JsonValue reply,
                             GetJson(registry_client, "/schemas/ids/" + std::to_string(id)));
-    return AvroSchemaText(reply);
+    return StandaloneSchemaText(registry_client, reply);
   });
   // One outcome per schema id for the whole run: an id that cannot be fetched or read is not
   // asked for again, each of its messages fails with the same reason.
@@ -246,7 +284,7 @@ int RunEncode(const EncodeFlags& f) {
     }
     id = *n;
   }
-  auto text = AvroSchemaText(*reply);
+  auto text = StandaloneSchemaText(**client, *reply);
   if (!text.has_value()) return ReportError(text.error().WithContext(what));
   auto schema = avro::Parse(*text);
   if (!schema.has_value()) return ReportError(schema.error().WithContext(what));

@@ -28,7 +28,7 @@ ARGS = None
 PG = None
 
 try:
-    from confluent_kafka.schema_registry import Schema, SchemaRegistryClient
+    from confluent_kafka.schema_registry import Schema, SchemaReference, SchemaRegistryClient
     from confluent_kafka.schema_registry.error import SchemaRegistryError
 except ImportError as e:  # pragma: no cover - depends on the machine
     print(f"skipped: python3-confluent-kafka is not usable: {e}")
@@ -148,6 +148,34 @@ class ConfluentClientTest(RegistryTestCase):
         self.assertEqual(fresh.delete_subject("gone-value", permanent=True), [1])
         status, body = self.call("GET", "/subjects/gone-value/versions?deleted=true")
         self.assertEqual((status, json.loads(body)["error_code"]), (404, 40401))
+
+    def test_references(self):
+        address = json.dumps({"type": "record", "name": "Address", "namespace": "shop",
+                              "fields": [{"name": "city", "type": "string"}]})
+        customer = json.dumps({"type": "record", "name": "Customer", "namespace": "shop",
+                               "fields": [{"name": "home", "type": "shop.Address"}]})
+        self.assertEqual(self.client.register_schema("address", Schema(address, "AVRO")), 1)
+        refs = [SchemaReference("shop.Address", "address", 1)]
+        sid = self.client.register_schema("customer-value", Schema(customer, "AVRO", refs))
+        self.assertEqual(sid, 2)
+        fresh = SchemaRegistryClient({"url": self.server.url})  # no cached answers
+        got = fresh.get_schema(sid)
+        self.assertEqual(json.loads(got.schema_str), json.loads(customer))
+        self.assertEqual([(r.name, r.subject, r.version) for r in got.references],
+                         [("shop.Address", "address", 1)])
+        latest = fresh.get_latest_version("customer-value")
+        self.assertEqual((latest.schema_id, latest.version), (2, 1))
+        self.assertEqual(fresh.lookup_schema("customer-value",
+                                             Schema(customer, "AVRO", refs)).schema_id, 2)
+        # The type is only known through the reference.
+        with self.assertRaises(SchemaRegistryError) as e:
+            fresh.register_schema("other-value", Schema(customer, "AVRO"))
+        self.assertEqual(e.exception.error_code, 42201)
+        status, body = self.call("GET", "/subjects/address/versions/1/referencedby")
+        self.assertEqual((status, json.loads(body)), (200, [2]))
+        with self.assertRaises(SchemaRegistryError) as e:
+            fresh.delete_subject("address")
+        self.assertEqual(e.exception.error_code, 42206)
 
     def test_json_schema(self):
         js = json.dumps({"type": "object", "properties": {"id": {"type": "integer"}}})

@@ -188,6 +188,36 @@ class WireTest(unittest.TestCase):
 
     # ---- python-avro writes, sluice decode reads ----
 
+    def test_schemas_with_references_are_fetched_whole(self):
+        address = {"type": "record", "name": "Address", "namespace": "geo",
+                   "fields": [{"name": "city", "type": "string"}]}
+        customer = {"type": "record", "name": "Customer", "namespace": "geo",
+                    "fields": [{"name": "id", "type": "long"},
+                               {"name": "home", "type": "geo.Address"}]}
+        self.register("geo-address", address)
+        body = {"schema": json.dumps(customer),
+                "references": [{"name": "geo.Address", "subject": "geo-address",
+                                "version": 1}]}
+        status, text = harness.http(self.server.url + "/subjects/geo-customer/versions", "POST",
+                                    json.dumps(body).encode())
+        self.assertEqual(status, 200, text)
+        sid = json.loads(text)["id"]
+        # What a producer's serializer writes with the schema and its reference together.
+        whole = json.loads(json.dumps(customer))
+        whole["fields"][1]["type"] = address
+        schema = avro.schema.parse(json.dumps(whole))
+        datum = {"id": 7, "home": {"city": "Lyon"}}
+        path = self.write("geo.bin", message_file([frame(sid, avro_encode(schema, datum))]))
+        r = self.sluice("decode", "--registry", self.server.url, path)
+        self.assertEqual(r.returncode, 0, r.stderr.decode())
+        self.assertEqual(self.json_lines(r.stdout), [datum])
+        lines = self.write("geo.jsonl", (json.dumps(datum) + "\n").encode())
+        r = self.sluice("encode", "--registry", self.server.url, "--subject", "geo-customer",
+                        lines, "--out", self.path("geo-out.bin"))
+        self.assertEqual(r.returncode, 0, r.stderr.decode())
+        with open(self.path("geo-out.bin"), "rb") as f:
+            self.assertEqual(f.read(), message_file([frame(sid, avro_encode(schema, datum))]))
+
     def test_decode_prints_avro_json_of_python_avro_messages(self):
         pairs = [order(n) for n in range(1, 13)]
         path = self.write("orders.bin", message_file(

@@ -174,6 +174,14 @@ struct VersionRow {
   std::string fingerprint;
 };
 
+// One entry of a schema's `references`: the name it is used by, and the subject version that
+// defines it.
+struct SchemaRef {
+  std::string name;
+  std::string subject;
+  int64_t version = 0;
+};
+
 struct SchemaRow {
   int64_t id = 0;
   std::string type;  // AVRO, JSON
@@ -296,15 +304,30 @@ class Registry::Impl {
     return m.has_value() ? *m : options_.default_compatibility;
   }
 
-  // The parsed form of a stored schema, cached by id (a stored schema never changes).
-  Result<ParsedSchemaPtr> Parsed(const SchemaRow& row) {
+  // The parsed form of a stored schema, cached by id (a stored schema never changes). A schema
+  // with references is parsed with the schemas they name and checked in its standalone form.
+  Result<ParsedSchemaPtr> Parsed(Connection& c, const SchemaRow& row) {
     {
       std::lock_guard<std::mutex> lock(cache_mu_);
       auto it = parsed_.find(row.id);
       if (it != parsed_.end()) return it->second;
     }
     SchemaType type = row.type == "JSON" ? SchemaType::kJsonSchema : SchemaType::kAvro;
-    SLUICE_ASSIGN_OR_RETURN(ParsedSchemaPtr p, ParsedSchema::Parse(type, row.text));
+    std::string text = row.text;
+    if (row.refs != "[]") {
+      auto refs = JsonValue();
+      SLUICE_ASSIGN_OR_RETURN(refs, ParseJson(row.refs));
+      auto list = ParseRefList(refs);
+      if (auto* e = std::get_if<ApiError>(&list)) return Internal(e->message);
+      std::vector<std::string> texts;
+      if (auto e = CollectReferences(c, std::get<std::vector<SchemaRef>>(list), 0, texts)) {
+        return Internal(e->message);
+      }
+      std::vector<std::string_view> views(texts.begin(), texts.end());
+      SLUICE_ASSIGN_OR_RETURN(auto avro, dialects::avro::Parse(row.text, views));
+      text = dialects::avro::WriteJson(avro);
+    }
+    SLUICE_ASSIGN_OR_RETURN(ParsedSchemaPtr p, ParsedSchema::Parse(type, text));
     std::lock_guard<std::mutex> lock(cache_mu_);
     if (parsed_.size() > 100000) parsed_.clear();
     parsed_.emplace(row.id, p);
@@ -324,22 +347,167 @@ class Registry::Impl {
     return std::move(*v);
   }
 
+  // ---- schema references ----
+  // A `references` array: [{"name", "subject", "version"}, ...].
+  static Api<std::vector<SchemaRef>> ParseRefList(const JsonValue& refs) {
+    std::vector<SchemaRef> out;
+    if (refs.is_null()) return out;
+    if (!refs.is_array()) return ApiError{422, 422, "references must be an array"};
+    for (const JsonValue& r : refs.items()) {
+      const JsonValue* name = r.is_object() ? r.Find("name") : nullptr;
+      const JsonValue* subject = r.is_object() ? r.Find("subject") : nullptr;
+      const JsonValue* version = r.is_object() ? r.Find("version") : nullptr;
+      int64_t v = 0;
+      if (version && version->is_number()) v = version->as_int64().value_or(0);
+      if (!name || !name->is_string() || name->as_string().empty() || !subject ||
+          !subject->is_string() || subject->as_string().empty() || (v < 1 && v != -1)) {
+        return ApiError{422, 42201,
+                        "Invalid schema: each reference needs a name, a subject and a version "
+                        "(a positive integer, or -1 for the latest)"};
+      }
+      out.push_back({name->as_string(), subject->as_string(), v});
+    }
+    return out;
+  }
+
+  static std::string RefsJson(const std::vector<SchemaRef>& refs) {
+    std::string b = "[";
+    for (const SchemaRef& r : refs) {
+      if (b.size() > 1) b += ',';
+      b += "{\"name\":" + Quoted(r.name) + ",\"subject\":" + Quoted(r.subject) +
+           ",\"version\":" + std::to_string(r.version) + "}";
+    }
+    return b + "]";
+  }
+
+  // Appends the texts of the schemas `refs` name to `texts`, each after the ones it references
+  // in turn (depth first), as the Avro parser needs them. -1 is resolved to the latest version
+  // in `refs`, so what is stored names a fixed version.
+  std::optional<ApiError> CollectReferences(Connection& c, std::vector<SchemaRef>& refs,
+                                            int depth, std::vector<std::string>& texts) {
+    if (depth > 32) return ApiError{422, 42201, "Invalid schema: references nest too deeply"};
+    for (SchemaRef& ref : refs) {
+      auto versions = Versions(c, ref.subject);
+      if (!versions.has_value()) return StoreError(versions.error());
+      const VersionRow* found = nullptr;
+      for (const VersionRow& v : *versions) {
+        if (v.deleted) continue;
+        if (ref.version == -1 || v.version == ref.version) found = &v;
+      }
+      if (!found) {
+        return ApiError{422, 42201,
+                        "Invalid schema: reference '" + ref.name + "' names version " +
+                            std::to_string(ref.version) + " of subject '" + ref.subject +
+                            "', which does not exist"};
+      }
+      ref.version = found->version;
+      auto row = SchemaById(c, found->schema_id);
+      if (!row.has_value()) return StoreError(row.error());
+      if (!*row) return ApiError{500, 50001, "a stored version names a missing schema"};
+      if ((*row)->type != "AVRO") {
+        return ApiError{422, 42201,
+                        "Invalid schema: reference '" + ref.name + "' names a " + (*row)->type +
+                            " schema; sluice's registry supports references between AVRO "
+                            "schemas only so far"};
+      }
+      if ((*row)->refs != "[]") {
+        auto inner_json = ParseJson((*row)->refs);
+        if (!inner_json.has_value()) return ApiError{500, 50001, "stored references do not parse"};
+        auto inner = ParseRefList(*inner_json);
+        if (auto* e = std::get_if<ApiError>(&inner)) return *e;
+        if (auto e = CollectReferences(c, std::get<std::vector<SchemaRef>>(inner), depth + 1,
+                                       texts)) {
+          return e;
+        }
+      }
+      if (std::find(texts.begin(), texts.end(), (*row)->text) == texts.end()) {
+        texts.push_back((*row)->text);
+      }
+    }
+    return std::nullopt;
+  }
+
+  // The request's schema with its references resolved against the store.
+  Api<Canonical> SchemaOfRequest(Connection& c, const JsonValue& body, bool normalize,
+                                 const std::optional<SchemaRow>& fallback) {
+    const JsonValue* given = body.Find("references");
+    auto refs = ParseRefList(given ? *given : JsonValue());
+    if (auto* e = std::get_if<ApiError>(&refs)) return *e;
+    auto& list = std::get<std::vector<SchemaRef>>(refs);
+    std::vector<std::string> texts;
+    if (!list.empty()) {
+      if (auto e = CollectReferences(c, list, 0, texts)) return *e;
+    }
+    return ParseRequestSchema(body, normalize, fallback, list, texts);
+  }
+
+  // Ids of the schemas whose references name `subject` version `version`; with `live_only`,
+  // only those that are still a live version somewhere.
+  Result<std::vector<int64_t>> Referrers(Connection& c, std::string_view subject, int64_t version,
+                                         bool live_only) {
+    SLUICE_ASSIGN_OR_RETURN(
+        auto rows, c.Query("SELECT id, refs FROM schemas WHERE refs <> '[]' ORDER BY id", {}));
+    std::vector<int64_t> out;
+    for (auto& r : rows) {
+      auto refs = ParseJson(r[1].value_or("[]"));
+      if (!refs.has_value() || !refs->is_array()) continue;
+      bool names_it = false;
+      for (const JsonValue& ref : refs->items()) {
+        const JsonValue* s = ref.Find("subject");
+        const JsonValue* v = ref.Find("version");
+        names_it = names_it || (s && s->is_string() && s->as_string() == subject && v &&
+                                v->as_int64() == version);
+      }
+      if (!names_it) continue;
+      const int64_t id = ToInt(r[0]);
+      if (live_only) {
+        SLUICE_ASSIGN_OR_RETURN(auto live, c.Query("SELECT 1 FROM versions WHERE schema_id = ? "
+                                                   "AND deleted = 0 LIMIT 1",
+                                                   {id}));
+        if (live.empty()) continue;
+      }
+      out.push_back(id);
+    }
+    return out;
+  }
+
+  // 42206 when another schema still refers to the version (a permanent delete counts
+  // soft-deleted referrers too: their ids still resolve, and need what they refer to).
+  std::optional<Response> RefusedByReferences(Connection& c, std::string_view subject,
+                                              int64_t version, bool permanent) {
+    auto referrers = Referrers(c, subject, version, !permanent);
+    if (!referrers.has_value()) return FromError(StoreError(referrers.error()));
+    if (referrers->empty()) return std::nullopt;
+    return ErrorResponse(422, 42206,
+                         "One or more references exist to the schema {magic=1,keytype=SCHEMA,"
+                         "subject=" + std::string(subject) + ",version=" +
+                             std::to_string(version) + "}.");
+  }
+
+  static bool HasReferences(const JsonValue& body) {
+    const JsonValue* refs = body.Find("references");
+    return refs && !(refs->is_null() || (refs->is_array() && refs->items().empty()));
+  }
+
   // The schema of a register/lookup/compatibility request. `fallback` is the latest version's
-  // schema, used when the request's schema is empty (Confluent re-uses it).
+  // schema, used when the request's schema is empty (Confluent re-uses it). `refs` are the
+  // request's references, resolved, and `ref_texts` the schemas they name.
   Api<Canonical> ParseRequestSchema(const JsonValue& body, bool normalize,
-                                    const std::optional<SchemaRow>& fallback) {
+                                    const std::optional<SchemaRow>& fallback,
+                                    const std::vector<SchemaRef>& refs = {},
+                                    const std::vector<std::string>& ref_texts = {}) {
     std::string type = "AVRO";
     if (const JsonValue* t = body.Find("schemaType"); t && !t->is_null()) {
       if (!t->is_string()) return ApiError{422, 422, "schemaType must be a string"};
       type = AsciiUpper(t->as_string());
     }
-    if (const JsonValue* refs = body.Find("references"); refs && !refs->is_null()) {
-      if (!refs->is_array()) return ApiError{422, 422, "references must be an array"};
-      if (!refs->items().empty()) {
-        return ApiError{422, 42201,
-                        "Invalid schema: schema references are not supported yet by sluice's "
-                        "registry"};
-      }
+    if (const JsonValue* r = body.Find("references"); r && !r->is_null() && !r->is_array()) {
+      return ApiError{422, 422, "references must be an array"};
+    }
+    if (!refs.empty() && type != "AVRO") {
+      return ApiError{422, 42201,
+                      "Invalid schema: sluice's registry supports references between AVRO "
+                      "schemas only so far"};
     }
     const JsonValue* s = body.Find("schema");
     std::string text;
@@ -367,19 +535,31 @@ class Registry::Impl {
     }
     Canonical c;
     c.type = type;
+    std::string standalone;  // what the compatibility engine checks
     if (type == "AVRO") {
-      auto avro = dialects::avro::Parse(text);
+      std::vector<std::string_view> views(ref_texts.begin(), ref_texts.end());
+      auto avro = dialects::avro::Parse(text, views);
       if (!avro.has_value()) {
         return ApiError{422, 42201, "Invalid schema of type AVRO, details: " +
                                         avro.error().message()};
       }
-      // Avro's compact form, every attribute kept: `{"type":"string"}` is stored as "string".
-      c.text = dialects::avro::WriteJson(*avro);
+      if (refs.empty()) {
+        // Avro's compact form, every attribute kept: `{"type":"string"}` is stored as "string".
+        c.text = dialects::avro::WriteJson(*avro);
+        standalone = c.text;
+      } else {
+        // With references the stored text stays the request's own (compact): written out, the
+        // referenced types would be copied in.
+        c.text = ToJson(*json);
+        standalone = dialects::avro::WriteJson(*avro);
+        c.refs = RefsJson(refs);
+      }
     } else {
       c.text = ToJson(*json, {.sort_keys = normalize});
+      standalone = c.text;
     }
     auto parsed = ParsedSchema::Parse(type == "AVRO" ? SchemaType::kAvro : SchemaType::kJsonSchema,
-                                      c.text);
+                                      standalone);
     if (!parsed.has_value()) {
       return ApiError{422, 42201, "Invalid schema of type " + type + ", details: " +
                                       parsed.error().message()};
@@ -443,7 +623,7 @@ class Registry::Impl {
       }
     }
     for (const SchemaRow& t : *texts) {
-      auto p = Parsed(t);
+      auto p = Parsed(c, t);
       if (!p.has_value()) {
         return ApiError{500, 50001, "a stored schema no longer parses: " + p.error().message()};
       }
@@ -473,6 +653,8 @@ class Registry::Impl {
   Response LookupSchema(Connection& c, std::string_view subject, std::string_view body,
                         const Query& q);
   Response DeleteSubject(Connection& c, std::string_view subject, const Query& q);
+  Response ReferencedBy(Connection& c, std::string_view subject, std::string_view version,
+                        const Query& q);
   Response DeleteVersion(Connection& c, std::string_view subject, std::string_view version,
                          const Query& q);
   Response Compatibility(Connection& c, std::string_view subject,
@@ -490,8 +672,9 @@ class Registry::Impl {
     std::string b = "{\"subject\":" + Quoted(subject) + ",\"version\":" + std::to_string(version) +
                     ",\"id\":" + std::to_string(row.id);
     if (row.type != "AVRO") b += ",\"schemaType\":" + Quoted(row.type);
-    b += ",\"schema\":" + Quoted(row.text) + "}";
-    return b;
+    b += ",\"schema\":" + Quoted(row.text);
+    if (row.refs != "[]") b += ",\"references\":" + row.refs;
+    return b + "}";
   }
 
   Store& store_;
@@ -534,6 +717,7 @@ Response Registry::Impl::GetSchemaById(Connection& c, std::string_view id_text, 
   std::string b = "{";
   if (row->type != "AVRO") b += "\"schemaType\":" + Quoted(row->type) + ",";
   b += "\"schema\":" + Quoted(row->text);
+  if (row->refs != "[]") b += ",\"references\":" + row->refs;
   if (q.Bool("fetchMaxId")) {
     SLUICE_API_TRY(auto max, c.Query("SELECT value FROM id_counter WHERE name = 'schema'"));
     b += ",\"maxId\":" + std::to_string(max.empty() ? 0 : ToInt(max[0][0]));
@@ -603,8 +787,8 @@ Response Registry::Impl::ListSchemas(Connection& c, const Query& q, const Access
   if (const std::string* p = q.Get("subjectPrefix"); p && *p != ":*:") prefix = *p;
   SLUICE_API_TRY(auto rows,
                  c.Query("SELECT v.subject, v.version, v.deleted, s.id, s.schema_type, "
-                         "s.schema_text FROM versions v JOIN schemas s ON s.id = v.schema_id "
-                         "ORDER BY v.subject, v.version"));
+                         "s.schema_text, s.refs FROM versions v JOIN schemas s ON s.id = "
+                         "v.schema_id ORDER BY v.subject, v.version"));
   std::vector<std::string> items;
   std::string current;
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -613,7 +797,7 @@ Response Registry::Impl::ListSchemas(Connection& c, const Query& q, const Access
     if (ToInt(r[2]) != 0 && !deleted) continue;
     if (!subject.starts_with(prefix)) continue;
     if (policy && !policy->Allows(Permission::kRead, subject)) continue;
-    SchemaRow row{ToInt(r[3]), r[4].value_or("AVRO"), r[5].value_or(""), "[]"};
+    SchemaRow row{ToInt(r[3]), r[4].value_or("AVRO"), r[5].value_or(""), r[6].value_or("[]")};
     std::string item = SchemaJson(subject, ToInt(r[1]), row);
     if (latest_only && !items.empty() && subject == current) {
       items.back() = std::move(item);
@@ -698,7 +882,8 @@ Response Registry::Impl::RegisterSchema(Connection& c, std::string_view subject,
   // store's work. An empty schema means the subject's latest one, which needs the store.
   std::optional<Api<Canonical>> parsed;
   if (const JsonValue* s = body.Find("schema");
-      s && s->is_string() && s->as_string().find_first_not_of(" \t\r\n") != std::string::npos) {
+      s && s->is_string() && s->as_string().find_first_not_of(" \t\r\n") != std::string::npos &&
+      !HasReferences(body)) {
     parsed = ParseRequestSchema(body, normalize, std::nullopt);
   }
 
@@ -727,7 +912,7 @@ Response Registry::Impl::RegisterSchema(Connection& c, std::string_view subject,
     if (!live.empty()) {
       SLUICE_API_TRY(latest, SchemaById(c, live.back().schema_id));
     }
-    parsed = ParseRequestSchema(body, normalize, latest);
+    parsed = SchemaOfRequest(c, body, normalize, latest);
   }
   if (auto* e = std::get_if<ApiError>(&*parsed)) return FromError(*e);
   Canonical& canon = std::get<Canonical>(*parsed);
@@ -834,7 +1019,7 @@ Response Registry::Impl::LookupSchema(Connection& c, std::string_view subject,
   bool any = false;
   for (const VersionRow& v : versions) any = any || !v.deleted || deleted;
   if (!any) return FromError(SubjectNotFound(subject));
-  auto canon_or = ParseRequestSchema(body, q.Bool("normalize"), std::nullopt);
+  auto canon_or = SchemaOfRequest(c, body, q.Bool("normalize"), std::nullopt);
   if (auto* e = std::get_if<ApiError>(&canon_or)) return FromError(*e);
   const Canonical& canon = std::get<Canonical>(canon_or);
   const VersionRow* found = nullptr;
@@ -846,6 +1031,22 @@ Response Registry::Impl::LookupSchema(Connection& c, std::string_view subject,
   SLUICE_API_TRY(auto row, SchemaById(c, found->schema_id));
   if (!row) return FromError({404, 40403, "Schema not found"});
   return JsonResponse(SchemaJson(subject, found->version, *row));
+}
+
+Response Registry::Impl::ReferencedBy(Connection& c, std::string_view subject,
+                                      std::string_view version, const Query& q) {
+  Response got = GetVersion(c, subject, version, q, false);
+  if (got.status != 200) return got;
+  auto v = ParseJson(got.body);
+  const JsonValue* number = v.has_value() ? v->Find("version") : nullptr;
+  if (!number || !number->as_int64()) return FromError({500, 50001, "version lookup failed"});
+  SLUICE_API_TRY(auto ids, Referrers(c, subject, *number->as_int64(), true));
+  std::string b = "[";
+  for (int64_t id : ids) {
+    if (b.size() > 1) b += ',';
+    b += std::to_string(id);
+  }
+  return JsonResponse(b + "]");
 }
 
 Response Registry::Impl::DeleteSubject(Connection& c, std::string_view subject, const Query& q) {
@@ -874,7 +1075,9 @@ Response Registry::Impl::DeleteSubject(Connection& c, std::string_view subject, 
                                            "permanently");
     }
     for (const VersionRow& v : versions) {
-      if (!v.deleted) add(v.version);
+      if (v.deleted) continue;
+      if (auto refused = RefusedByReferences(c, subject, v.version, false)) return *refused;
+      add(v.version);
     }
     SLUICE_API_TRY(auto up, c.Query("UPDATE versions SET deleted = 1 WHERE subject = ?",
                                     {subject}));
@@ -887,7 +1090,10 @@ Response Registry::Impl::DeleteSubject(Connection& c, std::string_view subject, 
                                              "deleted");
       }
     }
-    for (const VersionRow& v : versions) add(v.version);
+    for (const VersionRow& v : versions) {
+      if (auto refused = RefusedByReferences(c, subject, v.version, true)) return *refused;
+      add(v.version);
+    }
     SLUICE_API_TRY(auto del, c.Query("DELETE FROM versions WHERE subject = ?", {subject}));
     (void)del;
     for (const VersionRow& v : versions) {
@@ -936,6 +1142,7 @@ Response Registry::Impl::DeleteVersion(Connection& c, std::string_view subject,
                                            " was soft deleted.Set permanent=true to delete "
                                            "permanently");
     }
+    if (auto refused = RefusedByReferences(c, subject, found->version, false)) return *refused;
     SLUICE_API_TRY(auto up, c.Query("UPDATE versions SET deleted = 1 WHERE subject = ? AND "
                                     "version = ?",
                                     {subject, found->version}));
@@ -946,6 +1153,7 @@ Response Registry::Impl::DeleteVersion(Connection& c, std::string_view subject,
                                            " was not deleted first before being permanently "
                                            "deleted");
     }
+    if (auto refused = RefusedByReferences(c, subject, found->version, true)) return *refused;
     SLUICE_API_TRY(auto del, c.Query("DELETE FROM versions WHERE subject = ? AND version = ?",
                                      {subject, found->version}));
     (void)del;
@@ -995,7 +1203,7 @@ Response Registry::Impl::Compatibility(Connection& c, std::string_view subject,
   if (!live.empty()) {
     SLUICE_API_TRY(latest, SchemaById(c, live.back().schema_id));
   }
-  auto canon_or = ParseRequestSchema(body, q.Bool("normalize"), latest);
+  auto canon_or = SchemaOfRequest(c, body, q.Bool("normalize"), latest);
   if (auto* e = std::get_if<ApiError>(&canon_or)) {
     if (verbose && e->code == 42201) {
       return JsonResponse("{\"is_compatible\":false,\"messages\":[" + Quoted(e->message) + "]}");
@@ -1339,13 +1547,7 @@ Response Registry::Impl::Handle(const Request& req, const AccessPolicy* policy) 
     case Op::kGetVersion: r = GetVersion(c, subject, version, q, false); break;
     case Op::kGetVersionRaw: r = GetVersion(c, subject, version, q, true); break;
     case Op::kDeleteVersion: r = DeleteVersion(c, subject, version, q); break;
-    case Op::kReferencedBy: {
-      // References are not supported yet, so nothing refers to any version; the version must
-      // still exist.
-      Response got = GetVersion(c, subject, version, q, true);
-      r = got.status == 200 ? JsonResponse("[]") : got;
-      break;
-    }
+    case Op::kReferencedBy: r = ReferencedBy(c, subject, version, q); break;
     case Op::kCompat: r = Compatibility(c, subject, std::nullopt, req.body, q); break;
     case Op::kCompatVersion:
       r = Compatibility(c, subject, std::string_view(seg[4]), req.body, q);

@@ -359,6 +359,119 @@ TEST_F(RegistryTest, ErrorsQuotingBadBytesAreStillJson) {
   EXPECT_NE(r.body.find("a\xEF\xBF\xBD" "b"), std::string::npos) << r.body;
 }
 
+// Confluent's schema references: a record type defined under one subject, used by name in
+// another.
+std::string WithRefs(std::string_view schema, std::string_view refs) {
+  std::string b = Body(schema);
+  b.pop_back();
+  return b + ",\"references\":" + std::string(refs) + "}";
+}
+
+constexpr const char* kAddress =
+    R"({"type":"record","name":"Address","namespace":"acme","fields":[{"name":"city","type":"string"}]})";
+constexpr const char* kCustomer =
+    R"({"type":"record","name":"Customer","namespace":"acme","fields":[{"name":"id","type":"long"},{"name":"home","type":"acme.Address"}]})";
+constexpr const char* kAddressRef = R"([{"name":"acme.Address","subject":"address","version":1}])";
+
+TEST_F(RegistryTest, ReferencesResolveNamedTypesFromOtherSubjects) {
+  EXPECT_EQ(Register("address", kAddress), 1);
+  // Without the reference the name is unknown.
+  Response r = Call("POST", "/subjects/customer/versions", Body(kCustomer));
+  EXPECT_EQ(r.status, 422);
+  EXPECT_EQ(ErrorCode(r), 42201);
+  JsonValue v = CallJson("POST", "/subjects/customer/versions", WithRefs(kCustomer, kAddressRef),
+                         200);
+  EXPECT_EQ(ToJson(v), R"({"id":2})");
+  // Idempotent, and the references are part of what makes the schema the same.
+  EXPECT_EQ(ToJson(CallJson("POST", "/subjects/customer/versions",
+                            WithRefs(kCustomer, kAddressRef), 200)),
+            R"({"id":2})");
+  JsonValue got = CallJson("GET", "/schemas/ids/2", "", 200);
+  EXPECT_EQ(got.Find("schema")->as_string(), kCustomer);  // the request's own text
+  EXPECT_EQ(ToJson(*got.Find("references")), kAddressRef);
+  JsonValue ver = CallJson("GET", "/subjects/customer/versions/latest", "", 200);
+  EXPECT_EQ(ToJson(*ver.Find("references")), kAddressRef);
+  // Lookup needs the same references.
+  EXPECT_EQ(CallJson("POST", "/subjects/customer", WithRefs(kCustomer, kAddressRef), 200)
+                .Find("id")
+                ->as_int64(),
+            2);
+  EXPECT_EQ(ErrorCode(Call("POST", "/subjects/customer", Body(kCustomer))), 42201);
+  EXPECT_EQ(ToJson(CallJson("GET", "/subjects/address/versions/1/referencedby", "", 200)),
+            "[2]");
+  EXPECT_EQ(ToJson(CallJson("GET", "/subjects/customer/versions/1/referencedby", "", 200)), "[]");
+}
+
+TEST_F(RegistryTest, ReferencesAreCheckedAndResolved) {
+  EXPECT_EQ(Register("address", kAddress), 1);
+  for (std::string_view refs :
+       {R"([{"name":"acme.Address","subject":"address","version":2}])",
+        R"([{"name":"acme.Address","subject":"nowhere","version":1}])",
+        R"([{"name":"acme.Address","subject":"address"}])", R"([{"subject":"address","version":1}])",
+        R"([7])"}) {
+    Response r = Call("POST", "/subjects/customer/versions", WithRefs(kCustomer, refs));
+    EXPECT_EQ(r.status, 422) << refs << ": " << r.body;
+    EXPECT_EQ(ErrorCode(r), 42201) << refs;
+  }
+  EXPECT_EQ(ErrorCode(Call("POST", "/subjects/customer/versions",
+                           WithRefs(kCustomer, R"({"a":1})"))),
+            422);
+  // -1 names the latest version; what is stored names it by number.
+  JsonValue v = CallJson(
+      "POST", "/subjects/customer/versions",
+      WithRefs(kCustomer, R"([{"name":"acme.Address","subject":"address","version":-1}])"), 200);
+  EXPECT_EQ(ToJson(*CallJson("GET", "/schemas/ids/2", "", 200).Find("references")), kAddressRef);
+  // References between JSON Schemas are not supported yet: a clear 42201.
+  std::string json_body = WithRefs(R"({"type":"object"})", kAddressRef);
+  json_body.insert(1, R"("schemaType":"JSON",)");
+  Response r = Call("POST", "/subjects/j/versions", json_body);
+  EXPECT_EQ(ErrorCode(r), 42201);
+  EXPECT_NE(r.body.find("AVRO schemas only"), std::string::npos) << r.body;
+}
+
+TEST_F(RegistryTest, CompatibilityOfSchemasWithReferences) {
+  EXPECT_EQ(Register("address", kAddress), 1);
+  CallJson("POST", "/subjects/customer/versions", WithRefs(kCustomer, kAddressRef), 200);
+  // v2 adds a field with a default: backward compatible, checked with the referenced type in.
+  const std::string v2 =
+      R"({"type":"record","name":"Customer","namespace":"acme","fields":[{"name":"id","type":"long"},{"name":"home","type":"acme.Address"},{"name":"work","type":["null","acme.Address"],"default":null}]})";
+  JsonValue ok = CallJson("POST", "/compatibility/subjects/customer/versions/latest",
+                          WithRefs(v2, kAddressRef), 200);
+  EXPECT_EQ(ToJson(ok), R"({"is_compatible":true})");
+  // A new address version without a default for its new field is not compatible for readers of
+  // customer v1 reading through address v2.
+  EXPECT_EQ(Register("address", R"({"type":"record","name":"Address","namespace":"acme","fields":[{"name":"city","type":"string"},{"name":"zip","type":"string","default":""}]})"),
+            3);
+  const std::string bad =
+      R"({"type":"record","name":"Customer","namespace":"acme","fields":[{"name":"id","type":"string"},{"name":"home","type":"acme.Address"}]})";
+  JsonValue no = CallJson("POST", "/compatibility/subjects/customer/versions/latest",
+                          WithRefs(bad, R"([{"name":"acme.Address","subject":"address","version":2}])"),
+                          200);
+  EXPECT_EQ(ToJson(no), R"({"is_compatible":false})");
+  EXPECT_EQ(CallJson("POST", "/subjects/customer/versions",
+                     WithRefs(v2, R"([{"name":"acme.Address","subject":"address","version":2}])"),
+                     200)
+                .Find("id")
+                ->as_int64(),
+            4);
+}
+
+TEST_F(RegistryTest, ReferencedVersionsCannotBeDeleted) {
+  EXPECT_EQ(Register("address", kAddress), 1);
+  CallJson("POST", "/subjects/customer/versions", WithRefs(kCustomer, kAddressRef), 200);
+  Response r = Call("DELETE", "/subjects/address/versions/1");
+  EXPECT_EQ(r.status, 422);
+  EXPECT_EQ(ErrorCode(r), 42206);
+  EXPECT_EQ(ErrorCode(Call("DELETE", "/subjects/address")), 42206);
+  // Once the referrer is soft-deleted the version may be soft-deleted, but not removed: the
+  // referrer's id still resolves and needs it.
+  EXPECT_EQ(Call("DELETE", "/subjects/customer").status, 200);
+  EXPECT_EQ(Call("DELETE", "/subjects/address/versions/1").status, 200);
+  EXPECT_EQ(ErrorCode(Call("DELETE", "/subjects/address/versions/1?permanent=true")), 42206);
+  EXPECT_EQ(Call("DELETE", "/subjects/customer?permanent=true").status, 200);
+  EXPECT_EQ(Call("DELETE", "/subjects/address/versions/1?permanent=true").status, 200);
+}
+
 TEST_F(RegistryTest, SubjectPrefixAndFetchMaxId) {
   Register("orders-key", "\"string\"");
   Register("orders-value", kOrderV1);

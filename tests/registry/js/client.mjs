@@ -2,7 +2,9 @@
 // @kafkajs/confluent-schema-registry (and avsc underneath). The end-to-end test
 // (tests/registry/kafkajs_e2e.py) runs it against `sluice registry serve`:
 //
-//   node client.mjs register URL SUBJECT SCHEMA.avsc      prints {"id": N}
+//   node client.mjs register URL SUBJECT SCHEMA.avsc [REFS.json]
+//                                                         prints {"id": N}; REFS.json holds
+//                                                         [{"name","subject","version"}, ...]
 //   node client.mjs latest URL SUBJECT                    prints {"id": N}
 //   node client.mjs encode URL ID IN.jsonl OUT.bin        one framed message per record
 //   node client.mjs decode URL IN.bin OUT.jsonl           one JSON record per message
@@ -39,9 +41,11 @@ function writeMessages(path, messages) {
 async function main() {
   switch (command) {
     case "register": {
-      const [subject, file] = rest;
+      const [subject, file, refsFile] = rest;
       const schema = readFileSync(file, "utf8");
-      const { id } = await registry.register({ type: SchemaType.AVRO, schema }, { subject });
+      const request = { type: SchemaType.AVRO, schema };
+      if (refsFile) request.references = JSON.parse(readFileSync(refsFile, "utf8"));
+      const { id } = await registry.register(request, { subject });
       console.log(JSON.stringify({ id }));
       break;
     }

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cmath>
+#include <deque>
 #include <limits>
 #include <set>
 #include <unordered_map>
@@ -218,9 +219,21 @@ std::string_view KindWord(const JsonValue& v) { return JsonValue::KindName(v.kin
 
 class AvroParser {
  public:
-  explicit AvroParser(std::string_view text) : text_(text) {}
+  explicit AvroParser(std::string_view text, std::span<const std::string_view> references = {})
+      : text_(text), references_(references) {}
 
   Result<AvroSchema> Run() {
+    // Referenced schemas first, in order: their named types become known to what follows.
+    const std::string_view main = text_;
+    for (size_t i = 0; i < references_.size(); ++i) {
+      text_ = references_[i];
+      auto ref = ParseReference();
+      if (!ref.has_value()) {
+        return sluice::Fail(ref.error().code(),
+                    "referenced schema " + std::to_string(i + 1) + ": " + ref.error().message());
+      }
+    }
+    text_ = main;
     SLUICE_ASSIGN_OR_RETURN(JsonValue json, ParseJson(text_));
     SLUICE_ASSIGN_OR_RETURN(const AvroNode* root, ParseType(json, "", FieldPath(), 0));
     SLUICE_TRY(ResolvePending());
@@ -232,6 +245,15 @@ class AvroParser {
   }
 
  private:
+  Status ParseReference() {
+    SLUICE_ASSIGN_OR_RETURN(JsonValue json, ParseJson(text_));
+    reference_json_.push_back(std::move(json));
+    SLUICE_ASSIGN_OR_RETURN(const AvroNode* node,
+                            ParseType(reference_json_.back(), "", FieldPath(), 0));
+    (void)node;
+    return Ok();
+  }
+
   // Appends one JSON pointer step to path_ for the lifetime of the scope.
   class Step {
    public:
@@ -945,6 +967,8 @@ class AvroParser {
   }
 
   std::string_view text_;
+  std::span<const std::string_view> references_;
+  std::deque<JsonValue> reference_json_;  // kept alive while the parse refers to them
   std::string path_;
   AvroSchema schema_;
   std::array<const AvroNode*, 8> primitives_{};
@@ -960,6 +984,12 @@ class AvroParser {
 
 Result<AvroSchema> Parse(std::string_view json_text) {
   internal::AvroParser parser(json_text);
+  return parser.Run();
+}
+
+Result<AvroSchema> Parse(std::string_view json_text,
+                         std::span<const std::string_view> references) {
+  internal::AvroParser parser(json_text, references);
   return parser.Run();
 }
 

@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -231,6 +232,13 @@ class AvroSchema {
 /// Forward references to named types defined later in the document are accepted (Java 1.11 and
 /// Python's avro reject them); such a type is written where a depth-first walk meets it first.
 Result<AvroSchema> Parse(std::string_view json_text);
+
+/// Parse a schema that uses named types defined in other schemas (a schema registry's
+/// references): `references` are those schemas' texts, each after the ones it needs. Their named
+/// types can be used by name in `json_text`; the schema's root is `json_text`'s, and WriteJson
+/// writes it standalone (each referenced type in full at its first use). Errors in a referenced
+/// schema say which one ("referenced schema 2: ...").
+Result<AvroSchema> Parse(std::string_view json_text, std::span<const std::string_view> references);
 
 /// Return the full JSON form: every attribute kept, each named type written in full at its first
 /// occurrence (depth first) and referenced by full name after that. Compact when `indent` is 0.

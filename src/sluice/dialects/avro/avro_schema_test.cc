@@ -650,5 +650,35 @@ TEST(AvroSchemaTest, StaysValidWhenMoved) {
             "long (timestamp-millis)");
 }
 
+// A registry's schema references: named types defined in other schemas, used by name.
+TEST(AvroParseTest, ParsesWithReferencedSchemas) {
+  const std::string_view address =
+      R"({"type":"record","name":"Address","namespace":"geo","fields":[{"name":"city","type":"string"}]})";
+  const std::string_view country = R"({"type":"enum","name":"geo.Country","symbols":["FR","NO"]})";
+  const std::string_view customer =
+      R"({"type":"record","name":"Customer","namespace":"geo","fields":[{"name":"home","type":"Address"},{"name":"work","type":["null","geo.Address"]},{"name":"c","type":"Country"}]})";
+  std::vector<std::string_view> refs = {address, country};
+  auto s = Parse(customer, refs);
+  ASSERT_TRUE(s.has_value()) << s.error().message();
+  EXPECT_EQ(s->root().full_name(), "geo.Customer");
+  EXPECT_EQ(s->root().fields()[0].type().full_name(), "geo.Address");
+  // Written standalone: the referenced types in full at their first use, then by name.
+  auto again = Parse(WriteJson(*s));
+  ASSERT_TRUE(again.has_value()) << again.error().message();
+  EXPECT_EQ(ParsingCanonicalForm(*again), ParsingCanonicalForm(*s));
+  EXPECT_NE(WriteJson(*s).find("\"city\""), std::string::npos);
+
+  // Without them the names are unknown; an error in a reference says which one.
+  EXPECT_FALSE(Parse(customer).has_value());
+  std::vector<std::string_view> bad = {address, R"({"type":"enum","name":"X","symbols":[1]})"};
+  auto e = Parse(customer, bad);
+  ASSERT_FALSE(e.has_value());
+  EXPECT_NE(e.error().message().find("referenced schema 2"), std::string::npos)
+      << e.error().message();
+  // A type defined both in a reference and in the schema is a redefinition.
+  std::vector<std::string_view> twice = {address};
+  EXPECT_FALSE(Parse(address, twice).has_value());
+}
+
 }  // namespace
 }  // namespace sluice::dialects::avro
