@@ -176,6 +176,16 @@ class ConfluentClientTest(RegistryTestCase):
         with self.assertRaises(SchemaRegistryError) as e:
             fresh.delete_subject("address")
         self.assertEqual(e.exception.error_code, 42206)
+        # JSON Schema references: `$ref` by the reference's name.
+        city = json.dumps({"type": "object", "properties": {"name": {"type": "string"}}})
+        self.assertEqual(self.client.register_schema("city-json", Schema(city, "JSON")), 3)
+        person = json.dumps({"type": "object", "properties": {"city": {"$ref": "city.json"}}})
+        jrefs = [SchemaReference("city.json", "city-json", 1)]
+        self.assertEqual(self.client.register_schema("person-json",
+                                                     Schema(person, "JSON", jrefs)), 4)
+        got = SchemaRegistryClient({"url": self.server.url}).get_schema(4)
+        self.assertEqual((got.schema_type, [r.name for r in got.references]),
+                         ("JSON", ["city.json"]))
 
     def test_json_schema(self):
         js = json.dumps({"type": "object", "properties": {"id": {"type": "integer"}}})

@@ -182,6 +182,62 @@ struct SchemaRef {
   int64_t version = 0;
 };
 
+// A referenced schema: the name the referring schema uses for it, and its stored text.
+struct RefText {
+  std::string name;
+  std::string text;
+};
+
+// A JSON Schema with its references written in, for the compatibility engine: each referenced
+// schema goes under `$defs/sluice-ref-N` of the root, and every `$ref` to a reference name
+// ("address.json", "address.json#/definitions/x") points there instead. Inside a referenced
+// schema without its own `$id`, `#...` references are moved along with it.
+Result<std::string> BundleJsonSchema(std::string_view text, const std::vector<RefText>& refs) {
+  SLUICE_ASSIGN_OR_RETURN(JsonValue root, ParseJson(text));
+  if (!root.is_object()) {
+    return InvalidArgument("a JSON Schema with references must be an object");
+  }
+  std::map<std::string, std::string, std::less<>> key_of;
+  for (size_t i = 0; i < refs.size(); ++i) {
+    key_of.emplace(refs[i].name, "sluice-ref-" + std::to_string(i + 1));
+  }
+  auto rewrite = [&](auto& self, JsonValue& v, const std::string* moved_to, int depth) -> void {
+    if (depth > 256) return;
+    if (v.is_array()) {
+      for (JsonValue& item : v.mutable_items()) self(self, item, moved_to, depth + 1);
+      return;
+    }
+    if (!v.is_object()) return;
+    for (JsonMember& m : v.mutable_members()) {
+      if (m.key == "$ref" && m.value.is_string()) {
+        const std::string& r = m.value.as_string();
+        const size_t hash = r.find('#');
+        const std::string base = r.substr(0, hash);
+        const std::string fragment = hash == std::string::npos ? "" : r.substr(hash + 1);
+        if (base.empty() && moved_to != nullptr) {
+          m.value = JsonValue::String("#/$defs/" + *moved_to + fragment);
+        } else if (auto it = key_of.find(base); !base.empty() && it != key_of.end()) {
+          m.value = JsonValue::String("#/$defs/" + it->second + fragment);
+        }
+      } else {
+        self(self, m.value, moved_to, depth + 1);
+      }
+    }
+  };
+  rewrite(rewrite, root, nullptr, 0);
+  JsonValue defs = root.Find("$defs") != nullptr ? *root.Find("$defs") : JsonValue::Object();
+  if (!defs.is_object()) return InvalidArgument("$defs must be an object");
+  for (size_t i = 0; i < refs.size(); ++i) {
+    SLUICE_ASSIGN_OR_RETURN(JsonValue referenced, ParseJson(refs[i].text));
+    const std::string key = "sluice-ref-" + std::to_string(i + 1);
+    const bool own_base = referenced.is_object() && referenced.Find("$id") != nullptr;
+    rewrite(rewrite, referenced, own_base ? nullptr : &key, 0);
+    defs.Set(key, std::move(referenced));
+  }
+  root.Set("$defs", std::move(defs));
+  return ToJson(root);
+}
+
 struct SchemaRow {
   int64_t id = 0;
   std::string type;  // AVRO, JSON
@@ -319,13 +375,12 @@ class Registry::Impl {
       SLUICE_ASSIGN_OR_RETURN(refs, ParseJson(row.refs));
       auto list = ParseRefList(refs);
       if (auto* e = std::get_if<ApiError>(&list)) return Internal(e->message);
-      std::vector<std::string> texts;
-      if (auto e = CollectReferences(c, std::get<std::vector<SchemaRef>>(list), 0, texts)) {
+      std::vector<RefText> texts;
+      if (auto e = CollectReferences(c, std::get<std::vector<SchemaRef>>(list), 0, row.type,
+                                     texts)) {
         return Internal(e->message);
       }
-      std::vector<std::string_view> views(texts.begin(), texts.end());
-      SLUICE_ASSIGN_OR_RETURN(auto avro, dialects::avro::Parse(row.text, views));
-      text = dialects::avro::WriteJson(avro);
+      SLUICE_ASSIGN_OR_RETURN(text, Standalone(row.type, row.text, texts));
     }
     SLUICE_ASSIGN_OR_RETURN(ParsedSchemaPtr p, ParsedSchema::Parse(type, text));
     std::lock_guard<std::mutex> lock(cache_mu_);
@@ -380,11 +435,23 @@ class Registry::Impl {
     return b + "]";
   }
 
-  // Appends the texts of the schemas `refs` name to `texts`, each after the ones it references
-  // in turn (depth first), as the Avro parser needs them. -1 is resolved to the latest version
-  // in `refs`, so what is stored names a fixed version.
+  // A schema with references as one standalone schema.
+  static Result<std::string> Standalone(std::string_view type, std::string_view text,
+                                        const std::vector<RefText>& refs) {
+    if (type == "JSON") return BundleJsonSchema(text, refs);
+    std::vector<std::string_view> views;
+    for (const RefText& r : refs) views.push_back(r.text);
+    SLUICE_ASSIGN_OR_RETURN(auto avro, dialects::avro::Parse(text, views));
+    return dialects::avro::WriteJson(avro);
+  }
+
+  // Appends the schemas `refs` name to `texts`, each after the ones it references in turn
+  // (depth first), as the Avro parser needs them. They must be of `type` (the referring
+  // schema's). -1 is resolved to the latest version in `refs`, so what is stored names a fixed
+  // version.
   std::optional<ApiError> CollectReferences(Connection& c, std::vector<SchemaRef>& refs,
-                                            int depth, std::vector<std::string>& texts) {
+                                            int depth, std::string_view type,
+                                            std::vector<RefText>& texts) {
     if (depth > 32) return ApiError{422, 42201, "Invalid schema: references nest too deeply"};
     for (SchemaRef& ref : refs) {
       auto versions = Versions(c, ref.subject);
@@ -404,11 +471,10 @@ class Registry::Impl {
       auto row = SchemaById(c, found->schema_id);
       if (!row.has_value()) return StoreError(row.error());
       if (!*row) return ApiError{500, 50001, "a stored version names a missing schema"};
-      if ((*row)->type != "AVRO") {
+      if ((*row)->type != type) {
         return ApiError{422, 42201,
                         "Invalid schema: reference '" + ref.name + "' names a " + (*row)->type +
-                            " schema; sluice's registry supports references between AVRO "
-                            "schemas only so far"};
+                            " schema, not " + std::string(type)};
       }
       if ((*row)->refs != "[]") {
         auto inner_json = ParseJson((*row)->refs);
@@ -416,13 +482,14 @@ class Registry::Impl {
         auto inner = ParseRefList(*inner_json);
         if (auto* e = std::get_if<ApiError>(&inner)) return *e;
         if (auto e = CollectReferences(c, std::get<std::vector<SchemaRef>>(inner), depth + 1,
-                                       texts)) {
+                                       type, texts)) {
           return e;
         }
       }
-      if (std::find(texts.begin(), texts.end(), (*row)->text) == texts.end()) {
-        texts.push_back((*row)->text);
-      }
+      const bool seen = std::any_of(texts.begin(), texts.end(), [&](const RefText& t) {
+        return t.name == ref.name && t.text == (*row)->text;
+      });
+      if (!seen) texts.push_back({ref.name, (*row)->text});
     }
     return std::nullopt;
   }
@@ -434,9 +501,14 @@ class Registry::Impl {
     auto refs = ParseRefList(given ? *given : JsonValue());
     if (auto* e = std::get_if<ApiError>(&refs)) return *e;
     auto& list = std::get<std::vector<SchemaRef>>(refs);
-    std::vector<std::string> texts;
+    std::vector<RefText> texts;
     if (!list.empty()) {
-      if (auto e = CollectReferences(c, list, 0, texts)) return *e;
+      std::string type = "AVRO";
+      if (const JsonValue* t = body.Find("schemaType"); t && t->is_string()) {
+        type = AsciiUpper(t->as_string());
+      }
+      if (type != "AVRO" && type != "JSON") return ParseRequestSchema(body, normalize, fallback);
+      if (auto e = CollectReferences(c, list, 0, type, texts)) return *e;
     }
     return ParseRequestSchema(body, normalize, fallback, list, texts);
   }
@@ -495,7 +567,7 @@ class Registry::Impl {
   Api<Canonical> ParseRequestSchema(const JsonValue& body, bool normalize,
                                     const std::optional<SchemaRow>& fallback,
                                     const std::vector<SchemaRef>& refs = {},
-                                    const std::vector<std::string>& ref_texts = {}) {
+                                    const std::vector<RefText>& ref_texts = {}) {
     std::string type = "AVRO";
     if (const JsonValue* t = body.Find("schemaType"); t && !t->is_null()) {
       if (!t->is_string()) return ApiError{422, 422, "schemaType must be a string"};
@@ -503,11 +575,6 @@ class Registry::Impl {
     }
     if (const JsonValue* r = body.Find("references"); r && !r->is_null() && !r->is_array()) {
       return ApiError{422, 422, "references must be an array"};
-    }
-    if (!refs.empty() && type != "AVRO") {
-      return ApiError{422, 42201,
-                      "Invalid schema: sluice's registry supports references between AVRO "
-                      "schemas only so far"};
     }
     const JsonValue* s = body.Find("schema");
     std::string text;
@@ -537,7 +604,8 @@ class Registry::Impl {
     c.type = type;
     std::string standalone;  // what the compatibility engine checks
     if (type == "AVRO") {
-      std::vector<std::string_view> views(ref_texts.begin(), ref_texts.end());
+      std::vector<std::string_view> views;
+      for (const RefText& r : ref_texts) views.push_back(r.text);
       auto avro = dialects::avro::Parse(text, views);
       if (!avro.has_value()) {
         return ApiError{422, 42201, "Invalid schema of type AVRO, details: " +
@@ -557,6 +625,15 @@ class Registry::Impl {
     } else {
       c.text = ToJson(*json, {.sort_keys = normalize});
       standalone = c.text;
+      if (!refs.empty()) {
+        auto bundled = BundleJsonSchema(c.text, ref_texts);
+        if (!bundled.has_value()) {
+          return ApiError{422, 42201, "Invalid schema of type JSON, details: " +
+                                          bundled.error().message()};
+        }
+        standalone = *bundled;
+        c.refs = RefsJson(refs);
+      }
     }
     auto parsed = ParsedSchema::Parse(type == "AVRO" ? SchemaType::kAvro : SchemaType::kJsonSchema,
                                       standalone);

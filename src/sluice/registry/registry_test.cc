@@ -421,12 +421,50 @@ TEST_F(RegistryTest, ReferencesAreCheckedAndResolved) {
       "POST", "/subjects/customer/versions",
       WithRefs(kCustomer, R"([{"name":"acme.Address","subject":"address","version":-1}])"), 200);
   EXPECT_EQ(ToJson(*CallJson("GET", "/schemas/ids/2", "", 200).Find("references")), kAddressRef);
-  // References between JSON Schemas are not supported yet: a clear 42201.
+  // A reference must name a schema of the referring schema's own type.
   std::string json_body = WithRefs(R"({"type":"object"})", kAddressRef);
   json_body.insert(1, R"("schemaType":"JSON",)");
   Response r = Call("POST", "/subjects/j/versions", json_body);
   EXPECT_EQ(ErrorCode(r), 42201);
-  EXPECT_NE(r.body.find("AVRO schemas only"), std::string::npos) << r.body;
+  EXPECT_NE(r.body.find("names a AVRO schema, not JSON"), std::string::npos) << r.body;
+}
+
+std::string JsonBody(std::string_view schema, std::string_view refs) {
+  std::string b = WithRefs(schema, refs);
+  b.insert(1, R"("schemaType":"JSON",)");
+  return b;
+}
+
+// JSON Schema references: `$ref` by the reference's name, with or without a fragment.
+TEST_F(RegistryTest, JsonSchemaReferences) {
+  const char* address =
+      R"({"type":"object","properties":{"city":{"type":"string"},"zip":{"$ref":"#/definitions/zip"}},"definitions":{"zip":{"type":"string"}}})";
+  EXPECT_EQ(Register("address-json", address, "JSON"), 1);
+  const char* customer =
+      R"({"type":"object","properties":{"home":{"$ref":"address.json"},"zip":{"$ref":"address.json#/definitions/zip"}},"additionalProperties":false})";
+  const char* refs = R"([{"name":"address.json","subject":"address-json","version":1}])";
+  JsonValue v = CallJson("POST", "/subjects/customer-json/versions", JsonBody(customer, refs), 200);
+  EXPECT_EQ(ToJson(v), R"({"id":2})");
+  JsonValue got = CallJson("GET", "/schemas/ids/2", "", 200);
+  EXPECT_EQ(got.Find("schemaType")->as_string(), "JSON");
+  EXPECT_EQ(ToJson(*got.Find("references")), refs);
+  // The referenced types take part in compatibility checks: narrowing the referenced zip code
+  // through a new version of address is seen in customer.
+  const char* customer_v2 =
+      R"({"type":"object","properties":{"home":{"$ref":"address.json"},"zip":{"$ref":"address.json#/definitions/zip"},"note":{"type":"string"}},"additionalProperties":false})";
+  EXPECT_EQ(ToJson(CallJson("POST", "/compatibility/subjects/customer-json/versions/latest",
+                            JsonBody(customer_v2, refs), 200)),
+            R"({"is_compatible":true})");
+  const char* address_v2 =
+      R"({"type":"object","properties":{"city":{"type":"string"},"zip":{"$ref":"#/definitions/zip"}},"definitions":{"zip":{"type":"integer"}}})";
+  CallJson("PUT", "/config/address-json", R"({"compatibility":"NONE"})", 200);
+  EXPECT_EQ(Register("address-json", address_v2, "JSON"), 3);
+  const char* refs_v2 = R"([{"name":"address.json","subject":"address-json","version":2}])";
+  JsonValue no = CallJson("POST", "/compatibility/subjects/customer-json/versions/latest",
+                          JsonBody(customer, refs_v2), 200);
+  EXPECT_EQ(ToJson(no), R"({"is_compatible":false})");
+  EXPECT_EQ(ToJson(CallJson("GET", "/subjects/address-json/versions/1/referencedby", "", 200)),
+            "[2]");
 }
 
 TEST_F(RegistryTest, CompatibilityOfSchemasWithReferences) {
