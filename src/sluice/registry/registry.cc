@@ -1060,10 +1060,18 @@ Response Registry::Impl::RegisterSchema(Connection& c, std::string_view subject,
     }
     id = *req_id;
   } else {
-    SLUICE_API_TRY(auto same, c.Query("SELECT MIN(id) FROM schemas WHERE fingerprint = ?",
+    // Not `SELECT MIN(id) ... WHERE fingerprint = ?`: PostgreSQL plans that as a walk of the
+    // primary key in id order, filtering on the fingerprint, which reads every row for a new
+    // schema. A fingerprint has one row (or a few after an IMPORT), so the minimum is taken
+    // here.
+    SLUICE_API_TRY(auto same, c.Query("SELECT id FROM schemas WHERE fingerprint = ?",
                                       {canon.fingerprint}));
-    if (!same.empty() && same[0][0]) {
-      id = ToInt(same[0][0]);  // the same schema in another subject: the same id
+    std::optional<int64_t> existing;
+    for (const auto& row : same) {
+      if (row[0] && (!existing || ToInt(row[0]) < *existing)) existing = ToInt(row[0]);
+    }
+    if (existing) {
+      id = *existing;  // the same schema in another subject: the same id
     } else {
       SLUICE_API_TRY(auto next, c.Query("UPDATE id_counter SET value = value + 1 WHERE name = "
                                         "'schema' RETURNING value"));
