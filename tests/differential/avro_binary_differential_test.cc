@@ -33,12 +33,13 @@
 #include <string>
 #include <vector>
 
+#include "run_process.h"
+#include "sluice/base/hash.h"
 #include "sluice/base/json.h"
 #include "sluice/base/json_writer.h"
 #include "sluice/data/avro_binary.h"
 #include "sluice/dialects/avro/avro_schema.h"
 
-extern char** environ;
 
 namespace sluice::data {
 namespace {
@@ -67,22 +68,7 @@ const std::map<std::string, std::string> kPythonCannotResolve = {
      "python reads a writer union only into a reader union"},
 };
 
-int RunProcess(const std::vector<std::string>& argv, const std::string& log) {
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  pid_t pid = 0;
-  int rc = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) return -1;
-  int status = 0;
-  if (waitpid(pid, &status, 0) != pid) return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+using sluice::testing::RunProcess;
 
 std::string ReadText(const std::string& path) {
   std::ifstream in(path);
@@ -119,24 +105,8 @@ std::vector<JsonValue> ReadJsonLines(const std::string& path) {
   return out;
 }
 
-std::string Hex(std::string_view bytes) {
-  static const char* kDigits = "0123456789abcdef";
-  std::string out;
-  for (char c : bytes) {
-    const auto b = static_cast<unsigned char>(c);
-    out.push_back(kDigits[b >> 4]);
-    out.push_back(kDigits[b & 0xF]);
-  }
-  return out;
-}
-
-std::string Unhex(std::string_view hex) {
-  std::string out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
-    out.push_back(static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
-  }
-  return out;
-}
+// Hex text of the test data (always well formed) as bytes.
+std::string Unhex(std::string_view hex) { return HexDecode(hex).value(); }
 
 std::string Env(const char* name, const char* fallback) {
   const char* v = std::getenv(name);
@@ -289,7 +259,7 @@ TEST(AvroBinaryDifferentialTest, AgreesWithPythonAvroInBothDirections) {
     } else {
       line += "null";
     }
-    line += ",\"hex\":\"" + Hex(bytes) + "\"}\n";
+    line += ",\"hex\":\"" + HexEncode(bytes) + "\"}\n";
     to_python += line;
     sluice_reads.emplace(id, std::make_pair(&read_as, std::move(read)));
   };
@@ -320,7 +290,7 @@ TEST(AvroBinaryDifferentialTest, AgreesWithPythonAvroInBothDirections) {
       report(what + ": sluice cannot encode " + ToJson(*line.Find("json")) + ": " +
              ours.error().ToString());
     } else if (*ours != python_bytes) {
-      report(what + ": sluice writes " + Hex(*ours) + ", python " + Hex(python_bytes));
+      report(what + ": sluice writes " + HexEncode(*ours) + ", python " + HexEncode(python_bytes));
     } else {
       ++encoded_same;
     }

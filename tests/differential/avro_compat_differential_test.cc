@@ -35,11 +35,11 @@
 #include <string>
 #include <vector>
 
+#include "run_process.h"
 #include "sluice/base/json.h"
 #include "sluice/dialects/avro/avro_compatibility.h"
 #include "sluice/dialects/avro/avro_schema.h"
 
-extern char** environ;
 
 namespace sluice::dialects::avro {
 namespace {
@@ -48,23 +48,7 @@ constexpr const char* kPython = "/usr/bin/python3";
 constexpr const char* kGenerator = SLUICE_SOURCE_DIR "/bench/gen_avro_pairs.py";
 constexpr const char* kOracle = SLUICE_SOURCE_DIR "/tests/differential/avro_compat_oracle.py";
 
-// Run argv with stdout and stderr sent to `log`; return the exit status, or -1.
-int RunProcess(const std::vector<std::string>& argv, const std::string& log) {
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  pid_t pid = 0;
-  int rc = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) return -1;
-  int status = 0;
-  if (waitpid(pid, &status, 0) != pid) return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+using sluice::testing::RunProcess;
 
 std::string ReadLog(const std::string& path) {
   std::ifstream in(path);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -15,5 +16,7 @@ std::string Md5Hex(std::string_view data);
 uint64_t Crc64Avro(std::string_view data);
 /// Lower-case hex of raw bytes.
 std::string HexEncode(std::string_view bytes);
+/// The bytes of lower- or upper-case hex text; nullopt for an odd length or a non-hex digit.
+std::optional<std::string> HexDecode(std::string_view hex);
 
 }  // namespace sluice

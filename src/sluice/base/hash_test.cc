@@ -18,5 +18,13 @@ TEST(HashTest, Crc64AvroMatchesPublishedFingerprints) {
 
 TEST(HashTest, HexEncode) { EXPECT_EQ(HexEncode(std::string("\x00\xff\x10", 3)), "00ff10"); }
 
+TEST(HashTest, HexDecode) {
+  EXPECT_EQ(HexDecode("00ff10"), std::string("\x00\xff\x10", 3));
+  EXPECT_EQ(HexDecode("ABcd"), std::string("\xab\xcd"));
+  EXPECT_EQ(HexDecode(""), std::string());
+  EXPECT_EQ(HexDecode("abc"), std::nullopt);
+  EXPECT_EQ(HexDecode("0g"), std::nullopt);
+}
+
 }  // namespace
 }  // namespace sluice

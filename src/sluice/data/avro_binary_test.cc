@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "sluice/base/hash.h"
 #include "sluice/base/json.h"
 #include "sluice/base/json_writer.h"
 #include "sluice/dialects/avro/avro_schema.h"
@@ -23,24 +24,8 @@ namespace avro = dialects::avro;
 constexpr const char* kCasesPath =
     SLUICE_SOURCE_DIR "/src/sluice/data/testdata/avro_binary_cases.json";
 
-std::string Hex(std::string_view bytes) {
-  static const char* kDigits = "0123456789abcdef";
-  std::string out;
-  for (char c : bytes) {
-    const auto b = static_cast<unsigned char>(c);
-    out.push_back(kDigits[b >> 4]);
-    out.push_back(kDigits[b & 0xF]);
-  }
-  return out;
-}
-
-std::string Unhex(std::string_view hex) {
-  std::string out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
-    out.push_back(static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
-  }
-  return out;
-}
+// Hex text of the test data (always well formed) as bytes.
+std::string Unhex(std::string_view hex) { return HexDecode(hex).value(); }
 
 avro::AvroSchema MustParse(std::string_view text) {
   auto s = avro::Parse(text);
@@ -86,7 +71,7 @@ TEST(AvroBinaryCasesTest, EncodesEachDatumToTheListedBytesAndDecodesThemBack) {
     avro::AvroSchema schema = SchemaOf(*c.Find("schema"));
     auto bytes = EncodeAvro(schema, *c.Find("datum"));
     ASSERT_TRUE(bytes.has_value()) << name << ": " << bytes.error().ToString();
-    EXPECT_EQ(Hex(*bytes), c.Find("hex")->as_string()) << name;
+    EXPECT_EQ(HexEncode(*bytes), c.Find("hex")->as_string()) << name;
     auto decoded = DecodeAvro(schema, Unhex(c.Find("hex")->as_string()));
     ASSERT_TRUE(decoded.has_value()) << name << ": " << decoded.error().ToString();
     const JsonValue& expected = c.Find("decoded") ? *c.Find("decoded") : *c.Find("datum");
@@ -95,7 +80,7 @@ TEST(AvroBinaryCasesTest, EncodesEachDatumToTheListedBytesAndDecodesThemBack) {
     // What the decoder prints encodes to the same bytes again.
     auto again = EncodeAvro(schema, *decoded);
     ASSERT_TRUE(again.has_value()) << name << ": " << again.error().ToString();
-    EXPECT_EQ(Hex(*again), c.Find("hex")->as_string()) << name;
+    EXPECT_EQ(HexEncode(*again), c.Find("hex")->as_string()) << name;
   }
 }
 
@@ -142,7 +127,7 @@ TEST(AvroBinaryCasesTest, RejectsDatumsThatDoNotFitWithTheirPath) {
     const std::string name = c.Find("name")->as_string();
     avro::AvroSchema schema = SchemaOf(*c.Find("schema"));
     auto r = EncodeAvro(schema, *c.Find("datum"));
-    ASSERT_FALSE(r.has_value()) << name << ": encoded " << Hex(*r);
+    ASSERT_FALSE(r.has_value()) << name << ": encoded " << HexEncode(*r);
     EXPECT_EQ(r.error().code(), ErrorCode::kInvalidArgument) << name;
     EXPECT_NE(r.error().message().find(c.Find("error")->as_string()), std::string::npos)
         << name << ": " << r.error().message();
@@ -153,7 +138,7 @@ TEST(AvroBinaryCasesTest, RejectsDatumsThatDoNotFitWithTheirPath) {
 
 TEST(AvroBinaryEncodeTest, SpecExamplesOfZigzagVarints) {
   avro::AvroSchema s = MustParse("\"long\"");
-  auto enc = [&](int64_t v) { return Hex(*EncodeAvro(s, JsonValue::Int(v))); };
+  auto enc = [&](int64_t v) { return HexEncode(*EncodeAvro(s, JsonValue::Int(v))); };
   EXPECT_EQ(enc(0), "00");
   EXPECT_EQ(enc(-1), "01");
   EXPECT_EQ(enc(1), "02");
@@ -161,7 +146,7 @@ TEST(AvroBinaryEncodeTest, SpecExamplesOfZigzagVarints) {
   EXPECT_EQ(enc(2), "04");
   EXPECT_EQ(enc(-64), "7f");
   EXPECT_EQ(enc(64), "8001");
-  EXPECT_EQ(Hex(*EncodeAvro(MustParse("\"string\""), JsonValue::String("foo"))), "06666f6f");
+  EXPECT_EQ(HexEncode(*EncodeAvro(MustParse("\"string\""), JsonValue::String("foo"))), "06666f6f");
 }
 
 TEST(AvroBinaryEncodeTest, AppendLeavesTheBufferAsItWasOnError) {
@@ -171,7 +156,7 @@ TEST(AvroBinaryEncodeTest, AppendLeavesTheBufferAsItWasOnError) {
   EXPECT_FALSE(AppendAvro(s.root(), Json(R"({"a":1,"b":"no"})"), out).has_value());
   EXPECT_EQ(out, "xy");
   ASSERT_TRUE(AppendAvro(s.root(), Json(R"({"a":1,"b":2})"), out).has_value());
-  EXPECT_EQ(Hex(out), Hex("xy") + "0204");
+  EXPECT_EQ(HexEncode(out), HexEncode("xy") + "0204");
 }
 
 TEST(AvroBinaryEncodeTest, EncodesANodeOfASchema) {
@@ -179,28 +164,28 @@ TEST(AvroBinaryEncodeTest, EncodesANodeOfASchema) {
       R"({"type":"record","name":"R","fields":[{"name":"tags","type":{"type":"array","items":"string"}}]})");
   auto bytes = EncodeAvro(s.root().fields()[0].type(), Json(R"(["a"])"));
   ASSERT_TRUE(bytes.has_value());
-  EXPECT_EQ(Hex(*bytes), "02026100");
+  EXPECT_EQ(HexEncode(*bytes), "02026100");
 }
 
 TEST(AvroBinaryEncodeTest, BareUnionValuesNeedExactlyOneBranch) {
   avro::AvroSchema s = MustParse(R"(["null","string",{"type":"array","items":"int"},"double"])");
-  EXPECT_EQ(Hex(*EncodeAvro(s, Json("\"x\""))), "020278");
-  EXPECT_EQ(Hex(*EncodeAvro(s, Json("[1]"))), "04020200");
-  EXPECT_EQ(Hex(*EncodeAvro(s, Json("1.5"))), "06000000000000f83f");
+  EXPECT_EQ(HexEncode(*EncodeAvro(s, Json("\"x\""))), "020278");
+  EXPECT_EQ(HexEncode(*EncodeAvro(s, Json("[1]"))), "04020200");
+  EXPECT_EQ(HexEncode(*EncodeAvro(s, Json("1.5"))), "06000000000000f83f");
   // "NaN" is a string and a double's special value: both branches accept it.
   auto nan = EncodeAvro(s, Json("\"NaN\""));
   ASSERT_FALSE(nan.has_value());
   EXPECT_NE(nan.error().message().find("fits branches string and double"), std::string::npos)
       << nan.error().message();
-  EXPECT_EQ(Hex(*EncodeAvro(s, Json(R"({"double":"NaN"})"))), "06000000000000f87f");
+  EXPECT_EQ(HexEncode(*EncodeAvro(s, Json(R"({"double":"NaN"})"))), "06000000000000f87f");
 }
 
 TEST(AvroBinaryEncodeTest, AWrappedFormWinsOverAMapValue) {
   avro::AvroSchema s = MustParse(R"(["null","string",{"type":"map","values":"string"}])");
   // {"string": "x"} names the string branch, though a map could hold it too.
-  EXPECT_EQ(Hex(*EncodeAvro(s, Json(R"({"string":"x"})"))), "020278");
-  EXPECT_EQ(Hex(*EncodeAvro(s, Json(R"({"map":{"string":"x"}})"))), "04020c737472696e67027800");
-  EXPECT_EQ(Hex(*EncodeAvro(s, Json(R"({"k":"v"})"))), "0402026b027600");
+  EXPECT_EQ(HexEncode(*EncodeAvro(s, Json(R"({"string":"x"})"))), "020278");
+  EXPECT_EQ(HexEncode(*EncodeAvro(s, Json(R"({"map":{"string":"x"}})"))), "04020c737472696e67027800");
+  EXPECT_EQ(HexEncode(*EncodeAvro(s, Json(R"({"k":"v"})"))), "0402026b027600");
 }
 
 TEST(AvroBinaryEncodeTest, DefaultsOfNestedUnionsBelongToTheFirstBranch) {
@@ -208,7 +193,7 @@ TEST(AvroBinaryEncodeTest, DefaultsOfNestedUnionsBelongToTheFirstBranch) {
       {"name":"xs","type":{"type":"array","items":["long","null"]},"default":[1,2]}]})");
   auto bytes = EncodeAvro(s, JsonValue::Object());
   ASSERT_TRUE(bytes.has_value()) << bytes.error().ToString();
-  EXPECT_EQ(Hex(*bytes),
+  EXPECT_EQ(HexEncode(*bytes),
             "04000200"
             "0400");
   EXPECT_TRUE(DecodeAvro(s, *bytes)->Equals(Json(R"({"xs":[{"long":1},{"long":2}]})")));
