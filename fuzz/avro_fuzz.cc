@@ -1,11 +1,14 @@
 // Fuzz the Avro dialect: parse arbitrary bytes as an Avro schema; on success exercise every
 // writer and both conversions, and check the invariants a user relies on (the full JSON form
-// parses back to the same canonical form; the model's Avro form parses).
+// parses back to the same canonical form; the model's Avro form parses). An input with NUL bytes
+// is also read as referenced schemas (each piece before the last NUL) and the schema after it,
+// as a registry's references are: its standalone form must parse alone to the same schema.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "sluice/dialects/avro/avro_convert.h"
 #include "sluice/dialects/avro/avro_schema.h"
@@ -14,6 +17,23 @@ namespace avro = sluice::dialects::avro;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
+  if (size_t last = text.rfind('\0'); last != std::string_view::npos) {
+    std::vector<std::string_view> refs;
+    for (std::string_view rest = text.substr(0, last); !rest.empty() || refs.empty();) {
+      size_t nul = rest.find('\0');
+      refs.push_back(rest.substr(0, nul));
+      if (nul == std::string_view::npos) break;
+      rest.remove_prefix(nul + 1);
+    }
+    auto with_refs = avro::Parse(text.substr(last + 1), refs);
+    if (with_refs.has_value()) {
+      auto standalone = avro::Parse(avro::WriteJson(*with_refs));
+      if (!standalone.has_value() ||
+          avro::ParsingCanonicalForm(*standalone) != avro::ParsingCanonicalForm(*with_refs)) {
+        std::abort();
+      }
+    }
+  }
   auto parsed = avro::Parse(text);
   if (!parsed.has_value()) return 0;
 
