@@ -486,8 +486,10 @@ class Registry::Impl {
           return e;
         }
       }
+      // Avro types are known by their own names, so a schema reached twice is parsed once; a
+      // JSON Schema is known by the reference's name.
       const bool seen = std::any_of(texts.begin(), texts.end(), [&](const RefText& t) {
-        return t.name == ref.name && t.text == (*row)->text;
+        return type == "AVRO" ? t.text == (*row)->text : t.name == ref.name;
       });
       if (!seen) texts.push_back({ref.name, (*row)->text});
     }

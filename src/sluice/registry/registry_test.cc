@@ -467,6 +467,22 @@ TEST_F(RegistryTest, JsonSchemaReferences) {
             "[2]");
 }
 
+// A type reached through two references (directly under another reference name, and through
+// another referenced schema) is defined once.
+TEST_F(RegistryTest, ReferencesReachingOneSchemaTwice) {
+  EXPECT_EQ(Register("address", kAddress), 1);
+  const char* site =
+      R"({"type":"record","name":"Site","namespace":"acme","fields":[{"name":"at","type":"acme.Address"}]})";
+  CallJson("POST", "/subjects/site/versions", WithRefs(site, kAddressRef), 200);
+  const char* both =
+      R"({"type":"record","name":"Both","namespace":"acme","fields":[{"name":"s","type":"acme.Site"},{"name":"a","type":"acme.Address"}]})";
+  JsonValue v = CallJson(
+      "POST", "/subjects/both/versions",
+      WithRefs(both, R"([{"name":"acme.Site","subject":"site","version":1},{"name":"address.avsc","subject":"address","version":1}])"),
+      200);
+  EXPECT_EQ(ToJson(v), R"({"id":3})");
+}
+
 TEST_F(RegistryTest, CompatibilityOfSchemasWithReferences) {
   EXPECT_EQ(Register("address", kAddress), 1);
   CallJson("POST", "/subjects/customer/versions", WithRefs(kCustomer, kAddressRef), 200);
