@@ -126,7 +126,7 @@ int Print(const Result<HttpReply>& r, bool pretty = true) {
 
 // A schema file's text and its registry type (AVRO or JSON).
 Result<std::pair<std::string, std::string>> SchemaFile(const std::string& path,
-                                                      const std::string& type) {
+                                                       const std::string& type) {
   SLUICE_ASSIGN_OR_RETURN(std::string text, ReadInput(path));
   std::string t = AsciiUpper(type);
   if (t == "AUTO") {
@@ -169,8 +169,8 @@ Result<HttpReply> PostSchemaFile(const ClientFlags& f, const std::string& path,
 }  // namespace
 
 void RegisterRegistryCommand(CLI::App& app, int& exit_code) {
-  CLI::App* reg = app.add_subcommand(
-      "registry", "Run a Confluent-compatible schema registry, or talk to one");
+  CLI::App* reg =
+      app.add_subcommand("registry", "Run a Confluent-compatible schema registry, or talk to one");
   reg->require_subcommand(1);
 
   auto serve = std::make_shared<ServeOptions>();
@@ -241,8 +241,8 @@ void RegisterRegistryCommand(CLI::App& app, int& exit_code) {
     AddClientFlags(c, *f);
     c->callback([=, &exit_code] {
       if (subject->empty() == (*id < 0)) {
-        exit_code = ReportError(Error(ErrorCode::kInvalidArgument,
-                                      "give a SUBJECT or --id, not both"));
+        exit_code =
+            ReportError(Error(ErrorCode::kInvalidArgument, "give a SUBJECT or --id, not both"));
         return;
       }
       auto client = Connect(*f);
@@ -295,8 +295,7 @@ void RegisterRegistryCommand(CLI::App& app, int& exit_code) {
         return;
       }
       exit_code = Print((*client)->Call("GET", "/subjects/" + EncodeSegment(*subject) +
-                                                   "/versions" +
-                                                   (*deleted ? "?deleted=true" : "")),
+                                                   "/versions" + (*deleted ? "?deleted=true" : "")),
                         false);
     });
   }
@@ -370,8 +369,8 @@ void RegisterRegistryCommand(CLI::App& app, int& exit_code) {
       }
       std::string path = subject->empty() ? "/config" : "/config/" + EncodeSegment(*subject);
       if (level->empty()) {
-        exit_code = Print((*client)->Call(
-            "GET", path + (subject->empty() ? "" : "?defaultToGlobal=true")));
+        exit_code =
+            Print((*client)->Call("GET", path + (subject->empty() ? "" : "?defaultToGlobal=true")));
         return;
       }
       std::string body = "{\"compatibility\":";

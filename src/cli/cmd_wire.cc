@@ -88,8 +88,7 @@ Status CollectReferencedTexts(registry::Client& client, const JsonValue& reply, 
   for (const JsonValue& ref : refs->items()) {
     const JsonValue* subject = ref.Find("subject");
     const JsonValue* version = ref.Find("version");
-    if (subject == nullptr || !subject->is_string() || version == nullptr ||
-        !version->as_int64()) {
+    if (subject == nullptr || !subject->is_string() || version == nullptr || !version->as_int64()) {
       return ParseError("a reference in the registry's reply has no subject and version");
     }
     SLUICE_ASSIGN_OR_RETURN(

@@ -40,7 +40,6 @@
 #include "sluice/data/avro_binary.h"
 #include "sluice/dialects/avro/avro_schema.h"
 
-
 namespace sluice::data {
 namespace {
 
@@ -68,30 +67,14 @@ const std::map<std::string, std::string> kPythonCannotResolve = {
      "python reads a writer union only into a reader union"},
 };
 
+using sluice::testing::LogTail;
 using sluice::testing::RunProcess;
+using sluice::testing::TempDir;
 
 std::string ReadText(const std::string& path) {
   std::ifstream in(path);
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
-
-std::string Tail(const std::string& path) {
-  std::string text = ReadText(path);
-  return text.size() > 4000 ? text.substr(text.size() - 4000) : text;
-}
-
-struct TempDir {
-  std::filesystem::path path;
-  TempDir() {
-    std::string tmpl =
-        (std::filesystem::temp_directory_path() / "sluice-avro-binary-diff-XXXXXX").string();
-    if (mkdtemp(tmpl.data()) != nullptr) path = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    if (!path.empty()) std::filesystem::remove_all(path, ignored);
-  }
-};
 
 std::vector<JsonValue> ReadJsonLines(const std::string& path) {
   std::vector<JsonValue> out;
@@ -211,7 +194,7 @@ bool SameValue(const avro::AvroNode& node, const JsonValue& ours, const JsonValu
 
 TEST(AvroBinaryDifferentialTest, AgreesWithPythonAvroInBothDirections) {
   if (access(kPython, X_OK) != 0) GTEST_SKIP() << kPython << " is missing";
-  TempDir tmp;
+  TempDir tmp("sluice-avro-binary-diff");
   ASSERT_FALSE(tmp.path.empty());
   const std::string log = (tmp.path / "log.txt").string();
   const std::string seed = Env("SLUICE_DIFF_SEED", "20241203");
@@ -220,8 +203,8 @@ TEST(AvroBinaryDifferentialTest, AgreesWithPythonAvroInBothDirections) {
   int rc = RunProcess({kPython, "-W", "ignore", kOracle, "generate", "--seed", seed, "--per-schema",
                        per_schema, kCases, generated},
                       log);
-  if (rc == 77) GTEST_SKIP() << "python3-avro is not installed: " << Tail(log);
-  ASSERT_EQ(rc, 0) << Tail(log);
+  if (rc == 77) GTEST_SKIP() << "python3-avro is not installed: " << LogTail(log);
+  ASSERT_EQ(rc, 0) << LogTail(log);
 
   std::vector<JsonValue> lines = ReadJsonLines(generated);
   ASSERT_GE(lines.size(), 3000u);
@@ -372,7 +355,7 @@ TEST(AvroBinaryDifferentialTest, AgreesWithPythonAvroInBothDirections) {
     out << to_python;
   }
   ASSERT_EQ(RunProcess({kPython, "-W", "ignore", kOracle, "decode", request, answers}, log), 0)
-      << Tail(log);
+      << LogTail(log);
   int python_read_same = 0, python_refused = 0;
   std::map<std::string, std::string> case_names;  // "r<n>" -> resolution case name
   {

@@ -40,7 +40,6 @@
 #include "sluice/dialects/avro/avro_compatibility.h"
 #include "sluice/dialects/avro/avro_schema.h"
 
-
 namespace sluice::dialects::avro {
 namespace {
 
@@ -48,26 +47,9 @@ constexpr const char* kPython = "/usr/bin/python3";
 constexpr const char* kGenerator = SLUICE_SOURCE_DIR "/bench/gen_avro_pairs.py";
 constexpr const char* kOracle = SLUICE_SOURCE_DIR "/tests/differential/avro_compat_oracle.py";
 
+using sluice::testing::LogTail;
 using sluice::testing::RunProcess;
-
-std::string ReadLog(const std::string& path) {
-  std::ifstream in(path);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return text.size() > 4000 ? text.substr(text.size() - 4000) : text;
-}
-
-struct TempDir {
-  std::filesystem::path path;
-  TempDir() {
-    std::string tmpl =
-        (std::filesystem::temp_directory_path() / "sluice-avro-diff-XXXXXX").string();
-    if (mkdtemp(tmpl.data()) != nullptr) path = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    if (!path.empty()) std::filesystem::remove_all(path, ignored);
-  }
-};
+using sluice::testing::TempDir;
 
 // A verdict with the ordered kinds, or an error, in one comparable string.
 std::string Verdict(const Result<AvroCompatibility>& r) {
@@ -139,20 +121,20 @@ std::string Env(const char* name, const char* fallback) {
 
 TEST(AvroCompatDifferentialTest, AgreesWithPythonAvroOnTenThousandRandomPairs) {
   if (access(kPython, X_OK) != 0) GTEST_SKIP() << kPython << " is missing";
-  TempDir tmp;
+  TempDir tmp("sluice-avro-diff");
   ASSERT_FALSE(tmp.path.empty());
   std::string log = (tmp.path / "log.txt").string();
   if (RunProcess({kPython, "-c", "import avro.compatibility"}, log) != 0) {
-    GTEST_SKIP() << "python3-avro is not installed (" << ReadLog(log) << ")";
+    GTEST_SKIP() << "python3-avro is not installed (" << LogTail(log) << ")";
   }
   const std::string seed = Env("SLUICE_DIFF_SEED", "20240611");
   const std::string count = Env("SLUICE_DIFF_PAIRS", "10000");
   std::string pairs_path = (tmp.path / "pairs.jsonl").string();
   std::string oracle_path = (tmp.path / "oracle.jsonl").string();
   ASSERT_EQ(RunProcess({kPython, kGenerator, "--seed", seed, "--pairs", count, pairs_path}, log), 0)
-      << ReadLog(log);
+      << LogTail(log);
   ASSERT_EQ(RunProcess({kPython, "-W", "ignore", kOracle, pairs_path, oracle_path}, log), 0)
-      << ReadLog(log);
+      << LogTail(log);
 
   std::vector<JsonValue> pairs = ReadJsonLines(pairs_path);
   std::vector<JsonValue> oracle = ReadJsonLines(oracle_path);

@@ -1,4 +1,4 @@
-// Running a peer implementation from a differential test.
+// Running a peer implementation from a differential test: the process, its log, a scratch folder.
 #pragma once
 
 #include <fcntl.h>
@@ -6,7 +6,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
+#include <string_view>
+#include <system_error>
 #include <vector>
 
 extern char** environ;
@@ -31,5 +36,28 @@ inline int RunProcess(const std::vector<std::string>& argv, const std::string& l
   if (waitpid(pid, &status, 0) != pid) return -1;
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
+
+// The last 4,000 bytes of a log, for a failure message.
+inline std::string LogTail(const std::string& path) {
+  std::ifstream in(path);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return text.size() > 4000 ? text.substr(text.size() - 4000) : text;
+}
+
+// A fresh folder under the system's temporary directory, removed with everything in it.
+struct TempDir {
+  std::filesystem::path path;
+  explicit TempDir(std::string_view prefix) {
+    std::string tmpl =
+        (std::filesystem::temp_directory_path() / (std::string(prefix) + "-XXXXXX")).string();
+    if (mkdtemp(tmpl.data()) != nullptr) path = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    if (!path.empty()) std::filesystem::remove_all(path, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+};
 
 }  // namespace sluice::testing

@@ -49,7 +49,8 @@ Result<HttpReply> Client::Call(std::string_view method, std::string_view path,
                                std::string_view body) {
   const std::string full = impl_->base_path + std::string(path);
   const char* type = "application/vnd.schemaregistry.v1+json";
-  httplib::Headers headers = {{"Accept", "application/vnd.schemaregistry.v1+json, application/json"}};
+  httplib::Headers headers = {
+      {"Accept", "application/vnd.schemaregistry.v1+json, application/json"}};
   auto send = [&]() -> httplib::Result {
     if (method == "POST") {
       return impl_->http->Post(full.c_str(), headers, body.data(), body.size(), type);

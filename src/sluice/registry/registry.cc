@@ -21,9 +21,12 @@ using evolution::SchemaType;
 
 std::string_view PermissionName(Permission p) {
   switch (p) {
-    case Permission::kRead: return "read";
-    case Permission::kWrite: return "write";
-    case Permission::kAdmin: return "admin";
+    case Permission::kRead:
+      return "read";
+    case Permission::kWrite:
+      return "write";
+    case Permission::kAdmin:
+      return "admin";
   }
   return "read";
 }
@@ -103,9 +106,9 @@ struct Query {
       q = amp == std::string_view::npos ? std::string_view() : q.substr(amp + 1);
       if (part.empty()) continue;
       size_t eq = part.find('=');
-      items.emplace_back(PercentDecode(part.substr(0, eq), true),
-                         eq == std::string_view::npos ? std::string()
-                                                      : PercentDecode(part.substr(eq + 1), true));
+      items.emplace_back(
+          PercentDecode(part.substr(0, eq), true),
+          eq == std::string_view::npos ? std::string() : PercentDecode(part.substr(eq + 1), true));
     }
   }
   const std::string* Get(std::string_view name) const {
@@ -273,7 +276,9 @@ class Registry::Impl {
   template <typename T>
   using Api = std::variant<T, ApiError>;
 
-  static Response FromError(const ApiError& e) { return ErrorResponse(e.status, e.code, e.message); }
+  static Response FromError(const ApiError& e) {
+    return ErrorResponse(e.status, e.code, e.message);
+  }
   static ApiError StoreError(const Error& e) {
     return {500, 50001, "Error in the backend data store: " + e.message()};
   }
@@ -326,18 +331,17 @@ class Registry::Impl {
 
   Result<std::optional<SchemaRow>> SchemaById(Connection& c, int64_t id) {
     SLUICE_ASSIGN_OR_RETURN(
-        auto rows, c.Query("SELECT id, schema_type, schema_text, refs FROM schemas WHERE id = ?",
-                           {id}));
+        auto rows,
+        c.Query("SELECT id, schema_type, schema_text, refs FROM schemas WHERE id = ?", {id}));
     if (rows.empty()) return std::optional<SchemaRow>();
-    return std::optional<SchemaRow>(
-        SchemaRow{ToInt(rows[0][0]), rows[0][1].value_or("AVRO"), rows[0][2].value_or(""),
-                  rows[0][3].value_or("[]")});
+    return std::optional<SchemaRow>(SchemaRow{ToInt(rows[0][0]), rows[0][1].value_or("AVRO"),
+                                              rows[0][2].value_or(""), rows[0][3].value_or("[]")});
   }
 
   Result<std::optional<std::string>> ScopeValue(Connection& c, std::string_view table,
                                                 std::string_view column, std::string_view scope) {
-    std::string sql = "SELECT " + std::string(column) + " FROM " + std::string(table) +
-                      " WHERE scope = ?";
+    std::string sql =
+        "SELECT " + std::string(column) + " FROM " + std::string(table) + " WHERE scope = ?";
     SLUICE_ASSIGN_OR_RETURN(auto rows, c.Query(sql, {scope}));
     if (rows.empty()) return std::optional<std::string>();
     return rows[0][0];
@@ -376,8 +380,8 @@ class Registry::Impl {
       auto list = ParseRefList(refs);
       if (auto* e = std::get_if<ApiError>(&list)) return Internal(e->message);
       std::vector<RefText> texts;
-      if (auto e = CollectReferences(c, std::get<std::vector<SchemaRef>>(list), 0, row.type,
-                                     texts)) {
+      if (auto e =
+              CollectReferences(c, std::get<std::vector<SchemaRef>>(list), 0, row.type, texts)) {
         return Internal(e->message);
       }
       SLUICE_ASSIGN_OR_RETURN(text, Standalone(row.type, row.text, texts));
@@ -449,9 +453,8 @@ class Registry::Impl {
   // (depth first), as the Avro parser needs them. They must be of `type` (the referring
   // schema's). -1 is resolved to the latest version in `refs`, so what is stored names a fixed
   // version.
-  std::optional<ApiError> CollectReferences(Connection& c, std::vector<SchemaRef>& refs,
-                                            int depth, std::string_view type,
-                                            std::vector<RefText>& texts) {
+  std::optional<ApiError> CollectReferences(Connection& c, std::vector<SchemaRef>& refs, int depth,
+                                            std::string_view type, std::vector<RefText>& texts) {
     if (depth > 32) return ApiError{422, 42201, "Invalid schema: references nest too deeply"};
     for (SchemaRef& ref : refs) {
       auto versions = Versions(c, ref.subject);
@@ -481,8 +484,8 @@ class Registry::Impl {
         if (!inner_json.has_value()) return ApiError{500, 50001, "stored references do not parse"};
         auto inner = ParseRefList(*inner_json);
         if (auto* e = std::get_if<ApiError>(&inner)) return *e;
-        if (auto e = CollectReferences(c, std::get<std::vector<SchemaRef>>(inner), depth + 1,
-                                       type, texts)) {
+        if (auto e = CollectReferences(c, std::get<std::vector<SchemaRef>>(inner), depth + 1, type,
+                                       texts)) {
           return e;
         }
       }
@@ -554,8 +557,8 @@ class Registry::Impl {
     if (referrers->empty()) return std::nullopt;
     return ErrorResponse(422, 42206,
                          "One or more references exist to the schema {magic=1,keytype=SCHEMA,"
-                         "subject=" + std::string(subject) + ",version=" +
-                             std::to_string(version) + "}.");
+                         "subject=" +
+                             std::string(subject) + ",version=" + std::to_string(version) + "}.");
   }
 
   static bool HasReferences(const JsonValue& body) {
@@ -599,8 +602,8 @@ class Registry::Impl {
     }
     auto json = ParseJson(text, {.max_depth = options_.max_schema_depth});
     if (!json.has_value()) {
-      return ApiError{422, 42201, "Invalid schema of type " + type + ", details: " +
-                                      json.error().message()};
+      return ApiError{422, 42201,
+                      "Invalid schema of type " + type + ", details: " + json.error().message()};
     }
     Canonical c;
     c.type = type;
@@ -610,8 +613,8 @@ class Registry::Impl {
       for (const RefText& r : ref_texts) views.push_back(r.text);
       auto avro = dialects::avro::Parse(text, views);
       if (!avro.has_value()) {
-        return ApiError{422, 42201, "Invalid schema of type AVRO, details: " +
-                                        avro.error().message()};
+        return ApiError{422, 42201,
+                        "Invalid schema of type AVRO, details: " + avro.error().message()};
       }
       if (refs.empty()) {
         // Avro's compact form, every attribute kept: `{"type":"string"}` is stored as "string".
@@ -630,8 +633,8 @@ class Registry::Impl {
       if (!refs.empty()) {
         auto bundled = BundleJsonSchema(c.text, ref_texts);
         if (!bundled.has_value()) {
-          return ApiError{422, 42201, "Invalid schema of type JSON, details: " +
-                                          bundled.error().message()};
+          return ApiError{422, 42201,
+                          "Invalid schema of type JSON, details: " + bundled.error().message()};
         }
         standalone = *bundled;
         c.refs = RefsJson(refs);
@@ -640,8 +643,8 @@ class Registry::Impl {
     auto parsed = ParsedSchema::Parse(type == "AVRO" ? SchemaType::kAvro : SchemaType::kJsonSchema,
                                       standalone);
     if (!parsed.has_value()) {
-      return ApiError{422, 42201, "Invalid schema of type " + type + ", details: " +
-                                      parsed.error().message()};
+      return ApiError{422, 42201,
+                      "Invalid schema of type " + type + ", details: " + parsed.error().message()};
     }
     c.parsed = *parsed;
     c.fingerprint = Sha256Hex(c.type + "\n" + c.text + "\n" + c.refs);
@@ -696,8 +699,8 @@ class Registry::Impl {
       if ((*texts)[i].type != candidate.type) {
         report.compatible = false;
         report.incompatibilities.push_back({"TYPE_MISMATCH", "",
-                                            "Incompatible because of different schema type",
-                                            "", evolution::CheckDirection::kBackward, i});
+                                            "Incompatible because of different schema type", "",
+                                            evolution::CheckDirection::kBackward, i});
         return report;
       }
     }
@@ -743,8 +746,7 @@ class Registry::Impl {
   Response PutConfig(Connection& c, std::string_view subject, std::string_view body);
   Response DeleteConfig(Connection& c, std::string_view subject);
   Response GetMode(Connection& c, std::string_view subject, const Query& q);
-  Response PutMode(Connection& c, std::string_view subject, std::string_view body,
-                   const Query& q);
+  Response PutMode(Connection& c, std::string_view subject, std::string_view body, const Query& q);
   Response DeleteMode(Connection& c, std::string_view subject);
 
   std::string SchemaJson(std::string_view subject, int64_t version, const SchemaRow& row) {
@@ -762,14 +764,14 @@ class Registry::Impl {
   std::map<int64_t, ParsedSchemaPtr> parsed_;
 };
 
-#define SLUICE_API_TRY(lhs, expr)                                   \
-  auto SLUICE_CONCAT_(api_, __LINE__) = (expr);                     \
-  if (!SLUICE_CONCAT_(api_, __LINE__).has_value()) {                \
+#define SLUICE_API_TRY(lhs, expr)                                         \
+  auto SLUICE_CONCAT_(api_, __LINE__) = (expr);                           \
+  if (!SLUICE_CONCAT_(api_, __LINE__).has_value()) {                      \
     return FromError(StoreError(SLUICE_CONCAT_(api_, __LINE__).error())); \
-  }                                                                 \
+  }                                                                       \
   lhs = std::move(*SLUICE_CONCAT_(api_, __LINE__))
 
-#define SLUICE_STATUS_TRY(expr)                                          \
+#define SLUICE_STATUS_TRY(expr) \
   if (Status st_ = (expr); !st_.has_value()) return FromError(StoreError(st_.error()))
 
 Response Registry::Impl::GetSchemaById(Connection& c, std::string_view id_text, const Query& q,
@@ -788,8 +790,8 @@ Response Registry::Impl::GetSchemaById(Connection& c, std::string_view id_text, 
     bool allowed = false;
     for (auto& s : subjects) allowed = allowed || policy->Allows(Permission::kRead, *s[0]);
     if (!allowed) {
-      return ErrorResponse(403, 40301, "User is denied read access to schema " +
-                                           std::string(id_text));
+      return ErrorResponse(403, 40301,
+                           "User is denied read access to schema " + std::string(id_text));
     }
   }
   if (raw) return JsonResponse(row->text);
@@ -974,12 +976,11 @@ Response Registry::Impl::RegisterSchema(Connection& c, std::string_view subject,
   }
   const bool importing = mode == "IMPORT" || mode == "FORWARD";
   if (req_id && !importing) {
-    return ErrorResponse(422, 42205, "Subject " + std::string(subject) +
-                                         " is not in import mode");
+    return ErrorResponse(422, 42205, "Subject " + std::string(subject) + " is not in import mode");
   }
   if (!req_id && mode != "READWRITE") {
-    return ErrorResponse(422, 42205, "Subject " + std::string(subject) +
-                                         " is not in read-write mode");
+    return ErrorResponse(422, 42205,
+                         "Subject " + std::string(subject) + " is not in read-write mode");
   }
   SLUICE_API_TRY(auto versions, Versions(c, subject));
   std::vector<VersionRow> live;
@@ -1009,9 +1010,9 @@ Response Registry::Impl::RegisterSchema(Connection& c, std::string_view subject,
     if (importing) {
       for (const VersionRow& v : versions) {
         if (v.version == *req_version) {
-          return ErrorResponse(422, 42205, "Version " + std::to_string(*req_version) +
-                                               " of subject " + std::string(subject) +
-                                               " already exists");
+          return ErrorResponse(422, 42205,
+                               "Version " + std::to_string(*req_version) + " of subject " +
+                                   std::string(subject) + " already exists");
         }
       }
       version = *req_version;
@@ -1045,14 +1046,15 @@ Response Registry::Impl::RegisterSchema(Connection& c, std::string_view subject,
     if (existing) {
       if (Sha256Hex(existing->type + "\n" + existing->text + "\n" + existing->refs) !=
           canon.fingerprint) {
-        return ErrorResponse(422, 42205, "Overwrite new schema with id " +
-                                             std::to_string(*req_id) + " is not permitted.");
+        return ErrorResponse(
+            422, 42205,
+            "Overwrite new schema with id " + std::to_string(*req_id) + " is not permitted.");
       }
     } else {
-      SLUICE_API_TRY(auto ins, c.Query("INSERT INTO schemas (id, schema_type, schema_text, refs, "
-                                       "fingerprint) VALUES (?, ?, ?, ?, ?)",
-                                       {*req_id, canon.type, canon.text, canon.refs,
-                                        canon.fingerprint}));
+      SLUICE_API_TRY(auto ins,
+                     c.Query("INSERT INTO schemas (id, schema_type, schema_text, refs, "
+                             "fingerprint) VALUES (?, ?, ?, ?, ?)",
+                             {*req_id, canon.type, canon.text, canon.refs, canon.fingerprint}));
       (void)ins;
       // Imported ids raise the counter, so later registrations never take them.
       SLUICE_API_TRY(auto up, c.Query("UPDATE id_counter SET value = ? WHERE name = 'schema' "
@@ -1066,8 +1068,8 @@ Response Registry::Impl::RegisterSchema(Connection& c, std::string_view subject,
     // primary key in id order, filtering on the fingerprint, which reads every row for a new
     // schema. A fingerprint has one row (or a few after an IMPORT), so the minimum is taken
     // here.
-    SLUICE_API_TRY(auto same, c.Query("SELECT id FROM schemas WHERE fingerprint = ?",
-                                      {canon.fingerprint}));
+    SLUICE_API_TRY(auto same,
+                   c.Query("SELECT id FROM schemas WHERE fingerprint = ?", {canon.fingerprint}));
     std::optional<int64_t> existing;
     for (const auto& row : same) {
       if (row[0] && (!existing || ToInt(row[0]) < *existing)) existing = ToInt(row[0]);
@@ -1079,10 +1081,10 @@ Response Registry::Impl::RegisterSchema(Connection& c, std::string_view subject,
                                         "'schema' RETURNING value"));
       if (next.empty()) return FromError({500, 50001, "the id counter is missing"});
       id = ToInt(next[0][0]);
-      SLUICE_API_TRY(auto ins, c.Query("INSERT INTO schemas (id, schema_type, schema_text, refs, "
-                                       "fingerprint) VALUES (?, ?, ?, ?, ?)",
-                                       {id, canon.type, canon.text, canon.refs,
-                                        canon.fingerprint}));
+      SLUICE_API_TRY(auto ins,
+                     c.Query("INSERT INTO schemas (id, schema_type, schema_text, refs, "
+                             "fingerprint) VALUES (?, ?, ?, ?, ?)",
+                             {id, canon.type, canon.text, canon.refs, canon.fingerprint}));
       (void)ins;
     }
   }
@@ -1157,24 +1159,26 @@ Response Registry::Impl::DeleteSubject(Connection& c, std::string_view subject, 
     bool any_live = false;
     for (const VersionRow& v : versions) any_live = any_live || !v.deleted;
     if (!any_live) {
-      return ErrorResponse(404, 40404, "Subject '" + std::string(subject) +
-                                           "' was soft deleted.Set permanent=true to delete "
-                                           "permanently");
+      return ErrorResponse(404, 40404,
+                           "Subject '" + std::string(subject) +
+                               "' was soft deleted.Set permanent=true to delete "
+                               "permanently");
     }
     for (const VersionRow& v : versions) {
       if (v.deleted) continue;
       if (auto refused = RefusedByReferences(c, subject, v.version, false)) return *refused;
       add(v.version);
     }
-    SLUICE_API_TRY(auto up, c.Query("UPDATE versions SET deleted = 1 WHERE subject = ?",
-                                    {subject}));
+    SLUICE_API_TRY(auto up,
+                   c.Query("UPDATE versions SET deleted = 1 WHERE subject = ?", {subject}));
     (void)up;
   } else {
     for (const VersionRow& v : versions) {
       if (!v.deleted) {
-        return ErrorResponse(404, 40405, "Subject '" + std::string(subject) +
-                                             "' was not deleted first before being permanently "
-                                             "deleted");
+        return ErrorResponse(404, 40405,
+                             "Subject '" + std::string(subject) +
+                                 "' was not deleted first before being permanently "
+                                 "deleted");
       }
     }
     for (const VersionRow& v : versions) {
@@ -1225,9 +1229,10 @@ Response Registry::Impl::DeleteVersion(Connection& c, std::string_view subject,
   const std::string v = std::to_string(found->version);
   if (!permanent) {
     if (found->deleted) {
-      return ErrorResponse(404, 40406, "Subject '" + std::string(subject) + "' Version " + v +
-                                           " was soft deleted.Set permanent=true to delete "
-                                           "permanently");
+      return ErrorResponse(404, 40406,
+                           "Subject '" + std::string(subject) + "' Version " + v +
+                               " was soft deleted.Set permanent=true to delete "
+                               "permanently");
     }
     if (auto refused = RefusedByReferences(c, subject, found->version, false)) return *refused;
     SLUICE_API_TRY(auto up, c.Query("UPDATE versions SET deleted = 1 WHERE subject = ? AND "
@@ -1236,9 +1241,10 @@ Response Registry::Impl::DeleteVersion(Connection& c, std::string_view subject,
     (void)up;
   } else {
     if (!found->deleted) {
-      return ErrorResponse(404, 40407, "Subject '" + std::string(subject) + "' Version " + v +
-                                           " was not deleted first before being permanently "
-                                           "deleted");
+      return ErrorResponse(404, 40407,
+                           "Subject '" + std::string(subject) + "' Version " + v +
+                               " was not deleted first before being permanently "
+                               "deleted");
     }
     if (auto refused = RefusedByReferences(c, subject, found->version, true)) return *refused;
     SLUICE_API_TRY(auto del, c.Query("DELETE FROM versions WHERE subject = ? AND version = ?",
@@ -1303,9 +1309,15 @@ Response Registry::Impl::Compatibility(Connection& c, std::string_view subject,
     // One version: checked in the level's direction(s), never transitively.
     if (vid->latest && !live.empty()) live = {live.back()};
     switch (level) {
-      case CompatibilityMode::kBackwardTransitive: level = CompatibilityMode::kBackward; break;
-      case CompatibilityMode::kForwardTransitive: level = CompatibilityMode::kForward; break;
-      case CompatibilityMode::kFullTransitive: level = CompatibilityMode::kFull; break;
+      case CompatibilityMode::kBackwardTransitive:
+        level = CompatibilityMode::kBackward;
+        break;
+      case CompatibilityMode::kForwardTransitive:
+        level = CompatibilityMode::kForward;
+        break;
+      case CompatibilityMode::kFullTransitive:
+        level = CompatibilityMode::kFull;
+        break;
       case CompatibilityMode::kNone:
       case CompatibilityMode::kBackward:
       case CompatibilityMode::kForward:
@@ -1337,9 +1349,10 @@ Response Registry::Impl::Compatibility(Connection& c, std::string_view subject,
 Response Registry::Impl::GetConfig(Connection& c, std::string_view subject, const Query& q) {
   SLUICE_API_TRY(auto own, ScopeValue(c, "configs", "compatibility", subject));
   if (!own && !subject.empty() && !q.Bool("defaultToGlobal")) {
-    return ErrorResponse(404, 40408, "Subject '" + std::string(subject) +
-                                         "' does not have subject-level compatibility "
-                                         "configured");
+    return ErrorResponse(404, 40408,
+                         "Subject '" + std::string(subject) +
+                             "' does not have subject-level compatibility "
+                             "configured");
   }
   if (!own) {
     SLUICE_API_TRY(own, ScopeValue(c, "configs", "compatibility", ""));
@@ -1362,9 +1375,10 @@ Response Registry::Impl::PutConfig(Connection& c, std::string_view subject,
     if (m.has_value()) mode = *m;
   }
   if (!mode) {
-    return ErrorResponse(422, 42203, "Invalid compatibility level. Valid values are none, "
-                                     "backward, forward, full, backward_transitive, "
-                                     "forward_transitive, and full_transitive");
+    return ErrorResponse(422, 42203,
+                         "Invalid compatibility level. Valid values are none, "
+                         "backward, forward, full, backward_transitive, "
+                         "forward_transitive, and full_transitive");
   }
   const std::string name(evolution::CompatibilityModeName(*mode));
   Tx tx(c);
@@ -1385,9 +1399,10 @@ Response Registry::Impl::DeleteConfig(Connection& c, std::string_view subject) {
   if (!subject.empty() && !own) {
     SLUICE_API_TRY(auto versions, Versions(c, subject));
     if (versions.empty()) return FromError(SubjectNotFound(subject));
-    return ErrorResponse(404, 40408, "Subject '" + std::string(subject) +
-                                         "' does not have subject-level compatibility "
-                                         "configured");
+    return ErrorResponse(404, 40408,
+                         "Subject '" + std::string(subject) +
+                             "' does not have subject-level compatibility "
+                             "configured");
   }
   SLUICE_API_TRY(auto del, c.Query("DELETE FROM configs WHERE scope = ?", {subject}));
   (void)del;
@@ -1400,8 +1415,9 @@ Response Registry::Impl::DeleteConfig(Connection& c, std::string_view subject) {
 Response Registry::Impl::GetMode(Connection& c, std::string_view subject, const Query& q) {
   SLUICE_API_TRY(auto own, ScopeValue(c, "modes", "mode", subject));
   if (!own && !subject.empty() && !q.Bool("defaultToGlobal")) {
-    return ErrorResponse(404, 40409, "Subject '" + std::string(subject) +
-                                         "' does not have subject-level mode configured");
+    return ErrorResponse(
+        404, 40409,
+        "Subject '" + std::string(subject) + "' does not have subject-level mode configured");
   }
   if (!own) {
     SLUICE_API_TRY(own, ScopeValue(c, "modes", "mode", ""));
@@ -1416,21 +1432,21 @@ Response Registry::Impl::PutMode(Connection& c, std::string_view subject,
   const JsonValue& body = std::get<JsonValue>(body_or);
   const JsonValue* m = body.Find("mode");
   std::string mode = m && m->is_string() ? AsciiUpper(m->as_string()) : "";
-  bool valid = std::find_if(std::begin(kModes), std::end(kModes), [&](const char* k) {
-                 return mode == k;
-               }) != std::end(kModes);
+  bool valid = std::find_if(std::begin(kModes), std::end(kModes),
+                            [&](const char* k) { return mode == k; }) != std::end(kModes);
   if (!valid || (mode == "FORWARD" && !subject.empty())) {
-    return ErrorResponse(422, 42204, "Invalid mode. Valid values are READWRITE, READONLY, IMPORT "
-                                     "and FORWARD.");
+    return ErrorResponse(422, 42204,
+                         "Invalid mode. Valid values are READWRITE, READONLY, IMPORT "
+                         "and FORWARD.");
   }
   Tx tx(c);
   SLUICE_STATUS_TRY(tx.Begin(true));
   if (mode == "IMPORT" && !q.Bool("force")) {
     // Importing is for an empty registry (or subject): ids come from the import.
-    SLUICE_API_TRY(auto rows, subject.empty()
-                                  ? c.Query("SELECT COUNT(*) FROM versions")
-                                  : c.Query("SELECT COUNT(*) FROM versions WHERE subject = ?",
-                                            {subject}));
+    SLUICE_API_TRY(auto rows,
+                   subject.empty()
+                       ? c.Query("SELECT COUNT(*) FROM versions")
+                       : c.Query("SELECT COUNT(*) FROM versions WHERE subject = ?", {subject}));
     if (!rows.empty() && ToInt(rows[0][0]) > 0) {
       return ErrorResponse(422, 42205, "Cannot import since found existing subjects");
     }
@@ -1448,8 +1464,9 @@ Response Registry::Impl::DeleteMode(Connection& c, std::string_view subject) {
   SLUICE_STATUS_TRY(tx.Begin(true));
   SLUICE_API_TRY(auto own, ScopeValue(c, "modes", "mode", subject));
   if (!subject.empty() && !own) {
-    return ErrorResponse(404, 40409, "Subject '" + std::string(subject) +
-                                         "' does not have subject-level mode configured");
+    return ErrorResponse(
+        404, 40409,
+        "Subject '" + std::string(subject) + "' does not have subject-level mode configured");
   }
   SLUICE_API_TRY(auto del, c.Query("DELETE FROM modes WHERE scope = ?", {subject}));
   (void)del;
@@ -1483,10 +1500,34 @@ Response Registry::Impl::Handle(const Request& req, const AccessPolicy* policy) 
 
   // Route: the handler, the permission it needs, and on which subject.
   enum class Op {
-    kNone, kRoot, kTypes, kSchemaById, kSchemaRaw, kIdSubjects, kIdVersions, kSchemas,
-    kSubjects, kLookup, kDeleteSubject, kVersions, kRegister, kGetVersion, kGetVersionRaw,
-    kDeleteVersion, kReferencedBy, kCompat, kCompatVersion, kGetConfig, kPutConfig,
-    kDeleteConfig, kGetMode, kPutMode, kDeleteMode, kMetadataId, kMetadataVersion, kContexts,
+    kNone,
+    kRoot,
+    kTypes,
+    kSchemaById,
+    kSchemaRaw,
+    kIdSubjects,
+    kIdVersions,
+    kSchemas,
+    kSubjects,
+    kLookup,
+    kDeleteSubject,
+    kVersions,
+    kRegister,
+    kGetVersion,
+    kGetVersionRaw,
+    kDeleteVersion,
+    kReferencedBy,
+    kCompat,
+    kCompatVersion,
+    kGetConfig,
+    kPutConfig,
+    kDeleteConfig,
+    kGetMode,
+    kPutMode,
+    kDeleteMode,
+    kMetadataId,
+    kMetadataVersion,
+    kContexts,
   };
   Op op = Op::kNone;
   std::string route;
@@ -1573,8 +1614,8 @@ Response Registry::Impl::Handle(const Request& req, const AccessPolicy* policy) 
     r.route = "unmatched";
     return r;
   }
-  const bool has_subject = !subject.empty() || (n >= 2 && (is(0, "subjects") ||
-                                                           is(0, "compatibility")));
+  const bool has_subject =
+      !subject.empty() || (n >= 2 && (is(0, "subjects") || is(0, "compatibility")));
   if (has_subject && !ValidSubject(subject)) {
     r = ErrorResponse(422, 42208, "The specified subject '" + subject + "' is not a valid.");
     r.route = route;
@@ -1582,21 +1623,20 @@ Response Registry::Impl::Handle(const Request& req, const AccessPolicy* policy) 
   }
   // Listings and id lookups filter by subject themselves; everything else needs the
   // permission on its subject (the registry as a whole for global config and mode).
-  const bool filters_itself = op == Op::kSubjects || op == Op::kSchemas ||
-                              op == Op::kSchemaById || op == Op::kSchemaRaw ||
-                              op == Op::kIdSubjects || op == Op::kIdVersions ||
-                              op == Op::kRoot || op == Op::kTypes || op == Op::kMetadataId ||
-                              op == Op::kMetadataVersion || op == Op::kContexts;
+  const bool filters_itself =
+      op == Op::kSubjects || op == Op::kSchemas || op == Op::kSchemaById || op == Op::kSchemaRaw ||
+      op == Op::kIdSubjects || op == Op::kIdVersions || op == Op::kRoot || op == Op::kTypes ||
+      op == Op::kMetadataId || op == Op::kMetadataVersion || op == Op::kContexts;
   if (policy && !filters_itself && !policy->Allows(perm, subject)) {
-    r = ErrorResponse(403, 40301,
-                      "User is denied " + std::string(PermissionName(perm)) + " access to " +
-                          (subject.empty() ? std::string("the registry")
-                                           : "subject '" + subject + "'"));
+    r = ErrorResponse(
+        403, 40301,
+        "User is denied " + std::string(PermissionName(perm)) + " access to " +
+            (subject.empty() ? std::string("the registry") : "subject '" + subject + "'"));
     r.route = route;
     return r;
   }
-  if (op == Op::kRoot || op == Op::kTypes || op == Op::kMetadataId ||
-      op == Op::kMetadataVersion || op == Op::kContexts) {
+  if (op == Op::kRoot || op == Op::kTypes || op == Op::kMetadataId || op == Op::kMetadataVersion ||
+      op == Op::kContexts) {
     if (op == Op::kRoot) {
       r = RootGet();
     } else if (op == Op::kTypes) {
@@ -1621,30 +1661,72 @@ Response Registry::Impl::Handle(const Request& req, const AccessPolicy* policy) 
   Connection& c = **lease;
   const std::string version = n >= 4 ? seg[3] : std::string();
   switch (op) {
-    case Op::kSchemaById: r = GetSchemaById(c, seg[2], q, false, policy); break;
-    case Op::kSchemaRaw: r = GetSchemaById(c, seg[2], q, true, policy); break;
-    case Op::kIdSubjects: r = IdSubjects(c, seg[2], q, false, policy); break;
-    case Op::kIdVersions: r = IdSubjects(c, seg[2], q, true, policy); break;
-    case Op::kSchemas: r = ListSchemas(c, q, policy); break;
-    case Op::kSubjects: r = ListSubjects(c, q, policy); break;
-    case Op::kLookup: r = LookupSchema(c, subject, req.body, q); break;
-    case Op::kDeleteSubject: r = DeleteSubject(c, subject, q); break;
-    case Op::kVersions: r = ListVersions(c, subject, q); break;
-    case Op::kRegister: r = RegisterSchema(c, subject, req.body, q); break;
-    case Op::kGetVersion: r = GetVersion(c, subject, version, q, false); break;
-    case Op::kGetVersionRaw: r = GetVersion(c, subject, version, q, true); break;
-    case Op::kDeleteVersion: r = DeleteVersion(c, subject, version, q); break;
-    case Op::kReferencedBy: r = ReferencedBy(c, subject, version, q); break;
-    case Op::kCompat: r = Compatibility(c, subject, std::nullopt, req.body, q); break;
+    case Op::kSchemaById:
+      r = GetSchemaById(c, seg[2], q, false, policy);
+      break;
+    case Op::kSchemaRaw:
+      r = GetSchemaById(c, seg[2], q, true, policy);
+      break;
+    case Op::kIdSubjects:
+      r = IdSubjects(c, seg[2], q, false, policy);
+      break;
+    case Op::kIdVersions:
+      r = IdSubjects(c, seg[2], q, true, policy);
+      break;
+    case Op::kSchemas:
+      r = ListSchemas(c, q, policy);
+      break;
+    case Op::kSubjects:
+      r = ListSubjects(c, q, policy);
+      break;
+    case Op::kLookup:
+      r = LookupSchema(c, subject, req.body, q);
+      break;
+    case Op::kDeleteSubject:
+      r = DeleteSubject(c, subject, q);
+      break;
+    case Op::kVersions:
+      r = ListVersions(c, subject, q);
+      break;
+    case Op::kRegister:
+      r = RegisterSchema(c, subject, req.body, q);
+      break;
+    case Op::kGetVersion:
+      r = GetVersion(c, subject, version, q, false);
+      break;
+    case Op::kGetVersionRaw:
+      r = GetVersion(c, subject, version, q, true);
+      break;
+    case Op::kDeleteVersion:
+      r = DeleteVersion(c, subject, version, q);
+      break;
+    case Op::kReferencedBy:
+      r = ReferencedBy(c, subject, version, q);
+      break;
+    case Op::kCompat:
+      r = Compatibility(c, subject, std::nullopt, req.body, q);
+      break;
     case Op::kCompatVersion:
       r = Compatibility(c, subject, std::string_view(seg[4]), req.body, q);
       break;
-    case Op::kGetConfig: r = GetConfig(c, subject, q); break;
-    case Op::kPutConfig: r = PutConfig(c, subject, req.body); break;
-    case Op::kDeleteConfig: r = DeleteConfig(c, subject); break;
-    case Op::kGetMode: r = GetMode(c, subject, q); break;
-    case Op::kPutMode: r = PutMode(c, subject, req.body, q); break;
-    case Op::kDeleteMode: r = DeleteMode(c, subject); break;
+    case Op::kGetConfig:
+      r = GetConfig(c, subject, q);
+      break;
+    case Op::kPutConfig:
+      r = PutConfig(c, subject, req.body);
+      break;
+    case Op::kDeleteConfig:
+      r = DeleteConfig(c, subject);
+      break;
+    case Op::kGetMode:
+      r = GetMode(c, subject, q);
+      break;
+    case Op::kPutMode:
+      r = PutMode(c, subject, req.body, q);
+      break;
+    case Op::kDeleteMode:
+      r = DeleteMode(c, subject);
+      break;
     case Op::kNone:
     case Op::kRoot:
     case Op::kTypes:

@@ -49,8 +49,8 @@ class Server::Impl {
       if (options_.tls_cert.empty() || options_.tls_key.empty()) {
         return InvalidArgument("--tls-cert and --tls-key go together");
       }
-      auto ssl = std::make_unique<httplib::SSLServer>(options_.tls_cert.c_str(),
-                                                      options_.tls_key.c_str());
+      auto ssl =
+          std::make_unique<httplib::SSLServer>(options_.tls_cert.c_str(), options_.tls_key.c_str());
       if (!ssl->is_valid()) {
         return InvalidArgument("cannot load the TLS certificate " + options_.tls_cert +
                                " and key " + options_.tls_key);
@@ -144,8 +144,8 @@ class Server::Impl {
     {
       std::lock_guard<std::mutex> lock(mu_);
       for (const auto& [key, n] : requests_) {
-        out += "sluice_registry_requests_total{route=\"" + LabelValue(key.first) +
-               "\",status=\"" + std::to_string(key.second) + "\"} " + std::to_string(n) + "\n";
+        out += "sluice_registry_requests_total{route=\"" + LabelValue(key.first) + "\",status=\"" +
+               std::to_string(key.second) + "\"} " + std::to_string(n) + "\n";
       }
       out += "# HELP sluice_registry_request_seconds Time to answer a request, by route.\n";
       out += "# TYPE sluice_registry_request_seconds histogram\n";
@@ -160,8 +160,8 @@ class Server::Impl {
                std::to_string(h.count) + "\n";
         std::snprintf(buf, sizeof buf, "%.9g", h.sum);
         out += "sluice_registry_request_seconds_sum{" + label + "} " + buf + "\n";
-        out += "sluice_registry_request_seconds_count{" + label + "} " +
-               std::to_string(h.count) + "\n";
+        out += "sluice_registry_request_seconds_count{" + label + "} " + std::to_string(h.count) +
+               "\n";
       }
     }
     auto counts = registry_->CountObjects();
@@ -171,8 +171,8 @@ class Server::Impl {
            std::to_string(counts.has_value() ? counts->subjects : -1) + "\n";
     out += "# HELP sluice_registry_schemas Schema ids that resolve.\n";
     out += "# TYPE sluice_registry_schemas gauge\n";
-    out += "sluice_registry_schemas " +
-           std::to_string(counts.has_value() ? counts->schemas : -1) + "\n";
+    out += "sluice_registry_schemas " + std::to_string(counts.has_value() ? counts->schemas : -1) +
+           "\n";
     return out;
   }
 

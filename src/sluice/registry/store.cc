@@ -235,8 +235,8 @@ class SqliteStore final : public Store {
     sqlite3_busy_timeout(db, 30000);
     // WAL: readers never wait for the writer. synchronous=FULL: a commit is on disk (synced)
     // before it returns, so an acknowledged registration survives a crash or a power cut.
-    for (const char* pragma : {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL",
-                               "PRAGMA foreign_keys=ON"}) {
+    for (const char* pragma :
+         {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL", "PRAGMA foreign_keys=ON"}) {
       if (auto r = c->Query(pragma, {}); !r.has_value()) return Fail(r.error());
     }
     return std::unique_ptr<Connection>(std::move(c));
