@@ -68,24 +68,13 @@ const std::map<std::string, std::string> kPythonCannotResolve = {
 };
 
 using sluice::testing::LogTail;
+using sluice::testing::ReadJsonLines;
 using sluice::testing::RunProcess;
 using sluice::testing::TempDir;
 
 std::string ReadText(const std::string& path) {
   std::ifstream in(path);
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-std::vector<JsonValue> ReadJsonLines(const std::string& path) {
-  std::vector<JsonValue> out;
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) {
-    auto v = ParseJson(line);
-    EXPECT_TRUE(v.has_value()) << line.substr(0, 200);
-    if (v) out.push_back(std::move(v).value());
-  }
-  return out;
 }
 
 // Hex text of the test data (always well formed) as bytes.

@@ -48,6 +48,7 @@ constexpr const char* kGenerator = SLUICE_SOURCE_DIR "/bench/gen_avro_pairs.py";
 constexpr const char* kOracle = SLUICE_SOURCE_DIR "/tests/differential/avro_compat_oracle.py";
 
 using sluice::testing::LogTail;
+using sluice::testing::ReadJsonLines;
 using sluice::testing::RunProcess;
 using sluice::testing::TempDir;
 
@@ -81,18 +82,6 @@ std::string PythonVerdict(const JsonValue& v) {
 
 bool PythonCompatible(const JsonValue& v) {
   return v.Find("e") == nullptr && v.Find("c")->as_bool();
-}
-
-std::vector<JsonValue> ReadJsonLines(const std::filesystem::path& path) {
-  std::vector<JsonValue> out;
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) {
-    auto v = ParseJson(line);
-    EXPECT_TRUE(v.has_value()) << line.substr(0, 200);
-    if (v) out.push_back(std::move(v).value());
-  }
-  return out;
 }
 
 struct ParsedPair {

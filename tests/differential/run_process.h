@@ -1,7 +1,9 @@
-// Running a peer implementation from a differential test: the process, its log, a scratch folder.
+// Running a peer implementation from a differential test: the process, its log and output, a
+// scratch folder.
 #pragma once
 
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,6 +15,8 @@
 #include <string_view>
 #include <system_error>
 #include <vector>
+
+#include "sluice/base/json.h"
 
 extern char** environ;
 
@@ -35,6 +39,19 @@ inline int RunProcess(const std::vector<std::string>& argv, const std::string& l
   int status = 0;
   if (waitpid(pid, &status, 0) != pid) return -1;
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// Every line of a peer's JSON lines output, parsed; a line that does not parse fails the test.
+inline std::vector<JsonValue> ReadJsonLines(const std::filesystem::path& path) {
+  std::vector<JsonValue> out;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    auto v = ParseJson(line);
+    EXPECT_TRUE(v.has_value()) << line.substr(0, 200);
+    if (v) out.push_back(std::move(v).value());
+  }
+  return out;
 }
 
 // The last 4,000 bytes of a log, for a failure message.

@@ -375,15 +375,11 @@ class Registry::Impl {
     SchemaType type = row.type == "JSON" ? SchemaType::kJsonSchema : SchemaType::kAvro;
     std::string text = row.text;
     if (row.refs != "[]") {
-      auto refs = JsonValue();
-      SLUICE_ASSIGN_OR_RETURN(refs, ParseJson(row.refs));
-      auto list = ParseRefList(refs);
-      if (auto* e = std::get_if<ApiError>(&list)) return Internal(e->message);
+      std::optional<std::vector<SchemaRef>> refs = StoredRefs(row.refs);
+      if (!refs)
+        return Internal("schema " + std::to_string(row.id) + ": stored references do not parse");
       std::vector<RefText> texts;
-      if (auto e =
-              CollectReferences(c, std::get<std::vector<SchemaRef>>(list), 0, row.type, texts)) {
-        return Internal(e->message);
-      }
+      if (auto e = CollectReferences(c, *refs, 0, row.type, texts)) return Internal(e->message);
       SLUICE_ASSIGN_OR_RETURN(text, Standalone(row.type, row.text, texts));
     }
     SLUICE_ASSIGN_OR_RETURN(ParsedSchemaPtr p, ParsedSchema::Parse(type, text));
@@ -427,6 +423,15 @@ class Registry::Impl {
       out.push_back({name->as_string(), subject->as_string(), v});
     }
     return out;
+  }
+
+  // The references a stored schema names (its `refs` column), or nullopt if they do not parse.
+  static std::optional<std::vector<SchemaRef>> StoredRefs(std::string_view text) {
+    auto json = ParseJson(text);
+    if (!json.has_value()) return std::nullopt;
+    auto list = ParseRefList(*json);
+    if (std::holds_alternative<ApiError>(list)) return std::nullopt;
+    return std::get<std::vector<SchemaRef>>(std::move(list));
   }
 
   static std::string RefsJson(const std::vector<SchemaRef>& refs) {
@@ -480,14 +485,9 @@ class Registry::Impl {
                             " schema, not " + std::string(type)};
       }
       if ((*row)->refs != "[]") {
-        auto inner_json = ParseJson((*row)->refs);
-        if (!inner_json.has_value()) return ApiError{500, 50001, "stored references do not parse"};
-        auto inner = ParseRefList(*inner_json);
-        if (auto* e = std::get_if<ApiError>(&inner)) return *e;
-        if (auto e = CollectReferences(c, std::get<std::vector<SchemaRef>>(inner), depth + 1, type,
-                                       texts)) {
-          return e;
-        }
+        std::optional<std::vector<SchemaRef>> inner = StoredRefs((*row)->refs);
+        if (!inner) return ApiError{500, 50001, "stored references do not parse"};
+        if (auto e = CollectReferences(c, *inner, depth + 1, type, texts)) return e;
       }
       // Avro types are known by their own names, so a schema reached twice is parsed once; a
       // JSON Schema is known by the reference's name.
@@ -526,16 +526,12 @@ class Registry::Impl {
         auto rows, c.Query("SELECT id, refs FROM schemas WHERE refs <> '[]' ORDER BY id", {}));
     std::vector<int64_t> out;
     for (auto& r : rows) {
-      auto refs = ParseJson(r[1].value_or("[]"));
-      if (!refs.has_value() || !refs->is_array()) continue;
-      bool names_it = false;
-      for (const JsonValue& ref : refs->items()) {
-        const JsonValue* s = ref.Find("subject");
-        const JsonValue* v = ref.Find("version");
-        names_it = names_it || (s && s->is_string() && s->as_string() == subject && v &&
-                                v->as_int64() == version);
+      std::optional<std::vector<SchemaRef>> refs = StoredRefs(r[1].value_or("[]"));
+      if (!refs || std::none_of(refs->begin(), refs->end(), [&](const SchemaRef& ref) {
+            return ref.subject == subject && ref.version == version;
+          })) {
+        continue;
       }
-      if (!names_it) continue;
       const int64_t id = ToInt(r[0]);
       if (live_only) {
         SLUICE_ASSIGN_OR_RETURN(auto live, c.Query("SELECT 1 FROM versions WHERE schema_id = ? "
