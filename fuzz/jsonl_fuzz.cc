@@ -1,4 +1,4 @@
-// Fuzz whole-file validation of JSON lines and CSV: the input is written to a file and run
+// Fuzz whole-file validation of JSON lines and CSV: the input is written to an in-memory file and run
 // through data::ValidateFiles with small blocks (so block boundaries move), in the mode and
 // format the first byte picks, on one and on two threads. The invariant must hold, the outputs
 // must be the same for both thread counts, and what a user reads back must say what the report
@@ -8,18 +8,17 @@
 // is an object with docs/formats/quarantine.md's members whose `raw` is the input's own bytes
 // at `offset`, on the `line` that offset is on; a failfast run quarantines at most the record
 // it stopped on.
-#include <unistd.h>
-
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "sluice/base/file_system.h"
 #include "sluice/base/json.h"
 #include "sluice/base/strings.h"
 #include "sluice/data/file_runs.h"
@@ -29,9 +28,7 @@ namespace {
 
 using namespace sluice;
 
-std::string g_path;  // the scratch file, removed at exit
-
-class Sink : public data::ByteSink {
+class Sink : public ByteSink {
  public:
   Status Write(std::string_view bytes) override {
     text.append(bytes);
@@ -163,15 +160,8 @@ void CheckQuarantine(const std::vector<JsonValue>& lines, const std::string& pat
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   if (size == 0) return 0;
-  static const std::string& path = []() -> const std::string& {
-    char tmpl[] = "/tmp/sluice-fuzz-XXXXXX";
-    int fd = ::mkstemp(tmpl);
-    if (fd < 0) std::abort();
-    ::close(fd);
-    g_path = tmpl;
-    std::atexit([] { ::unlink(g_path.c_str()); });
-    return g_path;
-  }();
+  static const auto files = std::make_shared<MemoryFileSystem>();
+  static const std::string path = "/fuzz/input";
   static const schema::SchemaPtr nested =
       dialects::spark::ReadDdl(
           "id BIGINT NOT NULL, name STRING, amount DECIMAL(10,2), ts TIMESTAMP, d DATE, "
@@ -181,12 +171,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
       dialects::spark::ReadDdl("id INT NOT NULL, name STRING, amount DOUBLE, d DATE")->value;
   const uint8_t control = bytes[0];
   const std::string_view input(reinterpret_cast<const char*>(bytes) + 1, size - 1);
-  FILE* f = std::fopen(path.c_str(), "wb");
-  if (f == nullptr) std::abort();
-  std::fwrite(input.data(), 1, input.size(), f);
-  std::fclose(f);
+  if (!files->WriteFile(path, input).has_value()) std::abort();
 
   data::ValidateRunOptions o;
+  o.fs = files;
   o.mode = (control & 3) == 0   ? data::ParseMode::kDropMalformed
            : (control & 3) == 1 ? data::ParseMode::kFailFast
                                 : data::ParseMode::kPermissive;

@@ -2,38 +2,17 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
-
-#include <cstdio>
 #include <iostream>
-#include <iterator>
 
-#include "sluice/base/file_system.h"
+#include "sluice/base/std_io.h"
 #include "sluice/dialects/contract/dcs.h"
 
 namespace sluice::cli {
 
 Result<std::string> ReadInput(const std::string& path) {
-  if (path == "-") {
-    std::string data;
-    char buf[1 << 16];
-    size_t n = 0;
-    while ((n = std::fread(buf, 1, sizeof buf, stdin)) > 0) {
-      data.append(buf, n);
-      if (data.size() > kMaxSchemaFileBytes) {
-        return InvalidArgument(fmt::format("standard input is larger than the limit of {} bytes",
-                                           kMaxSchemaFileBytes));
-      }
-    }
-    return data;
-  }
-  auto fs = NewLocalFileSystem();
-  return fs->ReadFile(path, kMaxSchemaFileBytes);
+  return sluice::ReadInput(*LocalFileSystem(), path, kMaxSchemaFileBytes);
 }
 
 Result<LoadedSchema> LoadSchema(const std::string& path, const std::string& from) {
@@ -74,39 +53,7 @@ int ReportError(const Error& error) {
 }
 
 Status WriteOutput(const std::string& path, std::string_view text) {
-  if (path.empty() || path == "-") {
-    std::cout << text;
-    std::cout.flush();
-    if (!std::cout) return IoError("cannot write to standard output");
-    return Ok();
-  }
-  if (IsSpecialFile(path)) return WriteSpecialFile(path, text);
-  auto fs = NewLocalFileSystem();
-  return fs->WriteFile(path, text);
-}
-
-bool IsSpecialFile(const std::string& path) {
-  struct stat st{};
-  // stat follows links: /dev/stdout is a link to a descriptor, /dev/null a character device.
-  return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
-}
-
-Status WriteSpecialFile(const std::string& path, std::string_view text) {
-  int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-  if (fd < 0) return IoError(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
-  size_t done = 0;
-  while (done < text.size()) {
-    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      int err = errno;
-      ::close(fd);
-      return IoError(fmt::format("{}: write failed: {}", path, std::strerror(err)));
-    }
-    done += static_cast<size_t>(n);
-  }
-  ::close(fd);
-  return Ok();
+  return sluice::WriteOutput(*LocalFileSystem(), path, text);
 }
 
 bool IsTerminal(int fd) { return ::isatty(fd) == 1; }

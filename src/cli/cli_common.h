@@ -30,7 +30,7 @@ inline constexpr int kExitError = 2;
 /// Schema files larger than this are refused before parsing.
 inline constexpr size_t kMaxSchemaFileBytes = size_t{64} << 20;
 
-/// Read a file, or standard input for "-".
+/// Read a file through the local file system, or standard input for "-".
 Result<std::string> ReadInput(const std::string& path);
 
 /// A schema file read into the model, with its detected format and the text it came from.
@@ -56,15 +56,9 @@ void PrintNotes(const std::vector<schema::LossyNote>& notes, std::string_view so
 /// Print "sluice: error: <message>" to stderr and return kExitError.
 int ReportError(const Error& error);
 
-/// Write `text` to `path`, or to stdout when `path` is empty or "-". A regular file is written
-/// beside its name and renamed into place; an existing device, pipe or descriptor link
-/// (/dev/null, /dev/stdout, a FIFO) is written directly, never replaced.
+/// Write `text` to `path` through the local file system (sluice::WriteOutput: replaced
+/// atomically, devices and pipes written in place), or to stdout when `path` is empty or "-".
 Status WriteOutput(const std::string& path, std::string_view text);
-
-/// Whether `path` exists and is neither a regular file nor a folder (after following links).
-bool IsSpecialFile(const std::string& path);
-/// Open an existing special file for writing and write `text` to it.
-Status WriteSpecialFile(const std::string& path, std::string_view text);
 
 /// The schema format named by an `--as` flag; when it is empty, a tree on a terminal (easiest to
 /// read) and Spark JSON in a pipe (what other tools take).

@@ -1,7 +1,6 @@
 // `sluice validate FILE... (--schema S | --contract C)`: every record valid, rescued or
 // quarantined, with a report that accounts for each one. `sluice infer FILE...`: the schema
 // Spark (or Auto Loader) would infer from the records.
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -12,6 +11,7 @@
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
+#include "sluice/base/std_io.h"
 #include "sluice/base/strings.h"
 #include "sluice/data/file_runs.h"
 
@@ -34,91 +34,6 @@ Status CheckCpu() {
 #endif
   return Ok();
 }
-
-// A file written beside its final name and renamed into place when the run finishes, so a
-// failed run never leaves a partial file under the name; "-" or "" is standard output.
-class FileOutput : public data::ByteSink {
- public:
-  ~FileOutput() override { Abandon(); }
-  Status Open(const std::string& path, int stdout_fd = 1) {
-    path_ = path;
-    if (path.empty() || path == "-") {
-      fd_ = stdout_fd;
-      owned_ = false;
-      return Ok();
-    }
-    if (IsSpecialFile(path)) {
-      fd_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-      owned_ = true;
-    } else {
-      tmp_ = path + ".tmp-" + std::to_string(::getpid());
-      fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-      owned_ = true;
-    }
-    if (fd_ < 0) {
-      return IoError(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
-    }
-    return Ok();
-  }
-  Status Write(std::string_view bytes) override {
-    // Whole blocks of output go straight to the file; small writes are gathered first.
-    if (bytes.size() >= (size_t{64} << 10)) {
-      SLUICE_TRY(Flush());
-      return WriteAll(bytes);
-    }
-    buffer_.append(bytes);
-    if (buffer_.size() >= (size_t{1} << 20)) return Flush();
-    return Ok();
-  }
-  Status Flush() {
-    SLUICE_TRY(WriteAll(buffer_));
-    buffer_.clear();
-    return Ok();
-  }
-  Status WriteAll(std::string_view bytes) {
-    size_t done = 0;
-    while (done < bytes.size()) {
-      ssize_t n = ::write(fd_, bytes.data() + done, bytes.size() - done);
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        return IoError(fmt::format("{}: write failed: {}", Name(), std::strerror(errno)));
-      }
-      done += static_cast<size_t>(n);
-    }
-    return Ok();
-  }
-  // Flush, close and move into place.
-  Status Commit() {
-    SLUICE_TRY(Flush());
-    if (!owned_) return Ok();
-    if (::close(fd_) != 0) {
-      fd_ = -1;
-      return IoError(fmt::format("{}: close failed: {}", path_, std::strerror(errno)));
-    }
-    fd_ = -1;
-    if (!tmp_.empty()) {
-      if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
-        return IoError(fmt::format("{}: cannot move into place: {}", path_, std::strerror(errno)));
-      }
-      tmp_.clear();
-    }
-    return Ok();
-  }
-  void Abandon() {
-    if (owned_ && fd_ >= 0) ::close(fd_);
-    fd_ = -1;
-    if (!tmp_.empty()) ::unlink(tmp_.c_str());
-    tmp_.clear();
-  }
-
- private:
-  std::string Name() const { return path_.empty() || path_ == "-" ? "standard output" : path_; }
-  std::string path_;
-  std::string tmp_;
-  std::string buffer_;
-  int fd_ = -1;
-  bool owned_ = false;
-};
 
 // Progress on stderr when it is a terminal: bytes, records/s, ETA; redrawn at most 5 times a
 // second.
@@ -218,13 +133,9 @@ Result<RecordFormat> ResolveFormat(const std::string& flag, const std::vector<st
   if (flag != "auto") return data::ParseRecordFormat(flag);
   std::optional<RecordFormat> found;
   for (const std::string& f : files) {
-    char head[4096];
-    size_t n = 0;
-    if (FILE* fp = std::fopen(f.c_str(), "rb")) {
-      n = std::fread(head, 1, sizeof head, fp);
-      std::fclose(fp);
-    }
-    RecordFormat guess = data::GuessRecordFormat(f, std::string_view(head, n));
+    // Standard input cannot be read twice: its format is guessed from its name alone.
+    std::string head = f == "-" ? std::string() : PeekFile(*LocalFileSystem(), f, 4096);
+    RecordFormat guess = data::GuessRecordFormat(f, head);
     if (found && *found != guess) {
       return InvalidArgument(fmt::format(
           "{}: its format differs from the other inputs'; give --format to read them all alike", f));
@@ -293,20 +204,20 @@ int RunValidate(const ValidateOptions& opt) {
   ProgressBar bar(IsTerminal(2) && !opt.quiet && !opt.out.empty() && opt.out != "-");
   ro.progress = [&bar](const data::Progress& p) { bar.Update(p); };
 
-  FileOutput out;
-  FileOutput quarantine;
-  if (Status s = out.Open(opt.out); !s.has_value()) return ReportError(s.error());
+  // Outputs can be recomputed from the inputs: no fsync.
+  FileSystem& fs = *LocalFileSystem();
+  auto out = OpenOutput(fs, opt.out, STDOUT_FILENO, {.sync = false});
+  if (!out.has_value()) return ReportError(out.error());
   // Without --quarantine, quarantined records go to standard error: nothing is dropped unseen.
-  if (Status s = quarantine.Open(opt.quarantine.empty() ? "-" : opt.quarantine,
-                                 opt.quarantine.empty() ? 2 : 1);
-      !s.has_value()) {
-    return ReportError(s.error());
-  }
-  auto report = data::ValidateFiles(opt.files, schema, ro, out, quarantine);
+  auto quarantine = OpenOutput(fs, opt.quarantine,
+                               opt.quarantine.empty() ? STDERR_FILENO : STDOUT_FILENO,
+                               {.sync = false});
+  if (!quarantine.has_value()) return ReportError(quarantine.error());
+  auto report = data::ValidateFiles(opt.files, schema, ro, **out, **quarantine);
   bar.Done();
   if (!report.has_value()) return ReportError(report.error());
-  if (Status s = out.Commit(); !s.has_value()) return ReportError(s.error());
-  if (Status s = quarantine.Commit(); !s.has_value()) return ReportError(s.error());
+  if (Status s = (*out)->Commit(); !s.has_value()) return ReportError(s.error());
+  if (Status s = (*quarantine)->Commit(); !s.has_value()) return ReportError(s.error());
   if (!opt.report.empty()) {
     Status s = WriteOutput(opt.report, report->ToJson(2) + "\n");
     if (!s.has_value()) return ReportError(s.error());

@@ -22,6 +22,7 @@
 #include "sluice/data/avro_binary.h"
 #include "sluice/data/wire_format.h"
 #include "sluice/dialects/avro/avro_schema.h"
+#include "sluice/base/std_io.h"
 #include "sluice/registry/client.h"
 
 namespace sluice::cli {
@@ -33,18 +34,7 @@ namespace avro = dialects::avro;
 constexpr size_t kMaxDataFileBytes = FileSystem::kDefaultMaxRead;
 
 Result<std::string> ReadDataFile(const std::string& path) {
-  if (path != "-") return NewLocalFileSystem()->ReadFile(path, kMaxDataFileBytes);
-  std::string data;
-  char buf[1 << 16];
-  size_t n = 0;
-  while ((n = std::fread(buf, 1, sizeof buf, stdin)) > 0) {
-    data.append(buf, n);
-    if (data.size() > kMaxDataFileBytes) {
-      return InvalidArgument(
-          fmt::format("standard input is larger than the limit of {} bytes", kMaxDataFileBytes));
-    }
-  }
-  return data;
+  return ReadInput(*LocalFileSystem(), path, kMaxDataFileBytes);
 }
 
 // A registry GET whose answer is a JSON object; an HTTP error status is an error with the

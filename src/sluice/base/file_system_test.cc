@@ -1,9 +1,13 @@
 #include "sluice/base/file_system.h"
+#include "sluice/base/std_io.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <thread>
+#include <vector>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -44,9 +48,107 @@ void ExerciseFileSystem(FileSystem& fs, const std::string& root) {
   EXPECT_FALSE(*fs.Exists(root + "/d/a.txt"));
 }
 
+void ExerciseStreams(FileSystem& fs, const std::string& root) {
+  ASSERT_TRUE(fs.CreateDirs(root + "/s").has_value());
+  std::string path = root + "/s/out.jsonl";
+  {
+    auto w = fs.OpenWritable(path, {.sync = false});
+    ASSERT_TRUE(w.has_value());
+    ASSERT_TRUE((*w)->Write("abc").has_value());
+    ASSERT_TRUE((*w)->Write(std::string(200000, 'x')).has_value());
+    // Nothing appears under the name before Commit.
+    EXPECT_FALSE(*fs.Exists(path));
+    ASSERT_TRUE((*w)->Commit().has_value());
+  }
+  auto info = fs.Stat(path);
+  ASSERT_TRUE(info.has_value());
+  EXPECT_EQ(info->kind, FileKind::kFile);
+  EXPECT_EQ(info->size, 200003u);
+  EXPECT_GT(info->modified_ms, 1600000000000);
+
+  {
+    // Abandoned: the old content stays, no temporary file is left behind.
+    auto w = fs.OpenWritable(path);
+    ASSERT_TRUE(w.has_value());
+    ASSERT_TRUE((*w)->Write("partial").has_value());
+  }
+  EXPECT_EQ(fs.ReadFile(path)->size(), 200003u);
+  EXPECT_EQ(*fs.ListDir(root + "/s"), std::vector<std::string>{"out.jsonl"});
+
+  auto seq = fs.OpenSequential(path);
+  ASSERT_TRUE(seq.has_value());
+  EXPECT_EQ((*seq)->size(), std::optional<uint64_t>(200003));
+  std::string all;
+  char buf[4096];
+  while (true) {
+    auto n = (*seq)->Read(buf, sizeof buf);
+    ASSERT_TRUE(n.has_value());
+    if (*n == 0) break;
+    all.append(buf, *n);
+  }
+  EXPECT_EQ(all.substr(0, 4), "abcx");
+  EXPECT_EQ(all.size(), 200003u);
+
+  auto ra = fs.OpenRandomAccess(path);
+  ASSERT_TRUE(ra.has_value());
+  EXPECT_EQ((*ra)->size(), 200003u);
+  char two[2];
+  ASSERT_EQ(*(*ra)->ReadAt(1, 2, two), 2u);
+  EXPECT_EQ(std::string_view(two, 2), "bc");
+  ASSERT_EQ(*(*ra)->ReadAt(200002, 2, two), 1u);
+  EXPECT_EQ(*(*ra)->ReadAt(300000, 2, two), 0u);
+  auto mapped = (*ra)->Mapped();
+  ASSERT_TRUE(mapped.has_value());
+  EXPECT_EQ(*mapped, all);
+
+  ASSERT_TRUE(fs.CreateDirs(root + "/s/sub").has_value());
+  ASSERT_TRUE(fs.WriteFile(root + "/s/sub/x", "12").has_value());
+  auto listing = fs.ListFiles(root + "/s");
+  ASSERT_TRUE(listing.has_value());
+  ASSERT_EQ(listing->size(), 2u);
+  EXPECT_EQ((*listing)[0].name, "out.jsonl");
+  EXPECT_EQ((*listing)[0].size, 200003u);
+  EXPECT_EQ((*listing)[1].name, "sub");
+  EXPECT_EQ((*listing)[1].kind, FileKind::kDirectory);
+  EXPECT_EQ(fs.Stat(root + "/s/sub")->kind, FileKind::kDirectory);
+  EXPECT_EQ(fs.Stat(root + "/s/none").error().code(), ErrorCode::kNotFound);
+  EXPECT_EQ(fs.OpenSequential(root + "/s/none").error().code(), ErrorCode::kNotFound);
+
+  ASSERT_TRUE(fs.Rename(root + "/s/sub/x", root + "/s/y").has_value());
+  EXPECT_EQ(*fs.ReadFile(root + "/s/y"), "12");
+  EXPECT_FALSE(*fs.Exists(root + "/s/sub/x"));
+  EXPECT_EQ(fs.Rename(root + "/s/none", root + "/s/z").error().code(), ErrorCode::kNotFound);
+}
+
+// Of many writers racing to create one name, exactly one wins: the commit primitive of logs.
+void ExerciseExclusiveRace(FileSystem& fs, const std::string& root) {
+  ASSERT_TRUE(fs.CreateDirs(root + "/race").has_value());
+  std::atomic<int> wins{0};
+  std::atomic<int> losses{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      auto st = fs.CreateFileExclusive(root + "/race/00000001.json", std::to_string(t));
+      if (st.has_value()) {
+        ++wins;
+      } else if (st.error().code() == ErrorCode::kAlreadyExists) {
+        ++losses;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(wins.load(), 1);
+  EXPECT_EQ(losses.load(), 7);
+  EXPECT_EQ(*fs.ListDir(root + "/race"), std::vector<std::string>{"00000001.json"});
+}
+
 TEST(FileSystemTest, MemoryFileSystem) {
   MemoryFileSystem fs;
   ExerciseFileSystem(fs, "/mem");
+  ExerciseStreams(fs, "/mem");
+  ExerciseExclusiveRace(fs, "/mem");
+  ASSERT_TRUE(fs.SetModifiedTime("/mem/s/y", 42).has_value());
+  EXPECT_EQ(fs.Stat("/mem/s/y")->modified_ms, 42);
 }
 
 TEST(FileSystemTest, LocalFileSystem) {
@@ -54,7 +156,43 @@ TEST(FileSystemTest, LocalFileSystem) {
                      ("sluice_fs_test_" + std::to_string(::getpid()));
   auto fs = NewLocalFileSystem();
   ExerciseFileSystem(*fs, root);
+  ExerciseStreams(*fs, root);
+  ExerciseExclusiveRace(*fs, root);
   std::filesystem::remove_all(root);
+}
+
+// Writing to a device writes through it; renaming over /dev/null would replace the device.
+TEST(FileSystemTest, LocalDevicesAreWrittenInPlace) {
+  auto& fs = *LocalFileSystem();
+  ASSERT_TRUE(fs.WriteFile("/dev/null", "discarded").has_value());
+  auto w = fs.OpenWritable("/dev/null");
+  ASSERT_TRUE(w.has_value());
+  ASSERT_TRUE((*w)->Write("discarded").has_value());
+  ASSERT_TRUE((*w)->Commit().has_value());
+  EXPECT_EQ(fs.Stat("/dev/null")->kind, FileKind::kOther);
+}
+
+TEST(FileSystemTest, LocalFolderIsNotAFile) {
+  auto& fs = *LocalFileSystem();
+  std::string dir = std::filesystem::temp_directory_path().string();
+  EXPECT_EQ(fs.ReadFile(dir).error().code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(fs.OpenSequential(dir).error().code(), ErrorCode::kInvalidArgument);
+}
+
+TEST(StdIoTest, ReadInputAndPeekGoThroughTheFileSystem) {
+  MemoryFileSystem fs;
+  ASSERT_TRUE(fs.WriteFile("/in/a.jsonl", "{\"a\":1}\n").has_value());
+  EXPECT_EQ(*ReadInput(fs, "/in/a.jsonl", 100), "{\"a\":1}\n");
+  EXPECT_EQ(ReadInput(fs, "/in/a.jsonl", 3).error().code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(PeekFile(fs, "/in/a.jsonl", 2), "{\"");
+  EXPECT_EQ(PeekFile(fs, "/in/none", 2), "");
+  ASSERT_TRUE(WriteOutput(fs, "/out/r.json", "{}").has_value());
+  EXPECT_EQ(*fs.ReadFile("/out/r.json"), "{}");
+  auto w = OpenOutput(fs, "/out/v.jsonl");
+  ASSERT_TRUE(w.has_value());
+  ASSERT_TRUE((*w)->Write("x").has_value());
+  ASSERT_TRUE((*w)->Commit().has_value());
+  EXPECT_EQ(*fs.ReadFile("/out/v.jsonl"), "x");
 }
 
 }  // namespace

@@ -109,9 +109,17 @@ class Expected<void, E> {
 
 #endif
 
-/// A value of type T, or the Error that prevented computing it.
+/// A value of type T, or the Error that prevented computing it. [[nodiscard]]: an ignored
+/// Result is an ignored error; write `(void)` only where dropping it is the point.
 template <class T>
-using Result = Expected<T, Error>;
+class [[nodiscard]] Result : public Expected<T, Error> {
+ public:
+  using Base = Expected<T, Error>;
+  using Base::Base;
+  Result() = default;
+  Result(const Base& other) : Base(other) {}             // NOLINT: implicit, as the base is
+  Result(Base&& other) : Base(std::move(other)) {}       // NOLINT
+};
 
 /// Success, or the Error that prevented it.
 using Status = Result<void>;

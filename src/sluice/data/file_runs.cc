@@ -1,9 +1,6 @@
 #include "sluice/data/file_runs.h"
 
-#include <fcntl.h>
 #include <simdjson.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -18,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "sluice/base/json_writer.h"
+#include "sluice/base/std_io.h"
 #include "sluice/base/strings.h"
 
 namespace sluice::data {
@@ -47,40 +45,19 @@ struct Block {
 
 class BlockReader {
  public:
+  explicit BlockReader(FileSystem& fs) : fs_(fs) {}
+
   Status Open(const std::string& path) {
     path_ = path;
     carry_.clear();
     offset_ = 0;
     eof_ = false;
     first_ = true;
-    size_hint_ = 0;
-    if (path == "-") {  // standard input
-      fd_ = 0;
-      owned_ = false;
-      return Ok();
-    }
-    owned_ = true;
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) return IoError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-    struct stat st{};
-    if (::fstat(fd_, &st) == 0 && S_ISDIR(st.st_mode)) {
-      Close();
-      return IoError(fmt::format("{}: is a directory", path));
-    }
-    size_hint_ = (::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode)) ? static_cast<uint64_t>(st.st_size)
-                                                                 : 0;
-    carry_.clear();
-    offset_ = 0;
-    eof_ = false;
-    first_ = true;
+    SLUICE_ASSIGN_OR_RETURN(file_, OpenInput(fs_, path));
+    size_hint_ = file_->size().value_or(0);
     return Ok();
   }
-  ~BlockReader() { Close(); }
-  void Close() {
-    if (fd_ >= 0 && owned_) ::close(fd_);
-    fd_ = -1;
-  }
-  uint64_t size_hint() const { return size_hint_; }
+  void Close() { file_.reset(); }
 
   // Fill `b` with the next block: whole lines, or the rest of the file. `whole` reads the file
   // in one block. False at the end of the file.
@@ -100,16 +77,12 @@ class BlockReader {
     size_t scan_from = 0;
     while (true) {
       while (!eof_ && have < want) {
-        ssize_t n = ::read(fd_, b.buf.data() + have, want - have);
-        if (n < 0) {
-          if (errno == EINTR) continue;
-          return IoError(fmt::format("{}: read failed: {}", path_, std::strerror(errno)));
-        }
+        SLUICE_ASSIGN_OR_RETURN(size_t n, file_->Read(b.buf.data() + have, want - have));
         if (n == 0) {
           eof_ = true;
           break;
         }
-        have += static_cast<size_t>(n);
+        have += n;
       }
       if (eof_) break;
       if (!whole) {
@@ -135,9 +108,9 @@ class BlockReader {
   }
 
  private:
+  FileSystem& fs_;
+  std::unique_ptr<SequentialFile> file_;
   std::string path_;
-  int fd_ = -1;
-  bool owned_ = true;
   uint64_t size_hint_ = 0;
   uint64_t offset_ = 0;
   std::string carry_;
@@ -294,11 +267,12 @@ struct BlockDriver {
   std::function<bool(Job&)> merge;
   std::function<void(uint64_t bytes_done, uint64_t bytes_total)> progress;
 
-  Status Run(const std::vector<std::string>& files) {
+  Status Run(FileSystem& fs, const std::vector<std::string>& files) {
     uint64_t total = 0;
     for (const std::string& f : files) {
-      struct stat st{};
-      if (::stat(f.c_str(), &st) == 0 && S_ISREG(st.st_mode)) total += st.st_size;
+      if (f == "-") continue;
+      auto info = fs.Stat(f);
+      if (info.has_value() && info->kind == FileKind::kFile) total += info->size;
     }
     uint64_t done_bytes = 0;
     std::vector<std::unique_ptr<Job>> free_jobs;
@@ -320,7 +294,7 @@ struct BlockDriver {
     if (threads > 1) pool.emplace(threads, work);
     const size_t max_in_flight = 2 * static_cast<size_t>(threads) + 2;
     Status status = Ok();
-    BlockReader reader;
+    BlockReader reader(fs);
     for (uint32_t fi = 0; fi < files.size() && go_on && status.has_value(); ++fi) {
       status = reader.Open(files[fi]);
       if (!status.has_value()) break;
@@ -1003,7 +977,7 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
       options.progress(Progress{done, total, report.records_in});
     };
   }
-  SLUICE_TRY(driver.Run(files));
+  SLUICE_TRY(driver.Run(*options.fs, files));
   SLUICE_TRY(sink_status);
   std::sort(tallies.begin(), tallies.end(), [](const ViolationCount& a, const ViolationCount& b) {
     if (a.path != b.path) return a.path < b.path;
@@ -1162,7 +1136,7 @@ Result<InferResult> InferFiles(const std::vector<std::string>& files,
       options.progress(Progress{done, total, records});
     };
   }
-  SLUICE_TRY(driver.Run(files));
+  SLUICE_TRY(driver.Run(*options.fs, files));
   SLUICE_TRY(setup);
   if (failure) return Fail(*failure);
 

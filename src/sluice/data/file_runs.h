@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sluice/base/file_system.h"
 #include "sluice/base/result.h"
 #include "sluice/data/csv_infer.h"
 #include "sluice/data/csv_reader.h"
@@ -42,11 +43,7 @@ struct CsvRunOptions {
 };
 
 /// Where output goes. Writes happen on the thread that called the run, in file order.
-class ByteSink {
- public:
-  virtual ~ByteSink() = default;
-  virtual Status Write(std::string_view bytes) = 0;
-};
+using ByteSink = sluice::ByteSink;
 
 struct Progress {
   uint64_t bytes_done = 0;
@@ -55,6 +52,8 @@ struct Progress {
 };
 
 struct ValidateRunOptions {
+  /// Where the files are read from ("-" is standard input on any file system).
+  std::shared_ptr<FileSystem> fs = LocalFileSystem();
   RecordFormat format = RecordFormat::kJsonLines;
   ParseMode mode = ParseMode::kPermissive;
   /// Worker threads; 0 means one per core. 1 runs everything on the calling thread.
@@ -118,6 +117,7 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
                                      ByteSink& quarantine);
 
 struct InferRunOptions {
+  std::shared_ptr<FileSystem> fs = LocalFileSystem();
   RecordFormat format = RecordFormat::kJsonLines;
   unsigned threads = 0;
   size_t block_bytes = size_t{4} << 20;

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -57,19 +57,22 @@ class StringSink : public ByteSink {
   int64_t fail_after = -1;
 };
 
+// Test files live in memory: the runs read them through the FileSystem in their options.
+const std::shared_ptr<MemoryFileSystem>& MemFs() {
+  static const auto fs = std::make_shared<MemoryFileSystem>();
+  return fs;
+}
+
+// A folder of its own in the in-memory file system.
 class TempDir {
  public:
   TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "sluice-runs-XXXXXX").string();
-    char* p = ::mkdtemp(tmpl.data());
-    EXPECT_NE(p, nullptr);
-    path_ = tmpl;
+    static std::atomic<int> next{0};
+    path_ = "/tmp/runs-" + std::to_string(next++);
   }
-  ~TempDir() { fs::remove_all(path_); }
   std::string Write(const std::string& name, std::string_view bytes) const {
-    std::string p = (fs::path(path_) / name).string();
-    std::ofstream f(p, std::ios::binary);
-    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    std::string p = path_ + "/" + name;
+    EXPECT_TRUE(MemFs()->WriteFile(p, bytes).has_value());
     return p;
   }
 
@@ -86,6 +89,7 @@ struct RunResult {
 RunResult Validate(const std::vector<std::string>& files, const schema::SchemaPtr& schema,
              ValidateRunOptions options) {
   RunResult r;
+  options.fs = MemFs();
   auto report = ValidateFiles(files, schema, options, r.out, r.quarantine);
   EXPECT_TRUE(report.has_value()) << (report.has_value() ? "" : report.error().message());
   if (report.has_value()) r.report = std::move(*report);
@@ -146,10 +150,7 @@ TEST(ValidateFilesTest, SeedOrdersScenario) {
   EXPECT_EQ(Int(q[1], "line"), 5);
   EXPECT_EQ(Raw(q[1]), "{\"order_id\": 1005, \"customer_id\": 505");
   // Every record's byte offset points at its first byte.
-  std::string bytes = r.out.text;  // keep the compiler quiet about unused copies
-  (void)bytes;
-  std::ifstream f(file, std::ios::binary);
-  std::string all((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  std::string all = *MemFs()->ReadFile(file);
   for (const JsonValue& e : q) {
     std::string raw = Raw(e);
     EXPECT_EQ(all.substr(static_cast<size_t>(Int(e, "offset")), raw.size()), raw);
@@ -321,6 +322,7 @@ TEST(ValidateFilesTest, SameResultsForAnyThreadCountAndBlockSize) {
   std::string a = dir.Write("a.jsonl", GeneratedJsonl(3000, 50));
   std::string b = dir.Write("b.jsonl", GeneratedJsonl(1000, 37));
   ValidateRunOptions one;
+  one.fs = MemFs();
   one.threads = 1;
   RunResult base = Validate({a, b}, Schema(kOrders), one);
   EXPECT_TRUE(base.report.invariant_holds());
@@ -354,6 +356,7 @@ TEST(ValidateFilesTest, FailFastStopsAtTheFirstBadRecordInFileOrder) {
   std::string a = dir.Write("a.jsonl", GeneratedJsonl(2000, 0) + "{\"order_id\": null}\n" +
                                            GeneratedJsonl(2000, 10));
   ValidateRunOptions o;
+  o.fs = MemFs();
   o.mode = ParseMode::kFailFast;
   o.threads = 2;
   o.block_bytes = 4096;
@@ -375,6 +378,7 @@ TEST(ValidateFilesTest, LinesLongerThanABlock) {
                      "{\"order_id\": 2, \"customer_id\": 3}\n";
   std::string file = dir.Write("long.jsonl", text);
   ValidateRunOptions o;
+  o.fs = MemFs();
   o.block_bytes = 4096;
   o.threads = 2;
   RunResult r = Validate({file}, Schema(kOrders), o);
@@ -389,6 +393,7 @@ TEST(ValidateFilesTest, DropMalformedHasNoRescuedColumn) {
                                "{\"order_id\": 1, \"customer_id\": 2}\n"
                                "{\"order_id\": 2, \"customer_id\": 3, \"x\": 1}\n");
   ValidateRunOptions o;
+  o.fs = MemFs();
   o.mode = ParseMode::kDropMalformed;
   RunResult r = Validate({file}, Schema(kOrders), o);
   EXPECT_EQ(r.out.text,
@@ -407,6 +412,7 @@ TEST(ValidateFilesTest, JsonDocumentsArraysAndSingleObjects) {
   std::string broken = dir.Write("broken.json",
                                  "[{\"order_id\": 1, \"customer_id\": 2},\n {\"order_id\": 2,");
   ValidateRunOptions o;
+  o.fs = MemFs();
   o.format = RecordFormat::kJson;
   RunResult r = Validate({arr, one, broken}, Schema(kOrders), o);
   EXPECT_EQ(r.report.records_in, 6u);
@@ -432,6 +438,7 @@ TEST(ValidateFilesTest, CsvHeadersMapByNameAndExtraColumnsAreRescued) {
                                "503,x,1.0,app\r\n"
                                "504,1004\r\n");
   ValidateRunOptions o;
+  o.fs = MemFs();
   o.format = RecordFormat::kCsv;
   RunResult r = Validate({file}, Schema(kOrders), o);
   EXPECT_EQ(r.report.records_in, 4u);
@@ -459,6 +466,7 @@ TEST(ValidateFilesTest, CsvWithoutHeaderIsPositional) {
   TempDir dir;
   std::string file = dir.Write("o.csv", "1,2,3.5,2026-01-02\n4,NA,1,2026-13-01\n");
   ValidateRunOptions o;
+  o.fs = MemFs();
   o.format = RecordFormat::kCsv;
   o.csv.header = false;
   o.csv.null_value = "NA";
@@ -475,6 +483,7 @@ TEST(ValidateFilesTest, CsvRejectsNestedSchemas) {
   StringSink out;
   StringSink q;
   ValidateRunOptions o;
+  o.fs = MemFs();
   o.format = RecordFormat::kCsv;
   auto r = ValidateFiles({file}, Schema("a STRUCT<b: INT>"), o, out, q);
   ASSERT_FALSE(r.has_value());
@@ -485,6 +494,7 @@ TEST(ValidateFilesTest, CsvMultiLineQuotedValues) {
   TempDir dir;
   std::string file = dir.Write("o.csv", "order_id,customer_id,note\n1,2,\"two\nlines\"\nx,3,y\n");
   ValidateRunOptions o;
+  o.fs = MemFs();
   o.format = RecordFormat::kCsv;
   o.csv.reader.multi_line = true;
   RunResult r = Validate({file}, Schema(kOrders), o);
@@ -498,16 +508,18 @@ TEST(ValidateFilesTest, CsvMultiLineQuotedValues) {
 TEST(ValidateFilesTest, ErrorsStopTheRun) {
   StringSink out;
   StringSink q;
-  auto missing = ValidateFiles({"/nonexistent/x.jsonl"}, Schema(kOrders), {}, out, q);
+  ValidateRunOptions o;
+  o.fs = MemFs();
+  auto missing = ValidateFiles({"/nonexistent/x.jsonl"}, Schema(kOrders), o, out, q);
   ASSERT_FALSE(missing.has_value());
-  EXPECT_EQ(missing.error().code(), ErrorCode::kIoError);
+  EXPECT_EQ(missing.error().code(), ErrorCode::kNotFound);
   EXPECT_NE(missing.error().message().find("/nonexistent/x.jsonl"), std::string::npos);
 
   TempDir dir;
   std::string file = dir.Write("a.jsonl", GeneratedJsonl(5000, 0));
   StringSink full;
   full.fail_after = 1000;
-  auto failed = ValidateFiles({file}, Schema(kOrders), {}, full, q);
+  auto failed = ValidateFiles({file}, Schema(kOrders), o, full, q);
   ASSERT_FALSE(failed.has_value());
   EXPECT_NE(failed.error().message().find("disk full"), std::string::npos);
 }
@@ -517,6 +529,7 @@ TEST(InferFilesTest, SameSchemaForAnyThreadCount) {
   std::string a = dir.Write("a.jsonl", GeneratedJsonl(4000, 0) +
                                            "{\"nested\": {\"z\": [1, 2.5], \"a\": null}}\n");
   InferRunOptions o;
+  o.fs = MemFs();
   o.threads = 1;
   auto base = InferFiles({a}, o);
   ASSERT_TRUE(base.has_value());
@@ -541,6 +554,7 @@ TEST(InferFilesTest, SamplingIsDeterministicAndThreadIndependent) {
   text += "{\"rare\": true}\n";
   std::string a = dir.Write("a.jsonl", text);
   InferRunOptions o;
+  o.fs = MemFs();
   o.sampling_ratio = 0.1;
   o.threads = 1;
   auto r1 = InferFiles({a}, o);
@@ -557,6 +571,7 @@ TEST(InferFilesTest, FailFastNamesTheFileAndLine) {
   TempDir dir;
   std::string a = dir.Write("a.jsonl", "{\"a\": 1}\n\n{\"a\": \n{\"a\": 2}\n");
   InferRunOptions o;
+  o.fs = MemFs();
   o.json.mode = ParseMode::kFailFast;
   auto r = InferFiles({a}, o);
   ASSERT_FALSE(r.has_value());
@@ -568,6 +583,7 @@ TEST(InferFilesTest, CsvTypesAndHeaderFromTheFirstFile) {
   std::string a = dir.Write("a.csv", "id,amount,day\n1,2.5,2026-01-01\n2,3,2026-01-02\n");
   std::string b = dir.Write("b.csv", "id,amount,day\n3000000000,x,2026-01-03\n");
   InferRunOptions o;
+  o.fs = MemFs();
   o.format = RecordFormat::kCsv;
   auto r = InferFiles({a, b}, o);
   ASSERT_TRUE(r.has_value()) << r.error().message();
@@ -579,10 +595,37 @@ TEST(InferFilesTest, JsonDocuments) {
   TempDir dir;
   std::string a = dir.Write("a.json", "[{\"a\": 1}, {\"b\": \"x\"}]");
   InferRunOptions o;
+  o.fs = MemFs();
   o.format = RecordFormat::kJson;
   auto r = InferFiles({a}, o);
   ASSERT_TRUE(r.has_value());
   EXPECT_EQ(dialects::spark::WriteDdl(*r->schema).value, "a BIGINT,b STRING");
+}
+
+// The default file system is the machine's: the same bytes read from a real file give the same
+// run as from memory.
+TEST(ValidateFilesTest, ReadsLocalFilesByDefault) {
+  std::string dir = (fs::temp_directory_path() / ("sluice-runs-" + std::to_string(::getpid())))
+                        .string();
+  ASSERT_TRUE(LocalFileSystem()->CreateDirs(dir).has_value());
+  std::string bytes = GeneratedJsonl(3000, 50);
+  std::string file = dir + "/a.jsonl";
+  ASSERT_TRUE(LocalFileSystem()->WriteFile(file, bytes).has_value());
+  ValidateRunOptions o;
+  o.block_bytes = 4096;
+  o.threads = 2;
+  StringSink out;
+  StringSink q;
+  auto local = ValidateFiles({file}, Schema(kOrders), o, out, q);
+  fs::remove_all(dir);
+  ASSERT_TRUE(local.has_value()) << local.error().message();
+  // The same path in memory, so the rescued column's _file_path is the same too.
+  ASSERT_TRUE(MemFs()->WriteFile(file, bytes).has_value());
+  RunResult r = Validate({file}, Schema(kOrders), o);
+  EXPECT_EQ(local->records_in, r.report.records_in);
+  EXPECT_EQ(local->quarantined, r.report.quarantined);
+  EXPECT_GT(local->quarantined, 0u);
+  EXPECT_EQ(out.text, r.out.text);
 }
 
 TEST(RecordFormatTest, NamesAndGuesses) {
@@ -605,6 +648,7 @@ TEST(ValidateFilesTest, CsvRepeatedHeaderNamesAreRescued) {
   TempDir dir;
   std::string file = dir.Write("o.csv", "order_id,customer_id,order_id\n1,2,3\n");
   ValidateRunOptions o;
+  o.fs = MemFs();
   o.format = RecordFormat::kCsv;
   RunResult r = Validate({file}, Schema(kOrders), o);
   EXPECT_EQ(r.report.rescued, 1u);

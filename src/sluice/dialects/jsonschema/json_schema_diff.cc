@@ -481,7 +481,7 @@ class Compiler {
     SLUICE_TRY(Alternation(0, &root));
     if (pos_ < p_.size()) return Invalid("unmatched ')'");
     SLUICE_TRY(Emit(root, 0));
-    Push({Op::kMatch});
+    SLUICE_TRY(Push({Op::kMatch}));
     program_.sets = std::move(sets_);
     return std::move(program_);
   }
