@@ -4,7 +4,7 @@ JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 WERROR ?= ON
 
-.PHONY: all build deps demo test test-asan fuzz bench clean
+.PHONY: all build deps demo test test-asan fuzz bench format format-check clean
 
 all: build
 
@@ -41,6 +41,14 @@ bench: build
 	bench/run
 	bench/data-plane
 	bench/registry
+
+# Every C++ file tracked by git, formatted with the repository's .clang-format (clang-format 14).
+FORMAT_FILES = $(shell git ls-files '*.cc' '*.h')
+format:
+	clang-format -i $(FORMAT_FILES)
+
+format-check:
+	clang-format --dry-run --Werror $(FORMAT_FILES)
 
 clean:
 	rm -rf build build-asan build-fuzz
