@@ -468,53 +468,56 @@ class FileRunner {
     return true;
   }
 
-  void RunCase(const Block& block) {
+  // The case's record with where it comes from, and its expectations; nullopt (after a
+  // failure) when the case cannot run.
+  std::optional<Record> ReadRecord(const Block& block,
+                                   std::vector<const Directive*>* expectations) {
     const Directive& first = block.front();
     Record rec;
     rec.csv = first.name == "csv";
     rec.text = first.value;
     rec.file = rec.csv ? "f.csv" : "f.jsonl";
     rec.line = static_cast<uint64_t>(first.line);
-    std::vector<const Directive*> expectations;
     bool asserts_status_or_line = false;
     for (size_t i = 1; i < block.size(); ++i) {
       const Directive& d = block[i];
-      std::optional<Role> role = RoleOf(d.name);
-      if (role == Role::kSource && d.name == "file") {
+      if (d.name == "file") {
         rec.file = d.value;
-      } else if (role == Role::kSource && rec.csv) {
+      } else if (d.name == "csv-error") {
         rec.csv_error = d.value;
-      } else if (role == Role::kExpectation) {
-        expectations.push_back(&d);
-        asserts_status_or_line |= d.name == "status" || d.name == "line";
       } else {
-        ADD_FAILURE_AT(path(), d.line)
-            << "`" << d.name << "` does not belong in a " << first.name << " case";
-        return;
+        expectations->push_back(&d);
+        asserts_status_or_line |= d.name == "status" || d.name == "line";
       }
     }
     if (!asserts_status_or_line) {
       ADD_FAILURE_AT(path(), first.line) << "the case checks neither status nor line";
-      return;
+      return std::nullopt;
     }
-    if (rec.csv) {
-      auto fields = SplitCsvRow(rec.text);
-      if (!fields.has_value()) {
-        ADD_FAILURE_AT(path(), first.line) << "not a CSV row: " << rec.text;
-        return;
-      }
-      rec.fields = std::move(*fields);
-      if (layout_.columns.empty() || layout_.columns.size() != layout_.header.size()) {
-        ADD_FAILURE_AT(path(), first.line) << "a csv case needs csv-header and csv-columns of "
-                                              "the same length";
-        return;
-      }
+    if (!rec.csv) return rec;
+    auto fields = SplitCsvRow(rec.text);
+    if (!fields.has_value()) {
+      ADD_FAILURE_AT(path(), first.line) << "not a CSV row: " << rec.text;
+      return std::nullopt;
     }
-    if (!EnsurePlan(first.line)) return;
+    rec.fields = std::move(*fields);
+    if (layout_.columns.empty() || layout_.columns.size() != layout_.header.size()) {
+      ADD_FAILURE_AT(path(), first.line)
+          << "a csv case needs csv-header and csv-columns of the same length";
+      return std::nullopt;
+    }
+    return rec;
+  }
+
+  void RunCase(const Block& block) {
+    const Directive& first = block.front();
+    std::vector<const Directive*> expectations;
+    std::optional<Record> rec = ReadRecord(block, &expectations);
+    if (!rec.has_value() || !EnsurePlan(first.line)) return;
 
     RecordValidator fresh(plan_);
-    Outcome got = Check(fresh, rec, layout_);
-    Outcome reused = Check(*section_validator_, rec, layout_);
+    Outcome got = Check(fresh, *rec, layout_);
+    Outcome reused = Check(*section_validator_, *rec, layout_);
     for (const std::string& b : got.broken) ADD_FAILURE_AT(path(), first.line) << b;
     if (!reused.SameAs(got)) {
       ADD_FAILURE_AT(path(), first.line)
@@ -527,34 +530,18 @@ class FileRunner {
   }
 
   void Expect(const Directive& d, const Outcome& got, const Directive& record) {
-    std::string actual;
-    bool holds;
-    if (d.name == "status") {
-      actual = got.status;
-      holds = actual == d.value;
-    } else if (d.name == "violations") {
-      actual = got.violations;
-      holds = actual == d.value;
-    } else if (d.name == "line") {
-      actual = got.line;
-      holds = actual == d.value;
-    } else if (d.name == "rescued") {
-      if (options_.rescued_column.empty()) {
-        ADD_FAILURE_AT(path(), d.line) << "`rescued` in a section without a rescued column";
-        return;
-      }
-      actual = Rescued(got.line, options_.rescued_column);
-      holds = actual == d.value;
-    } else if (d.name == "error") {
-      actual = got.error;
-      holds = actual == d.value;
-    } else if (d.name == "error-contains") {
-      actual = got.error;
-      holds = actual.find(d.value) != std::string::npos;
-    } else {
-      actual = std::to_string(got.error_offset);
-      holds = actual == d.value;
+    if (d.name == "rescued" && options_.rescued_column.empty()) {
+      ADD_FAILURE_AT(path(), d.line) << "`rescued` in a section without a rescued column";
+      return;
     }
+    std::string actual = d.name == "status"         ? got.status
+                         : d.name == "violations"   ? got.violations
+                         : d.name == "line"         ? got.line
+                         : d.name == "rescued"      ? Rescued(got.line, options_.rescued_column)
+                         : d.name == "error-offset" ? std::to_string(got.error_offset)
+                                                    : got.error;
+    bool holds =
+        d.name == "error-contains" ? actual.find(d.value) != std::string::npos : actual == d.value;
     if (!holds) {
       ADD_FAILURE_AT(path(), d.line)
           << d.name << " differs\n  want: " << EscapeForMessage(d.value, 1000)
@@ -620,7 +607,7 @@ TEST_P(ValidatorCasesTest, EveryCaseHolds) {
   EXPECT_GT(cases, 0) << "a case file without cases";
 }
 
-INSTANTIATE_TEST_SUITE_P(Files, ValidatorCasesTest, ::testing::ValuesIn(CaseFileNames()),
+INSTANTIATE_TEST_SUITE_P(CaseFiles, ValidatorCasesTest, ::testing::ValuesIn(CaseFileNames()),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            std::string name = info.param.substr(0, info.param.rfind('.'));
                            for (char& c : name) {
