@@ -21,7 +21,8 @@
 // A case block starts with its record:
 //   json <record>                    one record for CheckJson, from the file `f.jsonl`
 //   csv <row>                        one row for CheckCsv, from `f.csv`: fields split on ',', a
-//                                    field in "..." is quoted, `""` inside it is one quote
+//                                    field in "..." is quoted, `""` inside it is one quote; the
+//                                    row as written is its raw bytes (CsvRecord::raw)
 // and may say where it comes from:
 //   file <name>                      the file name the validator is given
 //   csv-error <message>              the CSV reader found the row malformed (CsvRecord::error)
