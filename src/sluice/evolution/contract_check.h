@@ -137,18 +137,4 @@ struct BreakingChangeReport {
 BreakingChangeReport BreakingChanges(const dialects::contract::Contract& old_contract,
                                      const dialects::contract::Contract& new_contract);
 
-/// "18 breaking changes: 15 error, 3 warning": the first line `datacontract breaking` printed.
-std::string FormatBreakingHeadline(const BreakingChangeReport& report);
-
-/// "21 changes: 15 error, 3 warning, 3 info": the first line of `datacontract changelog`.
-std::string FormatChangelogHeadline(const BreakingChangeReport& report);
-
-/// One change as datacontract-cli printed it:
-/// "error\t[field_type_updated] at <file>\n        in <location>\n            <description>".
-std::string FormatBreakingChange(const BreakingChange& change, std::string_view new_file);
-
-/// The whole `breaking` output: the headline, then the error and warning changes, separated by
-/// blank lines. `new_file` is the new contract's path as given.
-std::string FormatBreakingReport(const BreakingChangeReport& report, std::string_view new_file);
-
 }  // namespace sluice::evolution
