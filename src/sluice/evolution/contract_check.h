@@ -6,7 +6,7 @@
 //    the rule ids and severities of datacontract-cli v0.10.41's `breaking` command.
 //
 // Both return values, never errors, for expected outcomes; docs/contracts.md has the rule
-// tables. Thread-safe; nothing here prints.
+// tables, report/contract_render.h renders the reports. Thread-safe; nothing here prints.
 #pragma once
 
 #include <cstdint>
