@@ -76,34 +76,4 @@ Result<dialects::Format> OutputFormat(const std::string& as) {
   return IsTerminal(1) ? dialects::Format::kTree : dialects::Format::kSparkJson;
 }
 
-std::string GithubData(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '%') {
-      out += "%25";
-    } else if (c == '\r') {
-      out += "%0D";
-    } else if (c == '\n') {
-      out += "%0A";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-std::string GithubProperty(std::string_view s) {
-  std::string out;
-  for (char c : GithubData(s)) {
-    if (c == ':') {
-      out += "%3A";
-    } else if (c == ',') {
-      out += "%2C";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 }  // namespace sluice::cli

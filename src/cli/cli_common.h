@@ -82,9 +82,4 @@ void AddRegistryFlags(CLI::App* cmd, RegistryFlags& flags, const std::string& ur
 /// A client for the registry the flags name.
 Result<std::unique_ptr<registry::Client>> ConnectRegistry(const RegistryFlags& flags);
 
-/// Escape text for a GitHub Actions workflow command: `GithubData` for the message (%, CR,
-/// LF), `GithubProperty` for a property value such as `file=` or `title=` (also ':' and ',').
-std::string GithubData(std::string_view s);
-std::string GithubProperty(std::string_view s);
-
 }  // namespace sluice::cli

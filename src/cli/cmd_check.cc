@@ -1,24 +1,19 @@
 // `sluice check SCHEMA --contract CONTRACT [--previous OLD]`: does a schema keep its data
 // contract and the contract's change policy? And `sluice contract breaking OLD NEW`: which
 // changes between two versions of a contract break consumers.
-#include <fmt/format.h>
-
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
-#include "sluice/base/json_writer.h"
 #include "sluice/dialects/contract/contract.h"
-#include "sluice/dialects/contract/dcs.h"
 #include "sluice/evolution/contract_check.h"
+#include "sluice/report/contract_render.h"
 
 namespace sluice::cli {
 
 namespace {
-
-namespace contract = dialects::contract;
-using evolution::ContractViolation;
 
 struct CheckOptions {
   std::string schema;
@@ -31,6 +26,8 @@ struct CheckOptions {
 };
 
 int RunCheck(const CheckOptions& opt) {
+  auto format = report::ParseFormat(opt.format);
+  if (!format.has_value()) return ReportError(format.error());
   auto loaded = LoadSchema(opt.schema, "");
   if (!loaded.has_value()) return ReportError(loaded.error());
   auto c = LoadContract(opt.contract);
@@ -45,56 +42,15 @@ int RunCheck(const CheckOptions& opt) {
   evolution::ContractCheckOptions copt;
   copt.object_name = opt.object;
   copt.exact_types = opt.exact_types;
-  auto report = evolution::CheckContract(*loaded->schema, *c,
+  auto result = evolution::CheckContract(*loaded->schema, *c,
                                          previous ? previous->schema.get() : nullptr, copt);
-  if (!report.has_value()) return ReportError(report.error().WithContext(opt.contract));
+  if (!result.has_value()) return ReportError(result.error().WithContext(opt.contract));
 
-  std::string out;
-  if (opt.format == "json") {
-    JsonFormat f;
-    f.indent = 2;
-    JsonWriter w(f);
-    w.BeginObject();
-    w.Key("schema").String(opt.schema);
-    w.Key("contract").String(opt.contract);
-    w.Key("object").String(report->object);
-    if (!opt.previous.empty()) w.Key("previous").String(opt.previous);
-    w.Key("passed").Bool(report->ok());
-    w.Key("violations").BeginArray();
-    for (const ContractViolation& v : report->violations) {
-      w.BeginObject();
-      w.Key("path").String(v.path.ToString());
-      w.Key("rule").String(evolution::ViolationRuleName(v.rule));
-      w.Key("message").String(v.message);
-      w.Key("fix").String(v.fix);
-      w.EndObject();
-    }
-    w.EndArray();
-    w.EndObject();
-    out = w.Take() + "\n";
-  } else if (opt.format == "github") {
-    for (const ContractViolation& v : report->violations) {
-      out += fmt::format(
-          "::error file={},title={}::{}: {}{}\n", GithubProperty(opt.schema),
-          GithubProperty("sluice check " + std::string(evolution::ViolationRuleName(v.rule))),
-          GithubData(v.path.ToString()), GithubData(v.message),
-          v.fix.empty() ? "" : GithubData(" Fix: " + v.fix));
-    }
-    out += report->ok() ? "contract kept\n"
-                        : fmt::format("{} violation(s)\n", report->violations.size());
-  } else {
-    out = fmt::format("{} against {}{}: {}\n", opt.schema, opt.contract,
-                      report->object.empty() ? "" : " (" + report->object + ")",
-                      report->ok() ? "contract kept" : "contract VIOLATED");
-    for (const ContractViolation& v : report->violations) {
-      out += fmt::format("  {}  {}: {}\n", v.path.ToString(), evolution::ViolationRuleName(v.rule),
-                         v.message);
-      if (!v.fix.empty()) out += fmt::format("    fix: {}\n", v.fix);
-    }
-    if (!report->ok()) out += fmt::format("{} violation(s)\n", report->violations.size());
-  }
-  std::cout << out;
-  return report->ok() ? kExitOk : kExitFindings;
+  report::CheckContext context{opt.schema, opt.contract, opt.previous};
+  auto text = report::Render(*result, context, *format);
+  if (!text.has_value()) return ReportError(text.error());
+  std::cout << *text;
+  return result->ok() ? kExitOk : kExitFindings;
 }
 
 struct BreakingOptions {
@@ -105,44 +61,18 @@ struct BreakingOptions {
 };
 
 int RunBreaking(const BreakingOptions& opt) {
+  auto format = report::ParseFormat(opt.format);
+  if (!format.has_value()) return ReportError(format.error());
   auto before = LoadContract(opt.old_contract);
   if (!before.has_value()) return ReportError(before.error());
   auto after = LoadContract(opt.new_contract);
   if (!after.has_value()) return ReportError(after.error());
-  evolution::BreakingChangeReport report = evolution::BreakingChanges(*before, *after);
-  if (opt.format == "json") {
-    JsonFormat f;
-    f.indent = 2;
-    JsonWriter w(f);
-    w.BeginObject();
-    w.Key("old").String(opt.old_contract);
-    w.Key("new").String(opt.new_contract);
-    w.Key("summary").String(evolution::FormatBreakingHeadline(report));
-    w.Key("errors").Int(report.Count(evolution::BreakingSeverity::kError));
-    w.Key("warnings").Int(report.Count(evolution::BreakingSeverity::kWarning));
-    w.Key("infos").Int(report.Count(evolution::BreakingSeverity::kInfo));
-    w.Key("changes").BeginArray();
-    for (const auto& c : report.changes) {
-      if (!opt.all && c.severity == evolution::BreakingSeverity::kInfo) continue;
-      w.BeginObject();
-      w.Key("rule").String(c.rule);
-      w.Key("severity").String(evolution::BreakingSeverityName(c.severity));
-      w.Key("location").String(c.location);
-      w.Key("description").String(c.description);
-      w.EndObject();
-    }
-    w.EndArray();
-    w.EndObject();
-    std::cout << w.Take() << "\n";
-  } else if (opt.all) {
-    std::cout << evolution::FormatChangelogHeadline(report) << "\n";
-    for (const auto& c : report.changes) {
-      std::cout << "\n" << evolution::FormatBreakingChange(c, opt.new_contract) << "\n";
-    }
-  } else {
-    std::cout << evolution::FormatBreakingReport(report, opt.new_contract);
-  }
-  return report.passed() ? kExitOk : kExitFindings;
+  evolution::BreakingChangeReport result = evolution::BreakingChanges(*before, *after);
+  report::BreakingContext context{opt.old_contract, opt.new_contract, opt.all};
+  auto text = report::Render(result, context, *format);
+  if (!text.has_value()) return ReportError(text.error());
+  std::cout << *text;
+  return result.passed() ? kExitOk : kExitFindings;
 }
 
 }  // namespace

@@ -1,22 +1,18 @@
 // `sluice compat V1 [V2 ...] NEW`: can this schema change ship? Registry compatibility modes over
 // a version history, with each schema type's own rules.
-#include <fmt/format.h>
-
 #include <iostream>
 #include <memory>
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
-#include "sluice/base/json_writer.h"
-#include "sluice/base/strings.h"
 #include "sluice/evolution/compatibility.h"
+#include "sluice/report/compat_render.h"
 
 namespace sluice::cli {
 
 namespace {
 
 using evolution::CompatibilityReport;
-using evolution::Incompatibility;
 
 struct CompatOptions {
   std::vector<std::string> files;
@@ -36,81 +32,9 @@ Result<evolution::SchemaType> AutoType(const std::string& path, const std::strin
   return evolution::SchemaType::kTable;
 }
 
-std::string Against(const CompatOptions& opt, const Incompatibility& inc) {
-  return opt.files[inc.version_index];
-}
-
-std::string RenderText(const CompatibilityReport& r, const CompatOptions& opt) {
-  const std::string& candidate = opt.files.back();
-  std::string out;
-  std::string mode(evolution::CompatibilityModeName(r.mode));
-  if (r.checked_versions.empty()) {
-    return fmt::format("{}: {} is compatible ({})\n", mode, candidate,
-                       r.mode == evolution::CompatibilityMode::kNone ? "mode NONE checks nothing"
-                                                                     : "no earlier versions");
-  }
-  out += fmt::format("{} ({}): {} is {}\n", mode, evolution::SchemaTypeName(r.type), candidate,
-                     r.compatible ? "compatible" : "NOT compatible");
-  for (const Incompatibility& inc : r.incompatibilities) {
-    std::string who =
-        inc.direction == evolution::CheckDirection::kBackward
-            ? fmt::format("new schema reading data written with {}", Against(opt, inc))
-            : fmt::format("{} reading data written with the new schema", Against(opt, inc));
-    out += fmt::format("  {} at {} ({})\n    {}\n", inc.kind,
-                       inc.location.empty() ? "the top level" : inc.location, who, inc.message);
-    if (!inc.hint.empty()) out += fmt::format("    fix: {}\n", inc.hint);
-  }
-  std::vector<std::string> names;
-  for (size_t i : r.checked_versions) names.push_back(opt.files[i]);
-  out += fmt::format("{} incompatibilit{}; checked against {}\n", r.incompatibilities.size(),
-                     r.incompatibilities.size() == 1 ? "y" : "ies", JoinStrings(names, ", "));
-  return out;
-}
-
-std::string RenderJson(const CompatibilityReport& r, const CompatOptions& opt) {
-  JsonFormat f;
-  f.indent = 2;
-  JsonWriter w(f);
-  w.BeginObject();
-  w.Key("mode").String(evolution::CompatibilityModeName(r.mode));
-  w.Key("type").String(evolution::SchemaTypeName(r.type));
-  w.Key("candidate").String(opt.files.back());
-  w.Key("compatible").Bool(r.compatible);
-  w.Key("checked").BeginArray();
-  for (size_t i : r.checked_versions) w.String(opt.files[i]);
-  w.EndArray();
-  w.Key("incompatibilities").BeginArray();
-  for (const Incompatibility& inc : r.incompatibilities) {
-    w.BeginObject();
-    w.Key("kind").String(inc.kind);
-    w.Key("location").String(inc.location);
-    w.Key("message").String(inc.message);
-    w.Key("hint").String(inc.hint);
-    w.Key("direction").String(evolution::CheckDirectionName(inc.direction));
-    w.Key("against").String(Against(opt, inc));
-    w.EndObject();
-  }
-  w.EndArray();
-  w.EndObject();
-  return w.Take() + "\n";
-}
-
-std::string RenderGithub(const CompatibilityReport& r, const CompatOptions& opt) {
-  std::string out;
-  for (const Incompatibility& inc : r.incompatibilities) {
-    std::string msg =
-        fmt::format("{} at {} (against {}, {}): {}", inc.kind, inc.location, Against(opt, inc),
-                    evolution::CheckDirectionName(inc.direction), inc.message);
-    if (!inc.hint.empty()) msg += " Fix: " + inc.hint;
-    out += fmt::format("::error file={},title={}::{}\n", GithubProperty(opt.files.back()),
-                       GithubProperty("sluice compat " + inc.kind), GithubData(msg));
-  }
-  out += fmt::format("{}: {}\n", evolution::CompatibilityModeName(r.mode),
-                     r.compatible ? "compatible" : "NOT compatible");
-  return out;
-}
-
 int RunCompat(const CompatOptions& opt) {
+  auto format = report::ParseFormat(opt.format);
+  if (!format.has_value()) return ReportError(format.error());
   auto mode = evolution::ParseCompatibilityMode(opt.mode);
   if (!mode.has_value()) return ReportError(mode.error());
   evolution::CompatibilityOptions copt;
@@ -141,12 +65,14 @@ int RunCompat(const CompatOptions& opt) {
   }
   evolution::ParsedSchemaPtr candidate = parsed.back();
   parsed.pop_back();
-  CompatibilityReport report = evolution::CheckCompatibility(*mode, parsed, *candidate, copt);
-  std::string text = opt.format == "json"     ? RenderJson(report, opt)
-                     : opt.format == "github" ? RenderGithub(report, opt)
-                                              : RenderText(report, opt);
-  std::cout << text;
-  return report.compatible ? kExitOk : kExitFindings;
+  CompatibilityReport result = evolution::CheckCompatibility(*mode, parsed, *candidate, copt);
+  report::CompatContext context;
+  context.history.assign(opt.files.begin(), opt.files.end() - 1);
+  context.candidate = opt.files.back();
+  auto text = report::Render(result, context, *format);
+  if (!text.has_value()) return ReportError(text.error());
+  std::cout << *text;
+  return result.compatible ? kExitOk : kExitFindings;
 }
 
 }  // namespace

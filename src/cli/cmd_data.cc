@@ -14,6 +14,7 @@
 #include "sluice/base/std_io.h"
 #include "sluice/base/strings.h"
 #include "sluice/data/file_runs.h"
+#include "sluice/report/data_render.h"
 
 namespace sluice::cli {
 
@@ -219,18 +220,15 @@ int RunValidate(const ValidateOptions& opt) {
   if (Status s = (*out)->Commit(); !s.has_value()) return ReportError(s.error());
   if (Status s = (*quarantine)->Commit(); !s.has_value()) return ReportError(s.error());
   if (!opt.report.empty()) {
-    Status s = WriteOutput(opt.report, report->ToJson(2) + "\n");
+    auto json = report::Render(*report, report::Format::kJson);
+    if (!json.has_value()) return ReportError(json.error());
+    Status s = WriteOutput(opt.report, *json);
     if (!s.has_value()) return ReportError(s.error());
   }
   if (!opt.quiet) {
-    fmt::print(stderr, "{} records: {} valid ({} rescued), {} quarantined ({} malformed)\n",
-               report->records_in, report->valid, report->rescued, report->quarantined,
-               report->malformed);
-    if (report->stopped) {
-      const data::FailFastStop& s = *report->stopped;
-      fmt::print(stderr, "stopped (failfast) at {}:{} (byte {}){}: {}\n", s.file, s.line, s.offset,
-                 s.path.empty() ? std::string() : " field " + s.path, s.message);
-    }
+    auto summary = report::Render(*report, report::Format::kText);
+    if (!summary.has_value()) return ReportError(summary.error());
+    fmt::print(stderr, "{}", *summary);
   }
   return report->clean() ? kExitOk : kExitFindings;
 }
@@ -322,8 +320,9 @@ int RunInfer(const InferOptions& opt) {
   if (!s.empty() && s.back() != '\n') s += '\n';
   if (Status st = WriteOutput(opt.output, s); !st.has_value()) return ReportError(st.error());
   if (!opt.quiet) {
-    fmt::print(stderr, "inferred from {} records ({} malformed)\n", result->records,
-               result->malformed);
+    auto summary = report::Render(*result, report::Format::kText);
+    if (!summary.has_value()) return ReportError(summary.error());
+    fmt::print(stderr, "{}", *summary);
   }
   return kExitOk;
 }

@@ -1,22 +1,18 @@
 // `sluice merge TABLE_SCHEMA INCOMING`: what writing data of one schema into a table of another
 // does, under Delta's (or Iceberg's) enforcement, mergeSchema, overwriteSchema and type widening.
-#include <fmt/format.h>
-
 #include <iostream>
 #include <memory>
+#include <string>
+#include <utility>
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
-#include "sluice/base/json_writer.h"
 #include "sluice/evolution/table_merge.h"
+#include "sluice/report/merge_render.h"
 
 namespace sluice::cli {
 
 namespace {
-
-using evolution::MergeResult;
-using evolution::TableChange;
-using evolution::TableViolation;
 
 struct MergeOptions {
   std::string table;
@@ -30,78 +26,9 @@ struct MergeOptions {
   bool quiet = false;
 };
 
-std::string ModeWords(const MergeOptions& opt) {
-  std::string words = opt.table_format == "iceberg" ? "Iceberg" : "Delta";
-  if (opt.mode == "merge") {
-    words += ", mergeSchema";
-  } else if (opt.mode == "overwrite") {
-    words += ", overwriteSchema";
-  } else {
-    words += ", enforcement";
-  }
-  if (opt.type_widening) words += ", type widening";
-  return words;
-}
-
-std::string RenderText(const MergeResult& r, const MergeOptions& opt, const std::string& schema) {
-  std::string out = fmt::format("{} into {} ({}): {}\n", opt.incoming, opt.table, ModeWords(opt),
-                                evolution::MergeVerdictName(r.verdict));
-  for (const TableViolation& v : r.violations) {
-    out += fmt::format("  ! {}: {}{}\n", v.path.empty() ? "(table)" : v.path.ToString(),
-                       v.error_class.empty() ? "" : "[" + v.error_class + "] ", v.message);
-    if (!v.hint.empty()) out += fmt::format("    fix: {}\n", v.hint);
-  }
-  for (const TableChange& c : r.changes) {
-    std::string what = c.from.empty() ? c.to : c.to.empty() ? c.from : c.from + " -> " + c.to;
-    out +=
-        fmt::format("  ~ {}  {}  {}{}\n", c.path.ToString(), evolution::TableChangeKindName(c.kind),
-                    what, c.note.empty() ? "" : "  (" + c.note + ")");
-  }
-  if (!r.ok()) return out;
-  if (opt.output.empty()) out += "\n" + schema;
-  return out;
-}
-
-std::string RenderJson(const MergeResult& r, const MergeOptions& opt, const std::string& schema) {
-  JsonFormat f;
-  f.indent = 2;
-  JsonWriter w(f);
-  w.BeginObject();
-  w.Key("table").String(opt.table);
-  w.Key("incoming").String(opt.incoming);
-  w.Key("format").String(opt.table_format);
-  w.Key("mode").String(opt.mode);
-  w.Key("type_widening").Bool(opt.type_widening);
-  w.Key("verdict").String(evolution::MergeVerdictName(r.verdict));
-  w.Key("violations").BeginArray();
-  for (const TableViolation& v : r.violations) {
-    w.BeginObject();
-    w.Key("path").String(v.path.ToString());
-    w.Key("error_class").String(v.error_class);
-    w.Key("cause_class").String(v.cause_class);
-    w.Key("message").String(v.message);
-    w.Key("hint").String(v.hint);
-    w.EndObject();
-  }
-  w.EndArray();
-  w.Key("changes").BeginArray();
-  for (const TableChange& c : r.changes) {
-    w.BeginObject();
-    w.Key("path").String(c.path.ToString());
-    w.Key("kind").String(evolution::TableChangeKindName(c.kind));
-    w.Key("from").String(c.from);
-    w.Key("to").String(c.to);
-    w.Key("note").String(c.note);
-    w.EndObject();
-  }
-  w.EndArray();
-  w.Key("schema_format").String(opt.as);
-  w.Key("schema").String(schema);
-  w.EndObject();
-  return w.Take() + "\n";
-}
-
 int RunMerge(const MergeOptions& opt) {
+  auto format = report::ParseFormat(opt.format);
+  if (!format.has_value()) return ReportError(format.error());
   auto table = LoadSchema(opt.table, "");
   if (!table.has_value()) return ReportError(table.error());
   auto incoming = LoadSchema(opt.incoming, "");
@@ -121,20 +48,27 @@ int RunMerge(const MergeOptions& opt) {
   mopt.type_widening = opt.type_widening;
   auto result = evolution::Merge(*table->schema, *incoming->schema, mopt);
   if (!result.has_value()) return ReportError(result.error());
-  std::string schema_text;
+  report::MergeContext context;
+  context.table_name = opt.table;
+  context.incoming_name = opt.incoming;
+  context.options = mopt;
+  context.schema_format = opt.as;
+  context.schema_in_text = opt.output.empty();
   if (result->ok()) {
     auto written = dialects::WriteSchema(*result->schema, *as);
     if (!written.has_value()) return ReportError(written.error());
     if (!opt.quiet) PrintNotes(written->notes, "result");
-    schema_text = written->value;
+    std::string schema_text = std::move(written->value);
     if (!schema_text.empty() && schema_text.back() != '\n') schema_text += '\n';
+    context.schema_text = std::move(schema_text);
     if (!opt.output.empty()) {
-      Status st = WriteOutput(opt.output, schema_text);
+      Status st = WriteOutput(opt.output, context.schema_text);
       if (!st.has_value()) return ReportError(st.error());
     }
   }
-  std::cout << (opt.format == "json" ? RenderJson(*result, opt, schema_text)
-                                     : RenderText(*result, opt, schema_text));
+  auto text = report::Render(*result, context, *format);
+  if (!text.has_value()) return ReportError(text.error());
+  std::cout << *text;
   return result->ok() ? kExitOk : kExitFindings;
 }
 

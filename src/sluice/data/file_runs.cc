@@ -571,83 +571,6 @@ RecordFormat GuessRecordFormat(const std::string& path, std::string_view head) {
   return RecordFormat::kJsonLines;
 }
 
-std::string ValidateReport::ToJson(int indent) const {
-  JsonFormat style;
-  style.indent = indent;
-  JsonWriter w(style);
-  w.BeginObject();
-  w.Key("files");
-  w.BeginArray();
-  for (const std::string& f : files) w.String(f);
-  w.EndArray();
-  w.Key("format");
-  w.String(format);
-  w.Key("mode");
-  w.String(mode);
-  w.Key("records_in");
-  w.Uint(records_in);
-  w.Key("valid");
-  w.Uint(valid);
-  w.Key("rescued");
-  w.Uint(rescued);
-  w.Key("quarantined");
-  w.Uint(quarantined);
-  w.Key("malformed");
-  w.Uint(malformed);
-  w.Key("bytes");
-  w.Uint(bytes);
-  w.Key("invariant");
-  w.BeginObject();
-  w.Key("holds");
-  w.Bool(invariant_holds());
-  w.Key("statement");
-  w.String(fmt::format("records_in ({}) = valid ({}) + quarantined ({}); rescued ({}) <= valid ({})",
-                       records_in, valid, quarantined, rescued, valid));
-  w.EndObject();
-  w.Key("stopped");
-  if (stopped) {
-    w.BeginObject();
-    w.Key("file");
-    w.String(stopped->file);
-    w.Key("line");
-    w.Uint(stopped->line);
-    w.Key("offset");
-    w.Uint(stopped->offset);
-    w.Key("path");
-    w.String(stopped->path);
-    w.Key("message");
-    w.String(stopped->message);
-    w.EndObject();
-  } else {
-    w.Null();
-  }
-  w.Key("violations");
-  w.BeginArray();
-  for (const ViolationCount& v : violations) {
-    w.BeginObject();
-    w.Key("path");
-    w.String(v.path);
-    w.Key("kind");
-    w.String(ViolationKindName(v.kind));
-    w.Key("count");
-    w.Uint(v.count);
-    w.Key("lines");
-    w.BeginArray();
-    for (const auto& [f, line] : v.lines) w.Uint(line);
-    w.EndArray();
-    w.Key("at");
-    w.BeginArray();
-    for (const auto& [f, line] : v.lines) {
-      w.String(fmt::format("{}:{}", f < files.size() ? files[f] : std::string("?"), line));
-    }
-    w.EndArray();
-    w.EndObject();
-  }
-  w.EndArray();
-  w.EndObject();
-  return w.Take();
-}
-
 Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
                                      const schema::SchemaPtr& schema,
                                      const ValidateRunOptions& options, ByteSink& out,
@@ -985,7 +908,9 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
   });
   report.violations = std::move(tallies);
   if (!report.invariant_holds()) {
-    return Internal(fmt::format("record accounting broke: {}", report.ToJson()));
+    return Internal(fmt::format(
+        "record accounting broke: {} records in, {} valid, {} quarantined, {} rescued",
+        report.records_in, report.valid, report.quarantined, report.rescued));
   }
   return report;
 }

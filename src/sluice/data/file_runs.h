@@ -74,6 +74,7 @@ struct ViolationCount {
   uint64_t count = 0;
   /// The first few places, as (file index, line).
   std::vector<std::pair<uint32_t, uint64_t>> lines;
+  bool operator==(const ViolationCount&) const = default;
 };
 
 /// Where a failfast run stopped.
@@ -83,8 +84,11 @@ struct FailFastStop {
   uint64_t offset = 0;
   std::string path;
   std::string message;
+  bool operator==(const FailFastStop&) const = default;
 };
 
+/// What a validation run did with every record; sluice::report renders it (JSON in
+/// docs/formats/validation-report.md).
 struct ValidateReport {
   std::vector<std::string> files;
   std::string format;
@@ -102,8 +106,7 @@ struct ValidateReport {
   bool invariant_holds() const { return records_in == valid + quarantined && rescued <= valid; }
   /// Clean: every record valid as it came.
   bool clean() const { return rescued == 0 && quarantined == 0; }
-  /// The report as JSON (the format in docs/formats/validation-report.md).
-  std::string ToJson(int indent = 0) const;
+  bool operator==(const ValidateReport&) const = default;
 };
 
 /// Validate `files` against `schema` ("-" is standard input). Valid records (rescued ones

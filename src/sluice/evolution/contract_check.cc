@@ -1398,36 +1398,4 @@ BreakingChangeReport BreakingChanges(const Contract& old_contract, const Contrac
   return Comparer().Run(MakeView(old_contract, physical), MakeView(new_contract, physical));
 }
 
-std::string FormatBreakingHeadline(const BreakingChangeReport& report) {
-  int errors = report.Count(BreakingSeverity::kError);
-  int warnings = report.Count(BreakingSeverity::kWarning);
-  return fmt::format("{} breaking changes: {} error, {} warning", errors + warnings, errors,
-                     warnings);
-}
-
-std::string FormatChangelogHeadline(const BreakingChangeReport& report) {
-  return fmt::format("{} changes: {} error, {} warning, {} info", report.changes.size(),
-                     report.Count(BreakingSeverity::kError),
-                     report.Count(BreakingSeverity::kWarning),
-                     report.Count(BreakingSeverity::kInfo));
-}
-
-std::string FormatBreakingChange(const BreakingChange& change, std::string_view new_file) {
-  return fmt::format("{}\t[{}] at {}\n        in {}\n            {}",
-                     BreakingSeverityName(change.severity), change.rule, new_file, change.location,
-                     change.description);
-}
-
-std::string FormatBreakingReport(const BreakingChangeReport& report, std::string_view new_file) {
-  std::string out = FormatBreakingHeadline(report) + "\n";
-  bool first = true;
-  for (const BreakingChange& c : report.changes) {
-    if (c.severity == BreakingSeverity::kInfo) continue;
-    if (!first) out += "\n\n";
-    first = false;
-    out += FormatBreakingChange(c, new_file);
-  }
-  return out;
-}
-
 }  // namespace sluice::evolution

@@ -6,7 +6,7 @@
 //    the rule ids and severities of datacontract-cli v0.10.41's `breaking` command.
 //
 // Both return values, never errors, for expected outcomes; docs/contracts.md has the rule
-// tables. Thread-safe; nothing here prints.
+// tables, report/contract_render.h renders the reports. Thread-safe; nothing here prints.
 #pragma once
 
 #include <cstdint>
@@ -136,19 +136,5 @@ struct BreakingChangeReport {
 /// and physicalName, which it did not compare) is in docs/contracts.md.
 BreakingChangeReport BreakingChanges(const dialects::contract::Contract& old_contract,
                                      const dialects::contract::Contract& new_contract);
-
-/// "18 breaking changes: 15 error, 3 warning": the first line `datacontract breaking` printed.
-std::string FormatBreakingHeadline(const BreakingChangeReport& report);
-
-/// "21 changes: 15 error, 3 warning, 3 info": the first line of `datacontract changelog`.
-std::string FormatChangelogHeadline(const BreakingChangeReport& report);
-
-/// One change as datacontract-cli printed it:
-/// "error\t[field_type_updated] at <file>\n        in <location>\n            <description>".
-std::string FormatBreakingChange(const BreakingChange& change, std::string_view new_file);
-
-/// The whole `breaking` output: the headline, then the error and warning changes, separated by
-/// blank lines. `new_file` is the new contract's path as given.
-std::string FormatBreakingReport(const BreakingChangeReport& report, std::string_view new_file);
 
 }  // namespace sluice::evolution

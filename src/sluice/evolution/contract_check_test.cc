@@ -216,6 +216,13 @@ std::optional<Contract> LoadFixture(const std::string& relative) {
   return *contract;
 }
 
+// The error and warning counts, "15 error, 3 warning": what the headline of `datacontract
+// breaking` counts (report/contract_render_test.cc checks the headline's wording).
+std::string BreakingCounts(const BreakingChangeReport& report) {
+  return fmt::format("{} error, {} warning", report.Count(BreakingSeverity::kError),
+                     report.Count(BreakingSeverity::kWarning));
+}
+
 std::string Listing(const BreakingChangeReport& report) {
   std::string out;
   for (const BreakingChange& c : report.changes) {
@@ -230,42 +237,34 @@ TEST(BreakingChangesTest, DatacontractCliFixtureCounts) {
   struct Pair {
     const char* old_file;
     const char* new_file;
-    const char* headline;
+    const char* counts;
     bool passed;
     std::vector<std::string> must_not_appear;
   };
   const Pair pairs[] = {
       {"models-v1",
        "models-v2",
-       "0 breaking changes: 0 error, 0 warning",
+       "0 error, 0 warning",
        true,
        {"model_added", "model_description_added"}},
-      {"models-v2",
-       "models-v1",
-       "1 breaking changes: 1 error, 0 warning",
-       false,
-       {"model_description_removed"}},
-      {"models-v2",
-       "models-v3",
-       "1 breaking changes: 1 error, 0 warning",
-       false,
-       {"model_description_updated"}},
+      {"models-v2", "models-v1", "1 error, 0 warning", false, {"model_description_removed"}},
+      {"models-v2", "models-v3", "1 error, 0 warning", false, {"model_description_updated"}},
       {"fields-v1",
        "fields-v2",
-       "15 breaking changes: 0 error, 15 warning",
+       "0 error, 15 warning",
        true,
        {"field_added", "field_description_added", "field_tags_added"}},
       {"fields-v2",
        "fields-v1",
-       "16 breaking changes: 5 error, 11 warning",
+       "5 error, 11 warning",
        false,
        {"field_description_removed", "field_enum_removed", "field_tags_removed"}},
       {"fields-v2",
        "fields-v3",
-       "18 breaking changes: 15 error, 3 warning",
+       "15 error, 3 warning",
        false,
        {"field_description_updated", "field_tags_updated"}},
-      {"fields-v2", "fields-v2", "0 breaking changes: 0 error, 0 warning", true, {}},
+      {"fields-v2", "fields-v2", "0 error, 0 warning", true, {}},
   };
   for (const Pair& p : pairs) {
     std::string old_name = fmt::format("breaking-dcs-v0.10.41/datacontract-{}.yaml", p.old_file);
@@ -275,12 +274,15 @@ TEST(BreakingChangesTest, DatacontractCliFixtureCounts) {
     auto new_contract = LoadFixture(new_name);
     if (!old_contract || !new_contract) GTEST_SKIP() << "fixtures not present";
     BreakingChangeReport report = BreakingChanges(*old_contract, *new_contract);
-    EXPECT_EQ(FormatBreakingHeadline(report), p.headline) << Listing(report);
+    EXPECT_EQ(BreakingCounts(report), p.counts) << Listing(report);
     EXPECT_EQ(report.passed(), p.passed);
-    std::string printed = FormatBreakingReport(report, new_name);
-    EXPECT_TRUE(StartsWith(printed, std::string(p.headline) + "\n")) << printed;
+    // Info-level changes are what `breaking` leaves out.
     for (const std::string& rule : p.must_not_appear) {
-      EXPECT_EQ(printed.find("[" + rule + "]"), std::string::npos) << rule << "\n" << printed;
+      for (const BreakingChange& c : report.changes) {
+        if (c.rule == rule) {
+          EXPECT_EQ(c.severity, BreakingSeverity::kInfo) << rule;
+        }
+      }
     }
   }
 }
@@ -323,14 +325,16 @@ TEST(BreakingChangesTest, FieldsV2ToV3ListsEachRule) {
   EXPECT_EQ(warnings, expected_warnings) << Listing(report);
   // Custom keys and descriptions are there, as info.
   EXPECT_EQ(report.Count(BreakingSeverity::kInfo), 3) << Listing(report);
-  EXPECT_EQ(FormatChangelogHeadline(report), "21 changes: 15 error, 3 warning, 3 info");
+  EXPECT_EQ(report.changes.size(), 21u) << Listing(report);
+  EXPECT_EQ(BreakingCounts(report), "15 error, 3 warning");
+  bool found = false;
   for (const BreakingChange& c : report.changes) {
     if (c.rule != "field_type_updated" || c.location != f + "field_type.type") continue;
-    EXPECT_EQ(FormatBreakingChange(c, "datacontract-fields-v3.yaml"),
-              "error\t[field_type_updated] at datacontract-fields-v3.yaml\n"
-              "        in models.my_table.fields.field_type.type\n"
-              "            changed from `string` to `integer`");
+    found = true;
+    EXPECT_EQ(c.severity, BreakingSeverity::kError);
+    EXPECT_EQ(c.description, "changed from `string` to `integer`");
   }
+  EXPECT_TRUE(found) << Listing(report);
 }
 
 // EXPECTED.md §2: the ODCS changelog pair, classified.
@@ -339,8 +343,7 @@ TEST(BreakingChangesTest, OdcsChangelogPair) {
   auto new_contract = LoadFixture("changelog/changelog_integration_v2.yaml");
   if (!old_contract || !new_contract) GTEST_SKIP() << "fixtures not present";
   BreakingChangeReport report = BreakingChanges(*old_contract, *new_contract);
-  EXPECT_EQ(FormatBreakingHeadline(report), "3 breaking changes: 3 error, 0 warning")
-      << Listing(report);
+  EXPECT_EQ(BreakingCounts(report), "3 error, 0 warning") << Listing(report);
   EXPECT_FALSE(report.passed());
   std::set<std::string> all;
   for (const BreakingChange& c : report.changes) {
@@ -482,8 +485,7 @@ models:
 )",
                        "    physicalType: table\n    description: d\n");
   BreakingChangeReport report = BreakingChanges(*dcs, odcs);
-  EXPECT_EQ(FormatBreakingHeadline(report), "0 breaking changes: 0 error, 0 warning")
-      << Listing(report);
+  EXPECT_EQ(BreakingCounts(report), "0 error, 0 warning") << Listing(report);
 }
 
 TEST(BreakingChangesTest, SeedContractsCompareParsedTypes) {
@@ -498,8 +500,7 @@ TEST(BreakingChangesTest, SeedContractsCompareParsedTypes) {
   ASSERT_TRUE(v1.has_value() && same.has_value() && v2.has_value());
   EXPECT_TRUE(BreakingChanges(*v1, *same).changes.empty()) << Listing(BreakingChanges(*v1, *same));
   BreakingChangeReport report = BreakingChanges(*v1, *v2);
-  EXPECT_EQ(FormatBreakingHeadline(report), "3 breaking changes: 3 error, 0 warning")
-      << Listing(report);
+  EXPECT_EQ(BreakingCounts(report), "3 error, 0 warning") << Listing(report);
   EXPECT_NE(FindChange(report, "field_type_updated"), nullptr);
   EXPECT_NE(FindChange(report, "field_required_updated"), nullptr);
   EXPECT_NE(FindChange(report, "field_removed"), nullptr);

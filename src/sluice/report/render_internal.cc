@@ -1,0 +1,51 @@
+#include "sluice/report/render_internal.h"
+
+namespace sluice::report::internal {
+
+std::string GithubData(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '%') {
+      out += "%25";
+    } else if (c == '\r') {
+      out += "%0D";
+    } else if (c == '\n') {
+      out += "%0A";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string GithubProperty(std::string_view s) {
+  std::string out;
+  for (char c : GithubData(s)) {
+    if (c == ':') {
+      out += "%3A";
+    } else if (c == ',') {
+      out += "%2C";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+JsonWriter ReportWriter() {
+  JsonFormat f;
+  f.indent = 2;
+  return JsonWriter(f);
+}
+
+std::string Finish(JsonWriter& w) { return w.Take() + "\n"; }
+
+void OptionalString(JsonWriter& w, const std::optional<std::string>& s) {
+  if (s.has_value()) {
+    w.String(*s);
+  } else {
+    w.Null();
+  }
+}
+
+}  // namespace sluice::report::internal

@@ -1,0 +1,26 @@
+// Helpers the renderers share; not for use outside src/sluice/report.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "sluice/base/json_writer.h"
+
+namespace sluice::report::internal {
+
+/// Escape text for a GitHub Actions workflow command: `GithubData` for the message (%, CR,
+/// LF), `GithubProperty` for a property value such as `file=` or `title=` (also ':' and ',').
+std::string GithubData(std::string_view s);
+std::string GithubProperty(std::string_view s);
+
+/// A writer for a JSON report: indented by two spaces, as every JSON report is.
+JsonWriter ReportWriter();
+
+/// The finished document with the newline that ends every JSON report.
+std::string Finish(JsonWriter& w);
+
+/// A string, or null when absent.
+void OptionalString(JsonWriter& w, const std::optional<std::string>& s);
+
+}  // namespace sluice::report::internal
