@@ -10,6 +10,7 @@
 #include "sluice/base/strings.h"
 #include "sluice/dialects/spark/spark.h"
 #include "sluice/evolution/diff.h"
+#include "sluice/evolution/pair_walk.h"
 
 namespace sluice::evolution {
 
@@ -332,12 +333,11 @@ Status CheckTableNames(const Schema& schema, std::string_view what) {
       what, paths.front().ToString()));
 }
 
-// The index of the field of `fields` named `name` ignoring case, if any.
-std::optional<size_t> FindIgnoreCase(const std::vector<Field>& fields, std::string_view name) {
-  for (size_t i = 0; i < fields.size(); ++i) {
-    if (EqualsIgnoreCase(fields[i].name(), name)) return i;
-  }
-  return std::nullopt;
+// A table struct's fields paired with the data's, ignoring case. Both sides were checked to hold
+// no names that differ only in case, so each pairing is the one the formats' case-insensitive
+// lookups make.
+FieldPairing PairTableFields(const Type& table, const Type& data) {
+  return PairFields(table.fields(), data.fields(), /*case_sensitive=*/false);
 }
 
 bool ContainsNotNullField(const Type& type) {
@@ -424,15 +424,16 @@ class DeltaMerger {
   TypePtr MergeStruct(const FieldPath& path, const Type& current, const Type& update) {
     std::vector<Field> out;
     bool failed = false;
-    for (const Field& cf : current.fields()) {
+    FieldPairing pairing = PairTableFields(current, update);
+    for (size_t ci = 0; ci < current.fields().size(); ++ci) {
+      const Field& cf = current.fields()[ci];
       FieldPath child = path.Child(cf.name());
-      std::optional<size_t> ui = FindIgnoreCase(update.fields(), cf.name());
-      if (!ui.has_value()) {
+      if (pairing.after_of[ci] < 0) {
         NoteMissing(child, cf);
         out.push_back(cf);
         continue;
       }
-      const Field& uf = update.fields()[*ui];
+      const Field& uf = update.fields()[static_cast<size_t>(pairing.after_of[ci])];
       if (uf.name() != cf.name()) {
         changes_.push_back({TableChangeKind::kNameCaseNormalized, child, uf.name(), cf.name(),
                             "Delta matches names ignoring case and keeps the table's spelling"});
@@ -458,8 +459,9 @@ class DeltaMerger {
       if (!type_changes.empty()) f.set_metadata(WithTypeChanges(cf.metadata(), type_changes));
       out.push_back(std::move(f));
     }
-    for (const Field& uf : update.fields()) {
-      if (FindIgnoreCase(current.fields(), uf.name()).has_value()) continue;
+    for (size_t ui = 0; ui < update.fields().size(); ++ui) {
+      if (pairing.before_of[ui] >= 0) continue;
+      const Field& uf = update.fields()[ui];
       FieldPath child = path.Child(uf.name());
       if (!evolve_) {
         Mismatch(child,
@@ -696,9 +698,10 @@ class IcebergMerger {
     // UnionByNameVisitor adds a new field right after the data's preceding field (moveAfter), or
     // first when it leads the data.
     std::optional<size_t> last;
-    for (const Field& uf : update.fields()) {
-      std::optional<size_t> ci = FindIgnoreCase(current.fields(), uf.name());
-      if (!ci.has_value()) {
+    FieldPairing pairing = PairTableFields(current, update);
+    for (size_t ui = 0; ui < update.fields().size(); ++ui) {
+      const Field& uf = update.fields()[ui];
+      if (pairing.before_of[ui] < 0) {
         FieldPath child = path.Child(uf.name());
         if (!CheckConvertible(child, *uf.type())) failed = true;
         if (in_key) {
@@ -726,14 +729,14 @@ class IcebergMerger {
         last = at;
         continue;
       }
+      const Field& cf = current.fields()[static_cast<size_t>(pairing.before_of[ui])];
       // The table field's index in `out`, which insertions may have shifted.
       size_t oi = 0;
       for (; oi < out.size(); ++oi) {
-        if (out[oi].name() == current.fields()[*ci].name()) break;
+        if (out[oi].name() == cf.name()) break;
       }
       matched[oi] = true;
       last = oi;
-      const Field& cf = current.fields()[*ci];
       FieldPath child = path.Child(cf.name());
       if (uf.name() != cf.name()) {
         changes_.push_back({TableChangeKind::kNameCaseNormalized, child, uf.name(), cf.name(),
@@ -905,85 +908,52 @@ class IcebergMerger {
 
 using AtomicEquals = bool (*)(const Type&, const Type&);
 
-// Receives each difference between two schemas, parents before children.
-class SchemaDifferences {
+// The table rules read the pair walk column by column, in the table's spelling, with the data's
+// new columns after the table's (as the formats append them).
+class TableDifferences : public PairVisitor {
  public:
-  virtual ~SchemaDifferences() = default;
-  virtual void Added(const FieldPath& path, const Field& field, bool in_key) = 0;
-  virtual void Removed(const FieldPath& path, const Field& field, bool in_key) = 0;
-  virtual void Renamed(const FieldPath& path, const std::string& from, const std::string& to) = 0;
-  /// Nullability of a field, list element (path ends in []) or map value.
-  virtual void Nullability(const FieldPath& path, bool from, bool to, bool in_key) = 0;
-  /// Primitive types differ, or the shapes differ (struct vs list, ...).
-  virtual void Retyped(const FieldPath& path, const Type& from, const Type& to, bool in_key) = 0;
+  void StructsPaired(const FieldPath&, const Type&, const Type&, const FieldPairing&) override {}
+  // Table formats resolve columns by name: a new order alone is neither a change nor a violation.
+  void Moved(const FieldPath&, size_t, size_t) override {}
+  // Docs, defaults and metadata are not the table rules' concern.
+  void FieldPaired(const FieldPath&, const Field&, const Field&) override {}
 };
 
-void CompareTypes(const FieldPath& path, const Type& a, const Type& b, AtomicEquals equals,
-                  bool in_key, SchemaDifferences& sink) {
-  if (a.is_struct() && b.is_struct()) {
-    for (const Field& fa : a.fields()) {
-      FieldPath child = path.Child(fa.name());
-      std::optional<size_t> bi = FindIgnoreCase(b.fields(), fa.name());
-      if (!bi.has_value()) {
-        sink.Removed(child, fa, in_key);
-        continue;
-      }
-      const Field& fb = b.fields()[*bi];
-      if (fb.name() != fa.name()) sink.Renamed(child, fa.name(), fb.name());
-      if (fa.nullable() != fb.nullable())
-        sink.Nullability(child, fa.nullable(), fb.nullable(), in_key);
-      CompareTypes(child, *fa.type(), *fb.type(), equals, in_key, sink);
-    }
-    for (const Field& fb : b.fields()) {
-      if (!FindIgnoreCase(a.fields(), fb.name()).has_value()) {
-        sink.Added(path.Child(fb.name()), fb, in_key);
-      }
-    }
-    return;
-  }
-  if (a.is_array() && b.is_array()) {
-    if (a.contains_null() != b.contains_null()) {
-      sink.Nullability(path.Element(), a.contains_null(), b.contains_null(), in_key);
-    }
-    CompareTypes(path.Element(), *a.element_type(), *b.element_type(), equals, in_key, sink);
-    return;
-  }
-  if (a.is_map() && b.is_map()) {
-    CompareTypes(path.Key(), *a.key_type(), *b.key_type(), equals, true, sink);
-    if (a.value_contains_null() != b.value_contains_null()) {
-      sink.Nullability(path.Value(), a.value_contains_null(), b.value_contains_null(), in_key);
-    }
-    CompareTypes(path.Value(), *a.value_type(), *b.value_type(), equals, in_key, sink);
-    return;
-  }
-  if (IsAtomic(a) && IsAtomic(b) && equals(a, b)) return;
-  sink.Retyped(path, a, b, in_key);
+// Names pair ignoring case: the callers have checked both sides hold no names that differ only
+// in case, so each pairing is the one Delta's and Iceberg's case-insensitive lookups make.
+void WalkTables(const Type& before, const Type& after, AtomicEquals equals,
+                TableDifferences& sink) {
+  PairWalkOptions options;
+  options.atomic_equal = equals;
+  options.added = AddedFieldPlacement::kAtEndOfStruct;
+  options.spelling = PairedPathSpelling::kBefore;
+  WalkPair(before, after, options, sink);
 }
 
 // overwriteSchema: everything is allowed; report it.
-class OverwriteReport final : public SchemaDifferences {
+class OverwriteReport final : public TableDifferences {
  public:
   OverwriteReport(TableFormat format, std::vector<TableChange>& out)
       : delta_(format == TableFormat::kDelta), out_(out) {}
 
-  void Added(const FieldPath& path, const Field& field, bool) override {
+  void OnlyAfter(const FieldPath& path, const Field& field, bool) override {
     out_.push_back({TableChangeKind::kColumnAdded, path, "", Name(*field.type(), true), ""});
   }
-  void Removed(const FieldPath& path, const Field& field, bool) override {
+  void OnlyBefore(const FieldPath& path, const Field& field, bool) override {
     out_.push_back({TableChangeKind::kColumnRemoved, path, Name(*field.type(), field.nullable()),
                     "", "the new schema has no such column; its data is overwritten"});
   }
-  void Renamed(const FieldPath& path, const std::string& from, const std::string& to) override {
-    out_.push_back({TableChangeKind::kCaseChanged, path, from, to, ""});
+  void Respelled(const FieldPath& path, const Field& from, const Field& to) override {
+    out_.push_back({TableChangeKind::kCaseChanged, path, from.name(), to.name(), ""});
   }
-  void Nullability(const FieldPath& path, bool from, bool to, bool) override {
+  void NullabilityDiffers(const FieldPath& path, bool from, bool to, bool) override {
     if (from || !to) return;  // the new schema is all nullable
     out_.push_back({TableChangeKind::kNullabilityRelaxed, path, "NOT NULL", "nullable",
                     delta_ ? "overwriteSchema writes the data's schema as nullable, so NOT NULL "
                              "is lost (delta#873)"
                            : "Spark replaces the table with the data's schema made nullable"});
   }
-  void Retyped(const FieldPath& path, const Type& from, const Type& to, bool) override {
+  void TypesDiffer(const FieldPath& path, const Type& from, const Type& to, bool) override {
     bool widened = IsWidening(from, to) ||
                    (delta_ ? IsDeltaSupportedWidening(from, to) : IsIcebergPromotion(from, to, 3));
     out_.push_back({widened ? TableChangeKind::kTypeWidened : TableChangeKind::kTypeChanged, path,
@@ -999,12 +969,12 @@ class OverwriteReport final : public SchemaDifferences {
 };
 
 // In-place evolution under Delta: ALTER TABLE, plus the widenings mergeSchema applies by itself.
-class DeltaEvolution final : public SchemaDifferences {
+class DeltaEvolution final : public TableDifferences {
  public:
   DeltaEvolution(const TableEvolutionOptions& options, TableEvolutionReport& report)
       : options_(options), report_(report) {}
 
-  void Added(const FieldPath& path, const Field& field, bool) override {
+  void OnlyAfter(const FieldPath& path, const Field& field, bool) override {
     if (!options_.column_mapping) {
       size_t before = report_.violations.size();
       CollectInvalidDeltaNames(field, path, report_.violations);
@@ -1023,7 +993,7 @@ class DeltaEvolution final : public SchemaDifferences {
     Change(TableChangeKind::kColumnAdded, path, "", SqlType(*field.type()),
            "ALTER TABLE ADD COLUMNS, or mergeSchema");
   }
-  void Removed(const FieldPath& path, const Field& field, bool) override {
+  void OnlyBefore(const FieldPath& path, const Field& field, bool) override {
     if (options_.column_mapping) {
       Change(TableChangeKind::kColumnRemoved, path, SqlType(*field.type(), field.nullable()), "",
              "ALTER TABLE DROP COLUMN (column mapping)");
@@ -1036,12 +1006,12 @@ class DeltaEvolution final : public SchemaDifferences {
                         "or rewrite the table with overwriteSchema",
                         path.ToString()));
   }
-  void Renamed(const FieldPath& path, const std::string& from, const std::string& to) override {
+  void Respelled(const FieldPath& path, const Field& from, const Field& to) override {
     // Delta resolves columns ignoring case, so a new spelling reads the same data.
-    Change(TableChangeKind::kCaseChanged, path, from, to,
+    Change(TableChangeKind::kCaseChanged, path, from.name(), to.name(),
            "Delta resolves names ignoring case; the data files still match");
   }
-  void Nullability(const FieldPath& path, bool, bool to, bool) override {
+  void NullabilityDiffers(const FieldPath& path, bool, bool to, bool) override {
     if (to) {
       Change(TableChangeKind::kNullabilityRelaxed, path, "NOT NULL", "nullable",
              "ALTER TABLE ... ALTER COLUMN ... DROP NOT NULL");
@@ -1055,7 +1025,7 @@ class DeltaEvolution final : public SchemaDifferences {
                         "CHECK ({} IS NOT NULL) constraint instead",
                         DeltaColumnName(path)));
   }
-  void Retyped(const FieldPath& path, const Type& from, const Type& to, bool) override {
+  void TypesDiffer(const FieldPath& path, const Type& from, const Type& to, bool) override {
     std::string f = SqlType(from);
     std::string t = SqlType(to);
     if (IsAtomic(from) && IsAtomic(to)) {
@@ -1134,12 +1104,12 @@ class DeltaEvolution final : public SchemaDifferences {
 };
 
 // In-place evolution under Iceberg's spec (SchemaUpdate's rules and messages).
-class IcebergEvolution final : public SchemaDifferences {
+class IcebergEvolution final : public TableDifferences {
  public:
   IcebergEvolution(const TableEvolutionOptions& options, TableEvolutionReport& report)
       : version_(options.iceberg_format_version), report_(report) {}
 
-  void Added(const FieldPath& path, const Field& field, bool in_key) override {
+  void OnlyAfter(const FieldPath& path, const Field& field, bool in_key) override {
     if (in_key) {
       Violate(path, fmt::format("Cannot add fields to map keys: {}", path.Parent().ToString()),
               "Iceberg map keys cannot change");
@@ -1164,7 +1134,7 @@ class IcebergEvolution final : public SchemaDifferences {
     Change(TableChangeKind::kColumnAdded, path, "", IcebergType(*field.type(), true),
            "new optional column with a new field id; old files read it as null");
   }
-  void Removed(const FieldPath& path, const Field& field, bool in_key) override {
+  void OnlyBefore(const FieldPath& path, const Field& field, bool in_key) override {
     if (in_key) {
       Violate(path, fmt::format("Cannot delete map keys: {}", path.Parent().ToString()),
               "Iceberg map keys cannot change");
@@ -1173,10 +1143,11 @@ class IcebergEvolution final : public SchemaDifferences {
     Change(TableChangeKind::kColumnRemoved, path, IcebergType(*field.type(), field.nullable()), "",
            "dropped by field id; if it was renamed instead, Iceberg keeps its id and data");
   }
-  void Renamed(const FieldPath& path, const std::string& from, const std::string& to) override {
-    Change(TableChangeKind::kCaseChanged, path, from, to, "a rename: the field id stays");
+  void Respelled(const FieldPath& path, const Field& from, const Field& to) override {
+    Change(TableChangeKind::kCaseChanged, path, from.name(), to.name(),
+           "a rename: the field id stays");
   }
-  void Nullability(const FieldPath& path, bool, bool to, bool in_key) override {
+  void NullabilityDiffers(const FieldPath& path, bool, bool to, bool in_key) override {
     if (to) {
       if (in_key) {
         Violate(path, fmt::format("Cannot update map keys: {}", path.ToString()),
@@ -1192,7 +1163,7 @@ class IcebergEvolution final : public SchemaDifferences {
         fmt::format("Cannot change column nullability: {}: optional -> required", path.ToString()),
         "Iceberg never makes an optional field required: old files may hold nulls");
   }
-  void Retyped(const FieldPath& path, const Type& from, const Type& to, bool in_key) override {
+  void TypesDiffer(const FieldPath& path, const Type& from, const Type& to, bool in_key) override {
     std::string f = IcebergTypeString(from);
     std::string t = IcebergTypeString(to);
     if (in_key) {
@@ -1317,9 +1288,9 @@ Result<MergeResult> Merge(const Schema& table, const Schema& incoming,
     TypePtr replaced = schema::AsNullable(incoming.struct_type());
     std::vector<TableChange> changes;
     OverwriteReport report(options.format, changes);
-    CompareTypes(FieldPath(), *table.struct_type(), *replaced,
-                 options.format == TableFormat::kDelta ? SparkAtomicEquals : IcebergAtomicEquals,
-                 false, report);
+    WalkTables(*table.struct_type(), *replaced,
+               options.format == TableFormat::kDelta ? SparkAtomicEquals : IcebergAtomicEquals,
+               report);
     if (options.format == TableFormat::kIceberg) {
       CollectUnknownTypes(options.iceberg_format_version, FieldPath(), *replaced, violations);
     } else if (!options.column_mapping) {
@@ -1363,12 +1334,10 @@ Result<TableEvolutionReport> CheckTableEvolution(const Schema& before, const Sch
   }
   if (options.format == TableFormat::kDelta) {
     DeltaEvolution sink(options, report);
-    CompareTypes(FieldPath(), *before.struct_type(), *after.struct_type(), SparkAtomicEquals, false,
-                 sink);
+    WalkTables(*before.struct_type(), *after.struct_type(), SparkAtomicEquals, sink);
   } else {
     IcebergEvolution sink(options, report);
-    CompareTypes(FieldPath(), *before.struct_type(), *after.struct_type(), IcebergAtomicEquals,
-                 false, sink);
+    WalkTables(*before.struct_type(), *after.struct_type(), IcebergAtomicEquals, sink);
   }
   return report;
 }
