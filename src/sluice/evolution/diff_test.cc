@@ -140,12 +140,12 @@ TEST(SchemaDiffTest, SeverityOfEachKindAndTheCounts) {
     return Change{schema::FieldPath().Child("a"), kind, std::nullopt, std::nullopt, required};
   };
   SchemaDiff d;
-  d.changes = {change(ChangeKind::kFieldAdded),           change(ChangeKind::kFieldAdded, true),
-               change(ChangeKind::kFieldRemoved),         change(ChangeKind::kTypeWidened),
-               change(ChangeKind::kTypeNarrowed),         change(ChangeKind::kTypeChanged),
-               change(ChangeKind::kNullabilityRelaxed),   change(ChangeKind::kNullabilityTightened),
-               change(ChangeKind::kFieldMoved),           change(ChangeKind::kCaseChanged),
-               change(ChangeKind::kDocChanged),           change(ChangeKind::kDefaultChanged),
+  d.changes = {change(ChangeKind::kFieldAdded),         change(ChangeKind::kFieldAdded, true),
+               change(ChangeKind::kFieldRemoved),       change(ChangeKind::kTypeWidened),
+               change(ChangeKind::kTypeNarrowed),       change(ChangeKind::kTypeChanged),
+               change(ChangeKind::kNullabilityRelaxed), change(ChangeKind::kNullabilityTightened),
+               change(ChangeKind::kFieldMoved),         change(ChangeKind::kCaseChanged),
+               change(ChangeKind::kDocChanged),         change(ChangeKind::kDefaultChanged),
                change(ChangeKind::kMetadataChanged)};
   std::string severities;
   for (const Change& c : d.changes) {

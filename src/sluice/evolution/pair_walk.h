@@ -89,7 +89,7 @@ struct PairWalkOptions {
 /// nullability, then elements; maps compare keys, value nullability, then values. For each
 /// paired field the order is Respelled, Moved, NullabilityDiffers, the events of its type, then
 /// FieldPaired.
-void WalkPair(const schema::Type& before, const schema::Type& after,
-              const PairWalkOptions& options, PairVisitor& visitor);
+void WalkPair(const schema::Type& before, const schema::Type& after, const PairWalkOptions& options,
+              PairVisitor& visitor);
 
 }  // namespace sluice::evolution

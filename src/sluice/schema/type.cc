@@ -77,7 +77,7 @@ std::vector<size_t> Type::FindFieldsIgnoreCase(std::string_view name) const {
 bool Type::Equals(const Type& other, bool compare_details) const {
   if (this == &other) return true;
   if (kind_ != other.kind_) return false;
-  return VisitType(*this, Overloaded{
+  auto equal = Overloaded{
       [&](const DecimalType&) { return precision_ == other.precision_ && scale_ == other.scale_; },
       [&](const StringType&) {
         return string_length_ == other.string_length_ && precision_ == other.precision_;
@@ -107,7 +107,8 @@ bool Type::Equals(const Type& other, bool compare_details) const {
                first_->Equals(*other.first_, compare_details) &&
                second_->Equals(*other.second_, compare_details);
       },
-  });
+  };
+  return VisitType(*this, equal);
 }
 
 std::string_view TimeUnitSuffix(TimeUnit unit) {
@@ -123,7 +124,7 @@ std::string_view TimeUnitSuffix(TimeUnit unit) {
 }
 
 std::string Type::ToString() const {
-  return VisitType(*this, Overloaded{
+  auto text = Overloaded{
       [&](const DecimalType&) { return fmt::format("decimal({},{})", precision_, scale_); },
       [&](const StringType&) -> std::string {
         switch (string_length_) {
@@ -136,7 +137,9 @@ std::string Type::ToString() const {
         }
         return "string";
       },
-      [&](const UnitType&) { return fmt::format("{}{}", TypeKindName(kind_), TimeUnitSuffix(unit_)); },
+      [&](const UnitType&) {
+        return fmt::format("{}{}", TypeKindName(kind_), TimeUnitSuffix(unit_));
+      },
       [&](const AtomicType&) { return std::string(TypeKindName(kind_)); },
       [&](const StructType&) {
         std::string out = "struct<";
@@ -156,7 +159,8 @@ std::string Type::ToString() const {
         return fmt::format("map<{}, {}>", first_->ToString(),
                            TypeWithNullability(*second_, contains_null_));
       },
-  });
+  };
+  return VisitType(*this, text);
 }
 
 std::string TypeWithNullability(const Type& type, bool nullable) {

@@ -61,8 +61,7 @@ TEST(TypeVisitorTest, EveryKindReachesItsGroup) {
   ASSERT_TRUE(st.has_value());
   EXPECT_EQ(VisitType(**st, name), "struct 2");
   EXPECT_EQ(VisitType(**Type::Array(Type::Date()), name), "array of date");
-  EXPECT_EQ(VisitType(**Type::Map(Type::String(), Type::Int64()), name),
-            "map string to integer");
+  EXPECT_EQ(VisitType(**Type::Map(Type::String(), Type::Int64()), name), "map string to integer");
 }
 
 TEST(TypeVisitorTest, TheMostDerivedViewWins) {

@@ -301,7 +301,7 @@ PhysicalType Parse(std::string_view original, int depth) {
 PhysicalType ParsePhysicalType(std::string_view text) { return Parse(text, 0); }
 
 TypeFamily FamilyOf(const schema::Type& type) {
-  return schema::VisitType(type, schema::Overloaded{
+  auto family = schema::Overloaded{
       [](const schema::NullType&) { return TypeFamily::kNull; },
       [](const schema::BooleanType&) { return TypeFamily::kBoolean; },
       [](const schema::IntegerType&) { return TypeFamily::kInteger; },
@@ -316,7 +316,8 @@ TypeFamily FamilyOf(const schema::Type& type) {
       [](const schema::StructType&) { return TypeFamily::kObject; },
       [](const schema::MapType&) { return TypeFamily::kObject; },
       [](const schema::ArrayType&) { return TypeFamily::kArray; },
-  });
+  };
+  return schema::VisitType(type, family);
 }
 
 std::string_view TypeFamilyName(TypeFamily family) {

@@ -564,7 +564,7 @@ std::optional<std::string> DefaultLiteral(const JsonValue& value, const Type& ty
   std::string quoted = QuoteString(value.as_string(), dialect);
   bool spark = dialect == SqlDialect::kSpark;
   using Literal = std::optional<std::string>;
-  return schema::VisitType(type, schema::Overloaded{
+  auto literal = schema::Overloaded{
       [&](const schema::StringType&) -> Literal { return quoted; },
       [&](const schema::UuidType&) -> Literal { return spark ? quoted : quoted + "::UUID"; },
       [&](const schema::DateType&) -> Literal { return "DATE " + quoted; },
@@ -579,7 +579,8 @@ std::optional<std::string> DefaultLiteral(const JsonValue& value, const Type& ty
       },
       // No other type takes its default from a string.
       [&](const schema::AnyType&) -> Literal { return std::nullopt; },
-  });
+  };
+  return schema::VisitType(type, literal);
 }
 
 }  // namespace
