@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <string_view>
-#include <unordered_map>
 
 #include "sluice/base/json_writer.h"
 #include "sluice/base/strings.h"
+#include "sluice/evolution/pair_walk.h"
 
 namespace sluice::evolution {
 
@@ -151,146 +151,48 @@ std::string JsonText(const JsonValue& v) {
   return ToJson(v, f);
 }
 
-class Differ {
+// Diff as a consumer of the pair walk: each difference becomes a Change with its kind, and
+// each struct's unpaired fields are searched for rename candidates.
+class Differ final : public PairVisitor {
  public:
-  explicit Differ(const DiffOptions& options) : options_(options) {}
-
-  SchemaDiff Run(const schema::Schema& before, const schema::Schema& after) {
-    DiffStruct(FieldPath(), before.fields(), after.fields());
+  SchemaDiff Run(const schema::Schema& before, const schema::Schema& after,
+                 const DiffOptions& options) {
+    PairWalkOptions walk;
+    walk.case_sensitive = options.case_sensitive;
+    WalkPair(*before.struct_type(), *after.struct_type(), walk, *this);
     return std::move(out_);
   }
 
- private:
-  void Add(FieldPath path, ChangeKind kind, std::optional<std::string> from,
-           std::optional<std::string> to, bool required = false) {
-    out_.changes.push_back(Change{std::move(path), kind, std::move(from), std::move(to), required});
+  void StructsPaired(const FieldPath& path, const Type& before, const Type& after,
+                     const FieldPairing& pairing) override {
+    Hints(path, before.fields(), after.fields(), pairing);
   }
-
-  // Pair each old field with at most one new field: exact names first, then (unless
-  // case-sensitive) names equal ignoring case, when that pairing is unambiguous.
-  std::vector<int> Match(const std::vector<Field>& before, const std::vector<Field>& after) {
-    // Hash the new names so that wide structs (tens of thousands of columns) stay linear.
-    std::vector<int> match(before.size(), -1);
-    std::vector<bool> taken(after.size(), false);
-    std::unordered_map<std::string_view, size_t> exact;
-    exact.reserve(after.size());
-    for (size_t j = 0; j < after.size(); ++j) exact.emplace(after[j].name(), j);
-    for (size_t i = 0; i < before.size(); ++i) {
-      auto it = exact.find(before[i].name());
-      if (it != exact.end() && !taken[it->second]) {
-        match[i] = static_cast<int>(it->second);
-        taken[it->second] = true;
-      }
-    }
-    if (options_.case_sensitive) return match;
-    std::unordered_map<std::string, std::vector<size_t>> folded;
-    for (size_t j = 0; j < after.size(); ++j) {
-      if (!taken[j]) folded[AsciiLower(after[j].name())].push_back(j);
-    }
-    for (size_t i = 0; i < before.size(); ++i) {
-      if (match[i] >= 0) continue;
-      auto it = folded.find(AsciiLower(before[i].name()));
-      if (it == folded.end()) continue;
-      int candidate = -1;
-      int count = 0;
-      for (size_t j : it->second) {
-        if (!taken[j]) {
-          candidate = static_cast<int>(j);
-          ++count;
-        }
-      }
-      // Only an unambiguous pairing is a case change; otherwise they stay removed and added.
-      if (count == 1) {
-        match[i] = candidate;
-        taken[static_cast<size_t>(candidate)] = true;
-      }
-    }
-    return match;
+  void OnlyBefore(const FieldPath& path, const Field& f, bool) override {
+    Add(path, ChangeKind::kFieldRemoved, schema::TypeWithNullability(*f.type(), f.nullable()),
+        std::nullopt);
   }
-
-  void DiffStruct(const FieldPath& parent, const std::vector<Field>& before,
-                  const std::vector<Field>& after) {
-    std::vector<int> match = Match(before, after);
-    std::vector<int> reverse(after.size(), -1);
-    for (size_t i = 0; i < match.size(); ++i) {
-      if (match[i] >= 0) reverse[static_cast<size_t>(match[i])] = static_cast<int>(i);
-    }
-    std::vector<bool> moved = MovedFields(match);
-    Hints(parent, before, after, match, reverse);
-
-    // Old fields in order; each new-only field is reported right after the shared field that
-    // precedes it in the new schema (or first, if none does).
-    auto report_added_after = [&](int new_index) {
-      for (size_t j = static_cast<size_t>(new_index + 1); j < after.size() && reverse[j] < 0; ++j) {
-        const Field& f = after[j];
-        Add(parent.Child(f.name()), ChangeKind::kFieldAdded, std::nullopt,
-            schema::TypeWithNullability(*f.type(), f.nullable()), !f.nullable());
-      }
-    };
-    report_added_after(-1);
-    for (size_t i = 0; i < before.size(); ++i) {
-      const Field& old_f = before[i];
-      if (match[i] < 0) {
-        Add(parent.Child(old_f.name()), ChangeKind::kFieldRemoved,
-            schema::TypeWithNullability(*old_f.type(), old_f.nullable()), std::nullopt);
-        continue;
-      }
-      size_t j = static_cast<size_t>(match[i]);
-      const Field& new_f = after[j];
-      FieldPath path = parent.Child(new_f.name());
-      if (old_f.name() != new_f.name()) {
-        Add(path, ChangeKind::kCaseChanged, old_f.name(), new_f.name());
-      }
-      if (moved[i]) {
-        Add(path, ChangeKind::kFieldMoved, std::to_string(i + 1), std::to_string(j + 1));
-      }
-      DiffField(path, old_f, new_f);
-      report_added_after(static_cast<int>(j));
-    }
+  void OnlyAfter(const FieldPath& path, const Field& f, bool) override {
+    Add(path, ChangeKind::kFieldAdded, std::nullopt,
+        schema::TypeWithNullability(*f.type(), f.nullable()), !f.nullable());
   }
-
-  // A shared field moved if it is outside a longest run of shared fields that keep their
-  // relative order (so inserting one field does not make every later field "moved").
-  static std::vector<bool> MovedFields(const std::vector<int>& match) {
-    // A longest increasing run of new positions, in old order, stays put; the shared fields
-    // outside it moved. Of several longest runs the one keeping the earliest fields is chosen.
-    // O(n log n): from the back, the length of the longest run starting at each field.
-    std::vector<size_t> olds;
-    for (size_t i = 0; i < match.size(); ++i) {
-      if (match[i] >= 0) olds.push_back(i);
-    }
-    std::vector<size_t> starting(olds.size(), 0);
-    std::vector<int> tails;  // for runs read backwards: negated new positions, increasing
-    for (size_t a = olds.size(); a-- > 0;) {
-      int v = -match[olds[a]];
-      auto it = std::lower_bound(tails.begin(), tails.end(), v);
-      starting[a] = static_cast<size_t>(it - tails.begin()) + 1;
-      if (it == tails.end()) {
-        tails.push_back(v);
-      } else {
-        *it = v;
-      }
-    }
-    std::vector<bool> moved(match.size(), false);
-    size_t need = tails.size();
-    int last = -1;
-    for (size_t a = 0; a < olds.size(); ++a) {
-      if (need > 0 && starting[a] == need && match[olds[a]] > last) {
-        last = match[olds[a]];
-        --need;
-      } else {
-        moved[olds[a]] = true;
-      }
-    }
-    return moved;
+  void Respelled(const FieldPath& path, const Field& before, const Field& after) override {
+    Add(path, ChangeKind::kCaseChanged, before.name(), after.name());
   }
-
-  void DiffField(const FieldPath& path, const Field& a, const Field& b) {
-    if (a.nullable() != b.nullable()) {
-      Add(path, b.nullable() ? ChangeKind::kNullabilityRelaxed : ChangeKind::kNullabilityTightened,
-          a.nullable() ? "nullable" : "not null", b.nullable() ? "nullable" : "not null");
-    }
-    DiffType(path, *a.type(), *b.type());
+  void Moved(const FieldPath& path, size_t before_index, size_t after_index) override {
+    Add(path, ChangeKind::kFieldMoved, std::to_string(before_index + 1),
+        std::to_string(after_index + 1));
+  }
+  void NullabilityDiffers(const FieldPath& path, bool before, bool after, bool) override {
+    Add(path, after ? ChangeKind::kNullabilityRelaxed : ChangeKind::kNullabilityTightened,
+        before ? "nullable" : "not null", after ? "nullable" : "not null");
+  }
+  void TypesDiffer(const FieldPath& path, const Type& a, const Type& b, bool) override {
+    ChangeKind kind = IsWidening(a, b)   ? ChangeKind::kTypeWidened
+                      : IsWidening(b, a) ? ChangeKind::kTypeNarrowed
+                                         : ChangeKind::kTypeChanged;
+    Add(path, kind, a.ToString(), b.ToString());
+  }
+  void FieldPaired(const FieldPath& path, const Field& a, const Field& b) override {
     if (a.doc() != b.doc()) Add(path, ChangeKind::kDocChanged, a.doc(), b.doc());
     // A null default on a nullable field says what having no default says (Avro spells out
     // `"default": null` where Spark leaves it implicit), so the two compare equal.
@@ -306,42 +208,17 @@ class Differ {
     }
   }
 
+ private:
+  void Add(FieldPath path, ChangeKind kind, std::optional<std::string> from,
+           std::optional<std::string> to, bool required = false) {
+    out_.changes.push_back(Change{std::move(path), kind, std::move(from), std::move(to), required});
+  }
+
   static std::optional<JsonValue> EffectiveDefault(const Field& f) {
     if (f.nullable() && f.default_value().has_value() && f.default_value()->is_null()) {
       return std::nullopt;
     }
     return f.default_value();
-  }
-
-  void DiffContainsNull(const FieldPath& path, bool before, bool after) {
-    if (before == after) return;
-    Add(path, after ? ChangeKind::kNullabilityRelaxed : ChangeKind::kNullabilityTightened,
-        before ? "nullable" : "not null", after ? "nullable" : "not null");
-  }
-
-  void DiffType(const FieldPath& path, const Type& a, const Type& b) {
-    if (a.is_struct() && b.is_struct()) {
-      DiffStruct(path, a.fields(), b.fields());
-      return;
-    }
-    if (a.is_array() && b.is_array()) {
-      FieldPath elem = path.Element();
-      DiffContainsNull(elem, a.contains_null(), b.contains_null());
-      DiffType(elem, *a.element_type(), *b.element_type());
-      return;
-    }
-    if (a.is_map() && b.is_map()) {
-      DiffType(path.Key(), *a.key_type(), *b.key_type());
-      FieldPath value = path.Value();
-      DiffContainsNull(value, a.value_contains_null(), b.value_contains_null());
-      DiffType(value, *a.value_type(), *b.value_type());
-      return;
-    }
-    if (a.Equals(b, false)) return;
-    ChangeKind kind = IsWidening(a, b)   ? ChangeKind::kTypeWidened
-                      : IsWidening(b, a) ? ChangeKind::kTypeNarrowed
-                                         : ChangeKind::kTypeChanged;
-    Add(path, kind, a.ToString(), b.ToString());
   }
 
   static std::string NormalizedName(std::string_view name) {
@@ -363,9 +240,12 @@ class Differ {
     return shorter.size() >= 3 && (StartsWith(other, shorter) || EndsWith(other, shorter));
   }
 
+  // Rename candidates among a struct's unpaired fields, before any of its changes are reported
+  // (so hints come parents first, as changes do).
   void Hints(const FieldPath& parent, const std::vector<Field>& before,
-             const std::vector<Field>& after, const std::vector<int>& match,
-             const std::vector<int>& reverse) {
+             const std::vector<Field>& after, const FieldPairing& pairing) {
+    const std::vector<int>& match = pairing.after_of;
+    const std::vector<int>& reverse = pairing.before_of;
     std::vector<bool> used(after.size(), false);
     size_t removed = 0;
     size_t added = 0;
@@ -406,7 +286,6 @@ class Differ {
     }
   }
 
-  DiffOptions options_;
   SchemaDiff out_;
 };
 
@@ -414,8 +293,7 @@ class Differ {
 
 SchemaDiff Diff(const schema::Schema& before, const schema::Schema& after,
                 const DiffOptions& options) {
-  Differ d(options);
-  return d.Run(before, after);
+  return Differ().Run(before, after, options);
 }
 
 }  // namespace sluice::evolution

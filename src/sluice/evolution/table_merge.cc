@@ -2,23 +2,38 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <map>
 #include <optional>
 #include <utility>
 
 #include "sluice/base/strings.h"
 #include "sluice/dialects/spark/spark.h"
 #include "sluice/evolution/diff.h"
+#include "sluice/evolution/pair_walk.h"
+#include "sluice/evolution/table_rules_internal.h"
 
 namespace sluice::evolution {
 
+using internal::CheckIcebergVersion;
+using internal::CheckIncomingDuplicates;
+using internal::CheckTableNames;
+using internal::CollectInvalidDeltaNames;
+using internal::CollectUnknownTypes;
+using internal::DeltaColumnName;
+using internal::IcebergAtomicEquals;
+using internal::IcebergType;
+using internal::IcebergTypeString;
+using internal::IntegerRank;
+using internal::IsAtomic;
+using internal::PairTableFields;
+using internal::RelativeStep;
+using internal::ScalaTypeString;
+using internal::SparkAtomicEquals;
+using internal::SqlType;
+using internal::TableDifferences;
+using internal::WalkTables;
 using schema::Field;
 using schema::FieldPath;
-using schema::PathSegment;
 using schema::Schema;
-using schema::SchemaPtr;
-using schema::TimeUnit;
 using schema::Type;
 using schema::TypeKind;
 using schema::TypePtr;
@@ -62,337 +77,6 @@ std::string_view MergeVerdictName(MergeVerdict verdict) {
 namespace {
 
 // ---------------------------------------------------------------------------------------------
-// How each system sees a model type.
-
-// Spark has no uuid or time type: the Spark dialect writes them as string and long, so that is
-// what Delta compares.
-TypeKind SparkKind(TypeKind kind) {
-  if (kind == TypeKind::kUuid) return TypeKind::kString;
-  if (kind == TypeKind::kTime) return TypeKind::kInt64;
-  return kind;
-}
-
-bool IsAtomic(const Type& t) { return !t.is_nested(); }
-
-// Equal as Spark types: char/varchar are strings carrying metadata, timestamps are micros.
-bool SparkAtomicEquals(const Type& a, const Type& b) {
-  if (SparkKind(a.kind()) != SparkKind(b.kind())) return false;
-  if (a.kind() == TypeKind::kDecimal)
-    return a.precision() == b.precision() && a.scale() == b.scale();
-  return true;
-}
-
-// Iceberg has one integer type for Spark's byte, short and int, one string type, and
-// distinguishes timestamp precision only between micros and nanos.
-TypeKind IcebergKind(TypeKind kind) {
-  if (kind == TypeKind::kInt8 || kind == TypeKind::kInt16) return TypeKind::kInt32;
-  return kind;
-}
-
-bool IcebergNanos(const Type& t) { return t.unit() == TimeUnit::kNanos; }
-
-bool IcebergAtomicEquals(const Type& a, const Type& b) {
-  if (IcebergKind(a.kind()) != IcebergKind(b.kind())) return false;
-  if (a.kind() == TypeKind::kDecimal)
-    return a.precision() == b.precision() && a.scale() == b.scale();
-  if (a.kind() == TypeKind::kTimestamp || a.kind() == TypeKind::kTimestampNtz) {
-    return IcebergNanos(a) == IcebergNanos(b);
-  }
-  return true;
-}
-
-int IntegerRank(TypeKind k) {
-  if (k == TypeKind::kInt8) return 1;
-  if (k == TypeKind::kInt16) return 2;
-  if (k == TypeKind::kInt32) return 3;
-  if (k == TypeKind::kInt64) return 4;
-  return 0;
-}
-
-// Spark's DataType.toString, which Delta's merge errors print ("IntegerType", "DecimalType(10,2)").
-std::string ScalaTypeString(const Type& t) {
-  switch (SparkKind(t.kind())) {
-    case TypeKind::kNull:
-      return "NullType";
-    case TypeKind::kBoolean:
-      return "BooleanType";
-    case TypeKind::kInt8:
-      return "ByteType";
-    case TypeKind::kInt16:
-      return "ShortType";
-    case TypeKind::kInt32:
-      return "IntegerType";
-    case TypeKind::kInt64:
-    case TypeKind::kTime:
-      return "LongType";
-    case TypeKind::kFloat32:
-      return "FloatType";
-    case TypeKind::kFloat64:
-      return "DoubleType";
-    case TypeKind::kDecimal:
-      return fmt::format("DecimalType({},{})", t.precision(), t.scale());
-    case TypeKind::kString:
-    case TypeKind::kUuid:
-      return "StringType";
-    case TypeKind::kBinary:
-      return "BinaryType";
-    case TypeKind::kDate:
-      return "DateType";
-    case TypeKind::kTimestamp:
-      return "TimestampType";
-    case TypeKind::kTimestampNtz:
-      return "TimestampNTZType";
-    case TypeKind::kArray:
-      return fmt::format("ArrayType({},{})", ScalaTypeString(*t.element_type()), t.contains_null());
-    case TypeKind::kMap:
-      return fmt::format("MapType({},{},{})", ScalaTypeString(*t.key_type()),
-                         ScalaTypeString(*t.value_type()), t.value_contains_null());
-    case TypeKind::kStruct: {
-      std::vector<std::string> parts;
-      for (const Field& f : t.fields()) {
-        parts.push_back(fmt::format("StructField({},{},{})", f.name(), ScalaTypeString(*f.type()),
-                                    f.nullable()));
-      }
-      return fmt::format("StructType({})", JoinStrings(parts, ","));
-    }
-  }
-  return t.ToString();
-}
-
-// Iceberg's Type.toString ("int", "decimal(10, 2)", "struct<...>"), as its errors print types.
-std::string IcebergTypeString(const Type& t) {
-  switch (IcebergKind(t.kind())) {
-    case TypeKind::kNull:
-      return "unknown";
-    case TypeKind::kBoolean:
-      return "boolean";
-    case TypeKind::kInt8:
-    case TypeKind::kInt16:
-    case TypeKind::kInt32:
-      return "int";
-    case TypeKind::kInt64:
-      return "long";
-    case TypeKind::kFloat32:
-      return "float";
-    case TypeKind::kFloat64:
-      return "double";
-    case TypeKind::kDecimal:
-      return fmt::format("decimal({}, {})", t.precision(), t.scale());
-    case TypeKind::kString:
-      return "string";
-    case TypeKind::kBinary:
-      return "binary";
-    case TypeKind::kDate:
-      return "date";
-    case TypeKind::kTimestamp:
-      return IcebergNanos(t) ? "timestamptz_ns" : "timestamptz";
-    case TypeKind::kTimestampNtz:
-      return IcebergNanos(t) ? "timestamp_ns" : "timestamp";
-    case TypeKind::kTime:
-      return "time";
-    case TypeKind::kUuid:
-      return "uuid";
-    case TypeKind::kArray:
-      return fmt::format("list<{}>", IcebergTypeString(*t.element_type()));
-    case TypeKind::kMap:
-      return fmt::format("map<{}, {}>", IcebergTypeString(*t.key_type()),
-                         IcebergTypeString(*t.value_type()));
-    case TypeKind::kStruct: {
-      std::vector<std::string> parts;
-      for (const Field& f : t.fields()) {
-        parts.push_back(fmt::format("{}: {}{}", f.name(), IcebergTypeString(*f.type()),
-                                    f.nullable() ? "" : " (required)"));
-      }
-      return fmt::format("struct<{}>", JoinStrings(parts, ", "));
-    }
-  }
-  return t.ToString();
-}
-
-std::string SqlType(const Type& t) { return dialects::spark::DataTypeSql(t); }
-
-std::string SqlType(const Type& t, bool nullable) {
-  return nullable ? SqlType(t) : SqlType(t) + " NOT NULL";
-}
-
-std::string IcebergType(const Type& t, bool nullable) {
-  return nullable ? IcebergTypeString(t) : IcebergTypeString(t) + " (required)";
-}
-
-// A column as Delta prints it: parts joined by '.', back-quoted when they hold a '.', and arrays
-// and maps stepped through as `element`, `key` and `value` (SchemaMergingUtils.explode).
-std::string DeltaColumnName(const FieldPath& path) {
-  std::vector<std::string> parts;
-  for (const PathSegment& s : path.segments()) {
-    switch (s.kind) {
-      case PathSegment::Kind::kField:
-        parts.push_back(s.name.find('.') == std::string::npos ? s.name : "`" + s.name + "`");
-        break;
-      case PathSegment::Kind::kElement:
-        parts.push_back("element");
-        break;
-      case PathSegment::Kind::kKey:
-        parts.push_back("key");
-        break;
-      case PathSegment::Kind::kValue:
-        parts.push_back("value");
-        break;
-    }
-  }
-  return JoinStrings(parts, ".");
-}
-
-// The path of a change below the nearest struct field, as delta.typeChanges' fieldPath spells it.
-std::string RelativeStep(const std::string& rel, std::string_view step) {
-  return rel.empty() ? std::string(step) : rel + "." + std::string(step);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Names that differ only in case.
-
-// Every nested name in Delta's explode order, lower-cased, so a repeat is a case duplicate.
-void ExplodeLowerNames(const Type& type, const std::string& prefix, std::vector<std::string>& out) {
-  if (type.is_struct()) {
-    for (const Field& f : type.fields()) {
-      std::string name =
-          prefix.empty() ? AsciiLower(f.name()) : prefix + "." + AsciiLower(f.name());
-      out.push_back(name);
-      ExplodeLowerNames(*f.type(), name, out);
-    }
-  } else if (type.is_array()) {
-    ExplodeLowerNames(*type.element_type(), prefix + ".element", out);
-  } else if (type.is_map()) {
-    ExplodeLowerNames(*type.key_type(), prefix + ".key", out);
-    ExplodeLowerNames(*type.value_type(), prefix + ".value", out);
-  }
-}
-
-// The paths (with the first spelling seen) of fields whose name repeats another ignoring case.
-void FindCaseDuplicates(const Type& type, const FieldPath& path, std::vector<FieldPath>& out) {
-  if (type.is_struct()) {
-    std::map<std::string, int> seen;
-    for (const Field& f : type.fields()) {
-      if (++seen[AsciiLower(f.name())] == 2) out.push_back(path.Child(f.name()));
-    }
-    for (const Field& f : type.fields()) FindCaseDuplicates(*f.type(), path.Child(f.name()), out);
-  } else if (type.is_array()) {
-    FindCaseDuplicates(*type.element_type(), path.Element(), out);
-  } else if (type.is_map()) {
-    FindCaseDuplicates(*type.key_type(), path.Key(), out);
-    FindCaseDuplicates(*type.value_type(), path.Value(), out);
-  }
-}
-
-std::vector<std::string> DuplicateNames(const Type& type) {
-  std::vector<std::string> names;
-  ExplodeLowerNames(type, "", names);
-  std::map<std::string, int> count;
-  std::vector<std::string> dups;
-  for (const std::string& n : names) {
-    if (++count[n] == 2) dups.push_back(n);
-  }
-  return dups;
-}
-
-// A case duplicate makes the write fail before any merging, as checkColumnNameDuplication does.
-void CheckIncomingDuplicates(const Schema& incoming, TableFormat format,
-                             std::vector<TableViolation>& out) {
-  std::vector<FieldPath> paths;
-  FindCaseDuplicates(*incoming.struct_type(), FieldPath(), paths);
-  if (paths.empty()) return;
-  std::vector<std::string> names = DuplicateNames(*incoming.struct_type());
-  for (const FieldPath& p : paths) {
-    TableViolation v;
-    v.path = p;
-    if (format == TableFormat::kDelta) {
-      v.error_class = "DELTA_DUPLICATE_COLUMNS_FOUND";
-      v.message = fmt::format("Found duplicate column(s) in the data to save: {}",
-                              JoinStrings(names, ", "));
-    } else {
-      v.error_class = "COLUMN_ALREADY_EXISTS";
-      v.message = fmt::format(
-          "The column `{}` already exists. Choose another name or rename the existing column.",
-          AsciiLower(DeltaColumnName(p)));
-    }
-    v.hint = fmt::format(
-        "rename or drop one of the columns named like {}: names that differ only in case are one "
-        "column to {}",
-        p.ToString(), format == TableFormat::kDelta ? "Delta" : "Spark");
-    out.push_back(std::move(v));
-  }
-}
-
-Status CheckTableNames(const Schema& schema, std::string_view what) {
-  std::vector<FieldPath> paths;
-  FindCaseDuplicates(*schema.struct_type(), FieldPath(), paths);
-  if (paths.empty()) return Ok();
-  return InvalidArgument(fmt::format(
-      "{} has columns whose names differ only in case ({}); table formats resolve names ignoring "
-      "case",
-      what, paths.front().ToString()));
-}
-
-// The index of the field of `fields` named `name` ignoring case, if any.
-std::optional<size_t> FindIgnoreCase(const std::vector<Field>& fields, std::string_view name) {
-  for (size_t i = 0; i < fields.size(); ++i) {
-    if (EqualsIgnoreCase(fields[i].name(), name)) return i;
-  }
-  return std::nullopt;
-}
-
-bool ContainsNotNullField(const Type& type) {
-  if (type.is_struct()) {
-    for (const Field& f : type.fields()) {
-      if (!f.nullable() || ContainsNotNullField(*f.type())) return true;
-    }
-    return false;
-  }
-  if (type.is_array()) return ContainsNotNullField(*type.element_type());
-  if (type.is_map()) {
-    return ContainsNotNullField(*type.key_type()) || ContainsNotNullField(*type.value_type());
-  }
-  return false;
-}
-
-// Without column mapping Delta stores names in Parquet as they are, and refuses the characters
-// Parquet and Hive treat specially (SchemaUtils.checkFieldNames).
-constexpr std::string_view kInvalidNameChars = " ,;{}()\n\t=";
-
-void CollectInvalidDeltaNames(const Type& type, const FieldPath& path,
-                              std::vector<TableViolation>& out) {
-  auto check = [&](const FieldPath& p, const std::string& name) {
-    if (name.find_first_of(kInvalidNameChars) == std::string::npos) return;
-    out.push_back({p, "DELTA_INVALID_CHARACTERS_IN_COLUMN_NAMES", "",
-                   fmt::format("Found invalid character(s) among ' ,;{{}}()\\n\\t=' in the "
-                               "column names of your schema. Invalid column names: {}. Please "
-                               "use other characters and try again.",
-                               EscapeForMessage(name)),
-                   fmt::format("rename {} without spaces or any of ,;{{}}()=, or enable column "
-                               "mapping (delta.columnMapping.mode = 'name')",
-                               p.ToString())});
-  };
-  if (type.is_struct()) {
-    for (const Field& f : type.fields()) {
-      FieldPath child = path.Child(f.name());
-      check(child, f.name());
-      CollectInvalidDeltaNames(*f.type(), child, out);
-    }
-  } else if (type.is_array()) {
-    CollectInvalidDeltaNames(*type.element_type(), path.Element(), out);
-  } else if (type.is_map()) {
-    CollectInvalidDeltaNames(*type.key_type(), path.Key(), out);
-    CollectInvalidDeltaNames(*type.value_type(), path.Value(), out);
-  }
-}
-
-void CollectInvalidDeltaNames(const Field& field, const FieldPath& path,
-                              std::vector<TableViolation>& out) {
-  std::vector<Field> one{field};
-  Result<TypePtr> wrapper = Type::Struct(std::move(one));
-  if (wrapper.has_value()) CollectInvalidDeltaNames(**wrapper, path.Parent(), out);
-}
-
-// ---------------------------------------------------------------------------------------------
 // Delta: enforcement and mergeSchema, as ImplicitMetadataOperation runs them. Both call
 // SchemaMergingUtils.mergeSchemas(table, data.asNullable); enforcement then fails when the merged
 // schema differs from the table's.
@@ -424,15 +108,16 @@ class DeltaMerger {
   TypePtr MergeStruct(const FieldPath& path, const Type& current, const Type& update) {
     std::vector<Field> out;
     bool failed = false;
-    for (const Field& cf : current.fields()) {
+    FieldPairing pairing = PairTableFields(current, update);
+    for (size_t ci = 0; ci < current.fields().size(); ++ci) {
+      const Field& cf = current.fields()[ci];
       FieldPath child = path.Child(cf.name());
-      std::optional<size_t> ui = FindIgnoreCase(update.fields(), cf.name());
-      if (!ui.has_value()) {
+      if (pairing.after_of[ci] < 0) {
         NoteMissing(child, cf);
         out.push_back(cf);
         continue;
       }
-      const Field& uf = update.fields()[*ui];
+      const Field& uf = update.fields()[static_cast<size_t>(pairing.after_of[ci])];
       if (uf.name() != cf.name()) {
         changes_.push_back({TableChangeKind::kNameCaseNormalized, child, uf.name(), cf.name(),
                             "Delta matches names ignoring case and keeps the table's spelling"});
@@ -458,8 +143,9 @@ class DeltaMerger {
       if (!type_changes.empty()) f.set_metadata(WithTypeChanges(cf.metadata(), type_changes));
       out.push_back(std::move(f));
     }
-    for (const Field& uf : update.fields()) {
-      if (FindIgnoreCase(current.fields(), uf.name()).has_value()) continue;
+    for (size_t ui = 0; ui < update.fields().size(); ++ui) {
+      if (pairing.before_of[ui] >= 0) continue;
+      const Field& uf = update.fields()[ui];
       FieldPath child = path.Child(uf.name());
       if (!evolve_) {
         Mismatch(child,
@@ -651,30 +337,6 @@ class DeltaMerger {
 // Iceberg: Spark writes checked by CheckCompatibility.writeCompatibilityErrors (no merge-schema)
 // or evolved by UnionByNameVisitor (merge-schema).
 
-// v1 and v2 have no type for a column of nulls; v3's unknown type is one.
-void CollectUnknownTypes(int version, const FieldPath& path, const Type& type,
-                         std::vector<TableViolation>& out) {
-  if (version >= 3) return;
-  if (type.kind() == TypeKind::kNull) {
-    out.push_back({path, "", "",
-                   fmt::format("Cannot convert NullType to an Iceberg type: {} has no type, and "
-                               "Iceberg format version {} has no unknown type",
-                               path.ToString(), version),
-                   fmt::format("cast {} to a concrete type before writing, or upgrade the table "
-                               "to format version 3",
-                               path.ToString())});
-  } else if (type.is_struct()) {
-    for (const Field& f : type.fields()) {
-      CollectUnknownTypes(version, path.Child(f.name()), *f.type(), out);
-    }
-  } else if (type.is_array()) {
-    CollectUnknownTypes(version, path.Element(), *type.element_type(), out);
-  } else if (type.is_map()) {
-    CollectUnknownTypes(version, path.Key(), *type.key_type(), out);
-    CollectUnknownTypes(version, path.Value(), *type.value_type(), out);
-  }
-}
-
 class IcebergMerger {
  public:
   explicit IcebergMerger(const MergeOptions& options)
@@ -696,9 +358,10 @@ class IcebergMerger {
     // UnionByNameVisitor adds a new field right after the data's preceding field (moveAfter), or
     // first when it leads the data.
     std::optional<size_t> last;
-    for (const Field& uf : update.fields()) {
-      std::optional<size_t> ci = FindIgnoreCase(current.fields(), uf.name());
-      if (!ci.has_value()) {
+    FieldPairing pairing = PairTableFields(current, update);
+    for (size_t ui = 0; ui < update.fields().size(); ++ui) {
+      const Field& uf = update.fields()[ui];
+      if (pairing.before_of[ui] < 0) {
         FieldPath child = path.Child(uf.name());
         if (!CheckConvertible(child, *uf.type())) failed = true;
         if (in_key) {
@@ -726,14 +389,14 @@ class IcebergMerger {
         last = at;
         continue;
       }
+      const Field& cf = current.fields()[static_cast<size_t>(pairing.before_of[ui])];
       // The table field's index in `out`, which insertions may have shifted.
       size_t oi = 0;
       for (; oi < out.size(); ++oi) {
-        if (out[oi].name() == current.fields()[*ci].name()) break;
+        if (out[oi].name() == cf.name()) break;
       }
       matched[oi] = true;
       last = oi;
-      const Field& cf = current.fields()[*ci];
       FieldPath child = path.Child(cf.name());
       if (uf.name() != cf.name()) {
         changes_.push_back({TableChangeKind::kNameCaseNormalized, child, uf.name(), cf.name(),
@@ -901,89 +564,32 @@ class IcebergMerger {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Comparing two table schemas: overwriteSchema's report and in-place evolution.
+// overwriteSchema: the data's schema replaces the table's; the walk reports what that changes.
 
-using AtomicEquals = bool (*)(const Type&, const Type&);
-
-// Receives each difference between two schemas, parents before children.
-class SchemaDifferences {
- public:
-  virtual ~SchemaDifferences() = default;
-  virtual void Added(const FieldPath& path, const Field& field, bool in_key) = 0;
-  virtual void Removed(const FieldPath& path, const Field& field, bool in_key) = 0;
-  virtual void Renamed(const FieldPath& path, const std::string& from, const std::string& to) = 0;
-  /// Nullability of a field, list element (path ends in []) or map value.
-  virtual void Nullability(const FieldPath& path, bool from, bool to, bool in_key) = 0;
-  /// Primitive types differ, or the shapes differ (struct vs list, ...).
-  virtual void Retyped(const FieldPath& path, const Type& from, const Type& to, bool in_key) = 0;
-};
-
-void CompareTypes(const FieldPath& path, const Type& a, const Type& b, AtomicEquals equals,
-                  bool in_key, SchemaDifferences& sink) {
-  if (a.is_struct() && b.is_struct()) {
-    for (const Field& fa : a.fields()) {
-      FieldPath child = path.Child(fa.name());
-      std::optional<size_t> bi = FindIgnoreCase(b.fields(), fa.name());
-      if (!bi.has_value()) {
-        sink.Removed(child, fa, in_key);
-        continue;
-      }
-      const Field& fb = b.fields()[*bi];
-      if (fb.name() != fa.name()) sink.Renamed(child, fa.name(), fb.name());
-      if (fa.nullable() != fb.nullable())
-        sink.Nullability(child, fa.nullable(), fb.nullable(), in_key);
-      CompareTypes(child, *fa.type(), *fb.type(), equals, in_key, sink);
-    }
-    for (const Field& fb : b.fields()) {
-      if (!FindIgnoreCase(a.fields(), fb.name()).has_value()) {
-        sink.Added(path.Child(fb.name()), fb, in_key);
-      }
-    }
-    return;
-  }
-  if (a.is_array() && b.is_array()) {
-    if (a.contains_null() != b.contains_null()) {
-      sink.Nullability(path.Element(), a.contains_null(), b.contains_null(), in_key);
-    }
-    CompareTypes(path.Element(), *a.element_type(), *b.element_type(), equals, in_key, sink);
-    return;
-  }
-  if (a.is_map() && b.is_map()) {
-    CompareTypes(path.Key(), *a.key_type(), *b.key_type(), equals, true, sink);
-    if (a.value_contains_null() != b.value_contains_null()) {
-      sink.Nullability(path.Value(), a.value_contains_null(), b.value_contains_null(), in_key);
-    }
-    CompareTypes(path.Value(), *a.value_type(), *b.value_type(), equals, in_key, sink);
-    return;
-  }
-  if (IsAtomic(a) && IsAtomic(b) && equals(a, b)) return;
-  sink.Retyped(path, a, b, in_key);
-}
-
-// overwriteSchema: everything is allowed; report it.
-class OverwriteReport final : public SchemaDifferences {
+// Everything is allowed; report it.
+class OverwriteReport final : public TableDifferences {
  public:
   OverwriteReport(TableFormat format, std::vector<TableChange>& out)
       : delta_(format == TableFormat::kDelta), out_(out) {}
 
-  void Added(const FieldPath& path, const Field& field, bool) override {
+  void OnlyAfter(const FieldPath& path, const Field& field, bool) override {
     out_.push_back({TableChangeKind::kColumnAdded, path, "", Name(*field.type(), true), ""});
   }
-  void Removed(const FieldPath& path, const Field& field, bool) override {
+  void OnlyBefore(const FieldPath& path, const Field& field, bool) override {
     out_.push_back({TableChangeKind::kColumnRemoved, path, Name(*field.type(), field.nullable()),
                     "", "the new schema has no such column; its data is overwritten"});
   }
-  void Renamed(const FieldPath& path, const std::string& from, const std::string& to) override {
-    out_.push_back({TableChangeKind::kCaseChanged, path, from, to, ""});
+  void Respelled(const FieldPath& path, const Field& from, const Field& to) override {
+    out_.push_back({TableChangeKind::kCaseChanged, path, from.name(), to.name(), ""});
   }
-  void Nullability(const FieldPath& path, bool from, bool to, bool) override {
+  void NullabilityDiffers(const FieldPath& path, bool from, bool to, bool) override {
     if (from || !to) return;  // the new schema is all nullable
     out_.push_back({TableChangeKind::kNullabilityRelaxed, path, "NOT NULL", "nullable",
                     delta_ ? "overwriteSchema writes the data's schema as nullable, so NOT NULL "
                              "is lost (delta#873)"
                            : "Spark replaces the table with the data's schema made nullable"});
   }
-  void Retyped(const FieldPath& path, const Type& from, const Type& to, bool) override {
+  void TypesDiffer(const FieldPath& path, const Type& from, const Type& to, bool) override {
     bool widened = IsWidening(from, to) ||
                    (delta_ ? IsDeltaSupportedWidening(from, to) : IsIcebergPromotion(from, to, 3));
     out_.push_back({widened ? TableChangeKind::kTypeWidened : TableChangeKind::kTypeChanged, path,
@@ -997,248 +603,6 @@ class OverwriteReport final : public SchemaDifferences {
   bool delta_;
   std::vector<TableChange>& out_;
 };
-
-// In-place evolution under Delta: ALTER TABLE, plus the widenings mergeSchema applies by itself.
-class DeltaEvolution final : public SchemaDifferences {
- public:
-  DeltaEvolution(const TableEvolutionOptions& options, TableEvolutionReport& report)
-      : options_(options), report_(report) {}
-
-  void Added(const FieldPath& path, const Field& field, bool) override {
-    if (!options_.column_mapping) {
-      size_t before = report_.violations.size();
-      CollectInvalidDeltaNames(field, path, report_.violations);
-      if (report_.violations.size() != before) return;
-    }
-    if (!field.nullable() || ContainsNotNullField(*field.type())) {
-      Violate(path, "DELTA_OPERATION_NOT_ALLOWED",
-              "Operation not allowed: `NOT NULL in ALTER TABLE ADD COLUMNS` is not supported for "
-              "Delta tables",
-              fmt::format("add {} as nullable: Delta adds no NOT NULL column or field to an "
-                          "existing table (delta#3360); rewrite the table with overwriteSchema "
-                          "and a CHECK constraint if it must never be null",
-                          path.ToString()));
-      return;
-    }
-    Change(TableChangeKind::kColumnAdded, path, "", SqlType(*field.type()),
-           "ALTER TABLE ADD COLUMNS, or mergeSchema");
-  }
-  void Removed(const FieldPath& path, const Field& field, bool) override {
-    if (options_.column_mapping) {
-      Change(TableChangeKind::kColumnRemoved, path, SqlType(*field.type(), field.nullable()), "",
-             "ALTER TABLE DROP COLUMN (column mapping)");
-      return;
-    }
-    Violate(path, "DELTA_UNSUPPORTED_DROP_COLUMN",
-            "DROP COLUMN is not supported for your Delta table. Please enable Column Mapping on "
-            "your Delta table with mapping mode 'name'.",
-            fmt::format("set delta.columnMapping.mode = 'name' to drop (or rename) {} in place, "
-                        "or rewrite the table with overwriteSchema",
-                        path.ToString()));
-  }
-  void Renamed(const FieldPath& path, const std::string& from, const std::string& to) override {
-    // Delta resolves columns ignoring case, so a new spelling reads the same data.
-    Change(TableChangeKind::kCaseChanged, path, from, to,
-           "Delta resolves names ignoring case; the data files still match");
-  }
-  void Nullability(const FieldPath& path, bool, bool to, bool) override {
-    if (to) {
-      Change(TableChangeKind::kNullabilityRelaxed, path, "NOT NULL", "nullable",
-             "ALTER TABLE ... ALTER COLUMN ... DROP NOT NULL");
-      return;
-    }
-    Violate(path, "DELTA_UNSUPPORTED_ALTER_TABLE_CHANGE_COL_OP",
-            fmt::format("ALTER TABLE ALTER COLUMN is not supported for changing column {} from "
-                        "nullable to NOT NULL",
-                        DeltaColumnName(path)),
-            fmt::format("Delta cannot SET NOT NULL on an existing column (delta#831); add a "
-                        "CHECK ({} IS NOT NULL) constraint instead",
-                        DeltaColumnName(path)));
-  }
-  void Retyped(const FieldPath& path, const Type& from, const Type& to, bool) override {
-    std::string f = SqlType(from);
-    std::string t = SqlType(to);
-    if (IsAtomic(from) && IsAtomic(to)) {
-      if (from.kind() == TypeKind::kNull) {
-        Change(TableChangeKind::kTypeWidened, path, f, t,
-               "a void column takes any type without type widening");
-        return;
-      }
-      if (from.kind() == TypeKind::kString && to.kind() == TypeKind::kString) {
-        if (IsWidening(from, to)) {
-          Change(TableChangeKind::kTypeWidened, path, from.ToString(), to.ToString(),
-                 "char/varchar are strings in Delta files; only the length check changes");
-          return;
-        }
-        Violate(path, "DELTA_UNSUPPORTED_ALTER_TABLE_CHANGE_COL_OP",
-                AlterMessage(path, from.ToString(), to.ToString()),
-                fmt::format("keep {} at least as long as {}, or rewrite the table with "
-                            "overwriteSchema",
-                            path.ToString(), from.ToString()));
-        return;
-      }
-      if (options_.type_widening && IsDeltaSupportedWidening(from, to)) {
-        Change(TableChangeKind::kTypeWidened, path, f, t,
-               IsDeltaAutomaticWidening(from, to)
-                   ? "type widening: ALTER TABLE ... ALTER COLUMN ... TYPE, or automatically "
-                     "under mergeSchema"
-                   : "type widening: only by ALTER TABLE ... ALTER COLUMN ... TYPE (Delta 4.0 "
-                     "never widens integers to DOUBLE or DECIMAL during schema evolution)");
-        return;
-      }
-      int fr = IntegerRank(from.kind());
-      int tr = IntegerRank(to.kind());
-      if (fr > 0 && tr > 0 && fr < tr && tr <= 3) {
-        Change(TableChangeKind::kTypeWidened, path, f, t,
-               "mergeSchema merges byte, short and int to the wider without type widening "
-               "(Parquet INT32)");
-        return;
-      }
-    }
-    std::string hint;
-    if (IsAtomic(from) && IsAtomic(to) && IsDeltaSupportedWidening(from, to)) {
-      hint = fmt::format(
-          "set delta.enableTypeWidening = true, then ALTER TABLE ... ALTER COLUMN "
-          "{} TYPE {}",
-          DeltaColumnName(path), t);
-    } else {
-      hint = fmt::format(
-          "{} to {} is no widening Delta supports: rewrite the table with "
-          "overwriteSchema, or add a new column",
-          f, t);
-    }
-    Violate(path, "DELTA_UNSUPPORTED_ALTER_TABLE_CHANGE_COL_OP", AlterMessage(path, f, t),
-            std::move(hint));
-  }
-
- private:
-  static std::string AlterMessage(const FieldPath& path, const std::string& from,
-                                  const std::string& to) {
-    return fmt::format(
-        "ALTER TABLE ALTER COLUMN is not supported for changing column {} from {} "
-        "to {}",
-        DeltaColumnName(path), from, to);
-  }
-  void Change(TableChangeKind kind, const FieldPath& path, std::string from, std::string to,
-              std::string note) {
-    report_.changes.push_back({kind, path, std::move(from), std::move(to), std::move(note)});
-  }
-  void Violate(const FieldPath& path, std::string error_class, std::string message,
-               std::string hint) {
-    report_.violations.push_back(
-        {path, std::move(error_class), "", std::move(message), std::move(hint)});
-  }
-
-  const TableEvolutionOptions& options_;
-  TableEvolutionReport& report_;
-};
-
-// In-place evolution under Iceberg's spec (SchemaUpdate's rules and messages).
-class IcebergEvolution final : public SchemaDifferences {
- public:
-  IcebergEvolution(const TableEvolutionOptions& options, TableEvolutionReport& report)
-      : version_(options.iceberg_format_version), report_(report) {}
-
-  void Added(const FieldPath& path, const Field& field, bool in_key) override {
-    if (in_key) {
-      Violate(path, fmt::format("Cannot add fields to map keys: {}", path.Parent().ToString()),
-              "Iceberg map keys cannot change");
-      return;
-    }
-    if (!field.nullable()) {
-      bool has_default = field.default_value().has_value() && !field.default_value()->is_null();
-      if (version_ >= 3 && has_default) {
-        Change(TableChangeKind::kColumnAdded, path, "", IcebergType(*field.type(), false),
-               "required, with its default as initial-default and write-default (v3)");
-        return;
-      }
-      Violate(
-          path, fmt::format("Incompatible change: cannot add required column: {}", path.ToString()),
-          version_ >= 3
-              ? fmt::format("add {} as optional, or give it a non-null default", path.ToString())
-              : fmt::format("add {} as optional: format version {} cannot add "
-                            "required columns (version 3 can, with a default)",
-                            path.ToString(), version_));
-      return;
-    }
-    Change(TableChangeKind::kColumnAdded, path, "", IcebergType(*field.type(), true),
-           "new optional column with a new field id; old files read it as null");
-  }
-  void Removed(const FieldPath& path, const Field& field, bool in_key) override {
-    if (in_key) {
-      Violate(path, fmt::format("Cannot delete map keys: {}", path.Parent().ToString()),
-              "Iceberg map keys cannot change");
-      return;
-    }
-    Change(TableChangeKind::kColumnRemoved, path, IcebergType(*field.type(), field.nullable()), "",
-           "dropped by field id; if it was renamed instead, Iceberg keeps its id and data");
-  }
-  void Renamed(const FieldPath& path, const std::string& from, const std::string& to) override {
-    Change(TableChangeKind::kCaseChanged, path, from, to, "a rename: the field id stays");
-  }
-  void Nullability(const FieldPath& path, bool, bool to, bool in_key) override {
-    if (to) {
-      if (in_key) {
-        Violate(path, fmt::format("Cannot update map keys: {}", path.ToString()),
-                "Iceberg map keys cannot change");
-        return;
-      }
-      Change(TableChangeKind::kNullabilityRelaxed, path, "required", "optional",
-             "a required field may become optional");
-      return;
-    }
-    Violate(
-        path,
-        fmt::format("Cannot change column nullability: {}: optional -> required", path.ToString()),
-        "Iceberg never makes an optional field required: old files may hold nulls");
-  }
-  void Retyped(const FieldPath& path, const Type& from, const Type& to, bool in_key) override {
-    std::string f = IcebergTypeString(from);
-    std::string t = IcebergTypeString(to);
-    if (in_key) {
-      Violate(path, fmt::format("Cannot alter map keys: {}", path.ToString()),
-              "Iceberg map keys cannot change");
-      return;
-    }
-    if (IsAtomic(from) && IsAtomic(to)) {
-      if (IcebergAtomicEquals(from, to)) {
-        Change(TableChangeKind::kTypeWidened, path, from.ToString(), to.ToString(),
-               fmt::format("the same Iceberg type ({})", t));
-        return;
-      }
-      if (IsIcebergPromotion(from, to, version_)) {
-        Change(TableChangeKind::kTypeWidened, path, f, t, "an Iceberg type promotion");
-        return;
-      }
-    }
-    std::string hint = "add a new column and backfill it, or replace the table";
-    if (IsAtomic(from) && IsAtomic(to) && version_ < 3 && IsIcebergPromotion(from, to, 3)) {
-      hint = fmt::format("{} -> {} needs format version 3; or {}", f, t, hint);
-    }
-    Violate(path, fmt::format("Cannot change column type: {}: {} -> {}", path.ToString(), f, t),
-            std::move(hint));
-  }
-
- private:
-  void Change(TableChangeKind kind, const FieldPath& path, std::string from, std::string to,
-              std::string note) {
-    report_.changes.push_back({kind, path, std::move(from), std::move(to), std::move(note)});
-  }
-  void Violate(const FieldPath& path, std::string message, std::string hint) {
-    report_.violations.push_back({path, "", "", std::move(message), std::move(hint)});
-  }
-
-  int version_;
-  TableEvolutionReport& report_;
-};
-
-Status CheckIcebergVersion(TableFormat format, int version) {
-  if (format == TableFormat::kIceberg && (version < 1 || version > 3)) {
-    return InvalidArgument(
-        fmt::format("Iceberg format version {} is not one of 1, 2 or 3", version));
-  }
-  return Ok();
-}
 
 Result<MergeResult> Finish(const Schema& table, TypePtr merged, std::vector<TableChange> changes,
                            std::vector<TableViolation> violations) {
@@ -1257,52 +621,6 @@ Result<MergeResult> Finish(const Schema& table, TypePtr merged, std::vector<Tabl
 
 }  // namespace
 
-bool IsDeltaSupportedWidening(const Type& from, const Type& to) {
-  if (!IsAtomic(from) || !IsAtomic(to) || SparkAtomicEquals(from, to)) return false;
-  TypeKind f = SparkKind(from.kind());
-  TypeKind t = SparkKind(to.kind());
-  int fr = IntegerRank(f);
-  int tr = IntegerRank(t);
-  if (fr > 0 && tr > 0) return tr > fr;
-  if (fr > 0 && fr <= 3 && t == TypeKind::kFloat64) return true;
-  if (f == TypeKind::kFloat32 && t == TypeKind::kFloat64) return true;
-  if (f == TypeKind::kDate && t == TypeKind::kTimestampNtz) return true;
-  if (t != TypeKind::kDecimal) return false;
-  // decimal(p,s) -> decimal(p+k1,s+k2) with k1 >= k2 >= 0: the scale may grow, the integer
-  // digits may not shrink. Integers need as many integer digits as their widest value.
-  int int_digits = to.precision() - to.scale();
-  if (f == TypeKind::kDecimal) {
-    int k1 = to.precision() - from.precision();
-    int k2 = to.scale() - from.scale();
-    return k2 >= 0 && k1 >= k2;
-  }
-  if (fr > 0 && fr <= 3) return int_digits >= 10;
-  if (fr == 4) return int_digits >= 20;
-  return false;
-}
-
-bool IsDeltaAutomaticWidening(const Type& from, const Type& to) {
-  if (!IsDeltaSupportedWidening(from, to)) return false;
-  bool integral = IntegerRank(SparkKind(from.kind())) > 0;
-  TypeKind t = SparkKind(to.kind());
-  return !(integral && (t == TypeKind::kFloat64 || t == TypeKind::kDecimal));
-}
-
-bool IsIcebergPromotion(const Type& from, const Type& to, int format_version) {
-  if (!IsAtomic(from) || !IsAtomic(to) || IcebergAtomicEquals(from, to)) return false;
-  TypeKind f = IcebergKind(from.kind());
-  TypeKind t = IcebergKind(to.kind());
-  if (f == TypeKind::kNull) return format_version >= 3;
-  if (f == TypeKind::kInt32 && t == TypeKind::kInt64) return true;
-  if (f == TypeKind::kFloat32 && t == TypeKind::kFloat64) return true;
-  if (f == TypeKind::kDecimal && t == TypeKind::kDecimal) {
-    return to.scale() == from.scale() && to.precision() > from.precision();
-  }
-  // Not to timestamptz: a date has no zone to adjust from.
-  if (f == TypeKind::kDate && t == TypeKind::kTimestampNtz) return format_version >= 3;
-  return false;
-}
-
 Result<MergeResult> Merge(const Schema& table, const Schema& incoming,
                           const MergeOptions& options) {
   SLUICE_TRY(CheckIcebergVersion(options.format, options.iceberg_format_version));
@@ -1317,9 +635,9 @@ Result<MergeResult> Merge(const Schema& table, const Schema& incoming,
     TypePtr replaced = schema::AsNullable(incoming.struct_type());
     std::vector<TableChange> changes;
     OverwriteReport report(options.format, changes);
-    CompareTypes(FieldPath(), *table.struct_type(), *replaced,
-                 options.format == TableFormat::kDelta ? SparkAtomicEquals : IcebergAtomicEquals,
-                 false, report);
+    WalkTables(*table.struct_type(), *replaced,
+               options.format == TableFormat::kDelta ? SparkAtomicEquals : IcebergAtomicEquals,
+               report);
     if (options.format == TableFormat::kIceberg) {
       CollectUnknownTypes(options.iceberg_format_version, FieldPath(), *replaced, violations);
     } else if (!options.column_mapping) {
@@ -1344,33 +662,6 @@ Result<MergeResult> Merge(const Schema& table, const Schema& incoming,
   TypePtr merged = m.MergeTop(table.struct_type(), incoming.struct_type());
   for (TableViolation& v : m.violations()) violations.push_back(std::move(v));
   return Finish(table, merged, std::move(m.changes()), std::move(violations));
-}
-
-Result<TableEvolutionReport> CheckTableEvolution(const Schema& before, const Schema& after,
-                                                 const TableEvolutionOptions& options) {
-  SLUICE_TRY(CheckIcebergVersion(options.format, options.iceberg_format_version));
-  SLUICE_TRY(CheckTableNames(before, "the schema before"));
-  TableEvolutionReport report;
-  CheckIncomingDuplicates(after, options.format, report.violations);
-  if (!report.violations.empty()) {
-    for (TableViolation& v : report.violations) {
-      if (options.format == TableFormat::kDelta) {
-        v.message = fmt::format("Found duplicate column(s) in the metadata update: {}",
-                                JoinStrings(DuplicateNames(*after.struct_type()), ", "));
-      }
-    }
-    return report;
-  }
-  if (options.format == TableFormat::kDelta) {
-    DeltaEvolution sink(options, report);
-    CompareTypes(FieldPath(), *before.struct_type(), *after.struct_type(), SparkAtomicEquals, false,
-                 sink);
-  } else {
-    IcebergEvolution sink(options, report);
-    CompareTypes(FieldPath(), *before.struct_type(), *after.struct_type(), IcebergAtomicEquals,
-                 false, sink);
-  }
-  return report;
 }
 
 }  // namespace sluice::evolution

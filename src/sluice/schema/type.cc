@@ -7,6 +7,7 @@
 
 #include "sluice/base/strings.h"
 #include "sluice/schema/field_path.h"
+#include "sluice/schema/type_visitor.h"
 
 namespace sluice::schema {
 
@@ -76,50 +77,38 @@ std::vector<size_t> Type::FindFieldsIgnoreCase(std::string_view name) const {
 bool Type::Equals(const Type& other, bool compare_details) const {
   if (this == &other) return true;
   if (kind_ != other.kind_) return false;
-  switch (kind_) {
-    case TypeKind::kDecimal:
-      return precision_ == other.precision_ && scale_ == other.scale_;
-    case TypeKind::kString:
-      return string_length_ == other.string_length_ && precision_ == other.precision_;
-    case TypeKind::kTime:
-    case TypeKind::kTimestamp:
-    case TypeKind::kTimestampNtz:
-      return unit_ == other.unit_;
-    case TypeKind::kStruct: {
-      if (fields_.size() != other.fields_.size()) return false;
-      for (size_t i = 0; i < fields_.size(); ++i) {
-        const Field& a = fields_[i];
-        const Field& b = other.fields_[i];
-        if (compare_details) {
-          if (!a.Equals(b)) return false;
-        } else if (a.name() != b.name() || a.nullable() != b.nullable() ||
-                   !a.type()->Equals(*b.type(), false)) {
-          return false;
+  auto equal = Overloaded{
+      [&](const DecimalType&) { return precision_ == other.precision_ && scale_ == other.scale_; },
+      [&](const StringType&) {
+        return string_length_ == other.string_length_ && precision_ == other.precision_;
+      },
+      [&](const UnitType&) { return unit_ == other.unit_; },
+      [&](const AtomicType&) { return true; },  // the kind says it all
+      [&](const StructType&) {
+        if (fields_.size() != other.fields_.size()) return false;
+        for (size_t i = 0; i < fields_.size(); ++i) {
+          const Field& a = fields_[i];
+          const Field& b = other.fields_[i];
+          if (compare_details) {
+            if (!a.Equals(b)) return false;
+          } else if (a.name() != b.name() || a.nullable() != b.nullable() ||
+                     !a.type()->Equals(*b.type(), false)) {
+            return false;
+          }
         }
-      }
-      return true;
-    }
-    case TypeKind::kArray:
-      return contains_null_ == other.contains_null_ &&
-             first_->Equals(*other.first_, compare_details);
-    case TypeKind::kMap:
-      return contains_null_ == other.contains_null_ &&
-             first_->Equals(*other.first_, compare_details) &&
-             second_->Equals(*other.second_, compare_details);
-    case TypeKind::kNull:
-    case TypeKind::kBoolean:
-    case TypeKind::kInt8:
-    case TypeKind::kInt16:
-    case TypeKind::kInt32:
-    case TypeKind::kInt64:
-    case TypeKind::kFloat32:
-    case TypeKind::kFloat64:
-    case TypeKind::kBinary:
-    case TypeKind::kDate:
-    case TypeKind::kUuid:
-      return true;
-  }
-  return false;
+        return true;
+      },
+      [&](const ArrayType&) {
+        return contains_null_ == other.contains_null_ &&
+               first_->Equals(*other.first_, compare_details);
+      },
+      [&](const MapType&) {
+        return contains_null_ == other.contains_null_ &&
+               first_->Equals(*other.first_, compare_details) &&
+               second_->Equals(*other.second_, compare_details);
+      },
+  };
+  return VisitType(*this, equal);
 }
 
 std::string_view TimeUnitSuffix(TimeUnit unit) {
@@ -135,53 +124,43 @@ std::string_view TimeUnitSuffix(TimeUnit unit) {
 }
 
 std::string Type::ToString() const {
-  switch (kind_) {
-    case TypeKind::kDecimal:
-      return fmt::format("decimal({},{})", precision_, scale_);
-    case TypeKind::kString:
-      switch (string_length_) {
-        case StringLength::kChar:
-          return fmt::format("char({})", precision_);
-        case StringLength::kVarchar:
-          return fmt::format("varchar({})", precision_);
-        case StringLength::kUnbounded:
-          return "string";
-      }
-      return "string";
-    case TypeKind::kTime:
-    case TypeKind::kTimestamp:
-    case TypeKind::kTimestampNtz:
-      return fmt::format("{}{}", TypeKindName(kind_), TimeUnitSuffix(unit_));
-    case TypeKind::kStruct: {
-      std::string out = "struct<";
-      for (size_t i = 0; i < fields_.size(); ++i) {
-        if (i > 0) out += ", ";
-        out += QuoteFieldName(fields_[i].name());
-        out += ": ";
-        out += TypeWithNullability(*fields_[i].type(), fields_[i].nullable());
-      }
-      out += ">";
-      return out;
-    }
-    case TypeKind::kArray:
-      return fmt::format("array<{}>", TypeWithNullability(*first_, contains_null_));
-    case TypeKind::kMap:
-      return fmt::format("map<{}, {}>", first_->ToString(),
-                         TypeWithNullability(*second_, contains_null_));
-    case TypeKind::kNull:
-    case TypeKind::kBoolean:
-    case TypeKind::kInt8:
-    case TypeKind::kInt16:
-    case TypeKind::kInt32:
-    case TypeKind::kInt64:
-    case TypeKind::kFloat32:
-    case TypeKind::kFloat64:
-    case TypeKind::kBinary:
-    case TypeKind::kDate:
-    case TypeKind::kUuid:
-      return std::string(TypeKindName(kind_));
-  }
-  return "unknown";
+  auto text = Overloaded{
+      [&](const DecimalType&) { return fmt::format("decimal({},{})", precision_, scale_); },
+      [&](const StringType&) -> std::string {
+        switch (string_length_) {
+          case StringLength::kChar:
+            return fmt::format("char({})", precision_);
+          case StringLength::kVarchar:
+            return fmt::format("varchar({})", precision_);
+          case StringLength::kUnbounded:
+            return "string";
+        }
+        return "string";
+      },
+      [&](const UnitType&) {
+        return fmt::format("{}{}", TypeKindName(kind_), TimeUnitSuffix(unit_));
+      },
+      [&](const AtomicType&) { return std::string(TypeKindName(kind_)); },
+      [&](const StructType&) {
+        std::string out = "struct<";
+        for (size_t i = 0; i < fields_.size(); ++i) {
+          if (i > 0) out += ", ";
+          out += QuoteFieldName(fields_[i].name());
+          out += ": ";
+          out += TypeWithNullability(*fields_[i].type(), fields_[i].nullable());
+        }
+        out += ">";
+        return out;
+      },
+      [&](const ArrayType&) {
+        return fmt::format("array<{}>", TypeWithNullability(*first_, contains_null_));
+      },
+      [&](const MapType&) {
+        return fmt::format("map<{}, {}>", first_->ToString(),
+                           TypeWithNullability(*second_, contains_null_));
+      },
+  };
+  return VisitType(*this, text);
 }
 
 std::string TypeWithNullability(const Type& type, bool nullable) {

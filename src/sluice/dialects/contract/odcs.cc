@@ -548,40 +548,10 @@ Result<Contract> ParseOdcs(std::string_view yaml) {
 
 namespace {
 
-// The ODCS logicalType of a model type.
+// The ODCS logicalType of a model type: its family's word; none for null, which ODCS lacks.
 std::string_view LogicalTypeOf(const Type& type) {
-  switch (type.kind()) {
-    case TypeKind::kNull:
-      return "";
-    case TypeKind::kBoolean:
-      return "boolean";
-    case TypeKind::kInt8:
-    case TypeKind::kInt16:
-    case TypeKind::kInt32:
-    case TypeKind::kInt64:
-      return "integer";
-    case TypeKind::kFloat32:
-    case TypeKind::kFloat64:
-    case TypeKind::kDecimal:
-      return "number";
-    case TypeKind::kString:
-    case TypeKind::kBinary:
-    case TypeKind::kUuid:
-      return "string";
-    case TypeKind::kDate:
-      return "date";
-    case TypeKind::kTimestamp:
-    case TypeKind::kTimestampNtz:
-      return "timestamp";
-    case TypeKind::kTime:
-      return "time";
-    case TypeKind::kStruct:
-    case TypeKind::kMap:
-      return "object";
-    case TypeKind::kArray:
-      return "array";
-  }
-  return "";
+  TypeFamily family = FamilyOf(type);
+  return family == TypeFamily::kNull ? "" : TypeFamilyName(family);
 }
 
 // physicalType in Spark SQL; standard SQL for what Spark lacks (UUID, TIME, timestamp precision),

@@ -6,6 +6,7 @@
 #include "sluice/base/strings.h"
 #include "sluice/dialects/contract/physical_type_internal.h"
 #include "sluice/dialects/spark/spark.h"
+#include "sluice/schema/type_visitor.h"
 
 namespace sluice::dialects::contract::internal {
 namespace {
@@ -300,38 +301,23 @@ PhysicalType Parse(std::string_view original, int depth) {
 PhysicalType ParsePhysicalType(std::string_view text) { return Parse(text, 0); }
 
 TypeFamily FamilyOf(const schema::Type& type) {
-  switch (type.kind()) {
-    case TypeKind::kNull:
-      return TypeFamily::kNull;
-    case TypeKind::kBoolean:
-      return TypeFamily::kBoolean;
-    case TypeKind::kInt8:
-    case TypeKind::kInt16:
-    case TypeKind::kInt32:
-    case TypeKind::kInt64:
-      return TypeFamily::kInteger;
-    case TypeKind::kFloat32:
-    case TypeKind::kFloat64:
-    case TypeKind::kDecimal:
-      return TypeFamily::kNumber;
-    case TypeKind::kString:
-    case TypeKind::kBinary:
-    case TypeKind::kUuid:
-      return TypeFamily::kString;
-    case TypeKind::kDate:
-      return TypeFamily::kDate;
-    case TypeKind::kTimestamp:
-    case TypeKind::kTimestampNtz:
-      return TypeFamily::kTimestamp;
-    case TypeKind::kTime:
-      return TypeFamily::kTime;
-    case TypeKind::kStruct:
-    case TypeKind::kMap:
-      return TypeFamily::kObject;
-    case TypeKind::kArray:
-      return TypeFamily::kArray;
-  }
-  return TypeFamily::kUnknown;
+  auto family = schema::Overloaded{
+      [](const schema::NullType&) { return TypeFamily::kNull; },
+      [](const schema::BooleanType&) { return TypeFamily::kBoolean; },
+      [](const schema::IntegerType&) { return TypeFamily::kInteger; },
+      [](const schema::FloatingType&) { return TypeFamily::kNumber; },
+      [](const schema::DecimalType&) { return TypeFamily::kNumber; },
+      [](const schema::StringType&) { return TypeFamily::kString; },
+      [](const schema::BinaryType&) { return TypeFamily::kString; },
+      [](const schema::UuidType&) { return TypeFamily::kString; },
+      [](const schema::DateType&) { return TypeFamily::kDate; },
+      [](const schema::TimestampType&) { return TypeFamily::kTimestamp; },
+      [](const schema::TimeType&) { return TypeFamily::kTime; },
+      [](const schema::StructType&) { return TypeFamily::kObject; },
+      [](const schema::MapType&) { return TypeFamily::kObject; },
+      [](const schema::ArrayType&) { return TypeFamily::kArray; },
+  };
+  return schema::VisitType(type, family);
 }
 
 std::string_view TypeFamilyName(TypeFamily family) {

@@ -7,6 +7,7 @@
 
 #include "sluice/base/strings.h"
 #include "sluice/dialects/spark/spark.h"
+#include "sluice/schema/type_visitor.h"
 
 namespace sluice::dialects::sql {
 namespace {
@@ -561,37 +562,25 @@ std::optional<std::string> DefaultLiteral(const JsonValue& value, const Type& ty
   }
   if (!value.is_string()) return std::nullopt;
   std::string quoted = QuoteString(value.as_string(), dialect);
-  switch (k) {
-    case TypeKind::kString:
-      return quoted;
-    case TypeKind::kUuid:
-      return dialect == SqlDialect::kSpark ? quoted : quoted + "::UUID";
-    case TypeKind::kDate:
-      return "DATE " + quoted;
-    case TypeKind::kTimestamp:
-      return (dialect == SqlDialect::kSpark ? "TIMESTAMP " : "TIMESTAMPTZ ") + quoted;
-    case TypeKind::kTimestampNtz:
-      return (dialect == SqlDialect::kSpark ? "TIMESTAMP_NTZ " : "TIMESTAMP ") + quoted;
-    case TypeKind::kTime:
-      // Spark writes time as BIGINT microseconds; a time literal would not fit the column.
-      if (dialect == SqlDialect::kSpark) return std::nullopt;
-      return "TIME " + quoted;
-    case TypeKind::kNull:
-    case TypeKind::kBoolean:
-    case TypeKind::kInt8:
-    case TypeKind::kInt16:
-    case TypeKind::kInt32:
-    case TypeKind::kInt64:
-    case TypeKind::kFloat32:
-    case TypeKind::kFloat64:
-    case TypeKind::kDecimal:
-    case TypeKind::kBinary:
-    case TypeKind::kStruct:
-    case TypeKind::kArray:
-    case TypeKind::kMap:
-      return std::nullopt;
-  }
-  return std::nullopt;
+  bool spark = dialect == SqlDialect::kSpark;
+  using Literal = std::optional<std::string>;
+  auto literal = schema::Overloaded{
+      [&](const schema::StringType&) -> Literal { return quoted; },
+      [&](const schema::UuidType&) -> Literal { return spark ? quoted : quoted + "::UUID"; },
+      [&](const schema::DateType&) -> Literal { return "DATE " + quoted; },
+      [&](const schema::TimestampType& t) -> Literal {
+        if (t.utc_adjusted()) return (spark ? "TIMESTAMP " : "TIMESTAMPTZ ") + quoted;
+        return (spark ? "TIMESTAMP_NTZ " : "TIMESTAMP ") + quoted;
+      },
+      [&](const schema::TimeType&) -> Literal {
+        // Spark writes time as BIGINT microseconds; a time literal would not fit the column.
+        if (spark) return std::nullopt;
+        return "TIME " + quoted;
+      },
+      // No other type takes its default from a string.
+      [&](const schema::AnyType&) -> Literal { return std::nullopt; },
+  };
+  return schema::VisitType(type, literal);
 }
 
 }  // namespace
