@@ -16,11 +16,11 @@ int64_t ToInt(const std::optional<std::string>& s) {
 }
 
 ApiResult<SchemaType> StoredType(const std::optional<std::string>& name, int64_t id) {
-  const std::string text = name.value_or("AVRO");
-  std::optional<SchemaType> type = SchemaTypeFromName(text);
+  if (!name) return SchemaType::kAvro;
+  std::optional<SchemaType> type = SchemaTypeFromName(*name);
   if (!type) {
     return Fail(StoreInconsistent("schema " + std::to_string(id) + " has an unknown type '" +
-                                  text + "'"));
+                                  *name + "'"));
   }
   return *type;
 }

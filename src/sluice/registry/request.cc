@@ -64,7 +64,7 @@ std::string_view SchemaTypeName(SchemaType type) {
   for (const SchemaTypeEntry& e : kSchemaTypes) {
     if (e.type == type) return e.name;
   }
-  return "AVRO";
+  return kSchemaTypes[0].name;
 }
 
 std::optional<SchemaType> SchemaTypeFromName(std::string_view name) {
@@ -88,7 +88,7 @@ std::string_view ModeName(Mode mode) {
   for (const ModeEntry& e : kModes) {
     if (e.mode == mode) return e.name;
   }
-  return "READWRITE";
+  return kModes[0].name;
 }
 
 std::optional<Mode> ModeFromName(std::string_view name) {
