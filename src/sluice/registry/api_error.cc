@@ -1,7 +1,6 @@
-#include "sluice/registry/api_error_internal.h"
-
 #include "sluice/base/json_writer.h"
 #include "sluice/base/strings.h"
+#include "sluice/registry/api_error_internal.h"
 
 namespace sluice::registry::internal {
 namespace {

@@ -1,9 +1,8 @@
-#include "sluice/registry/catalog_internal.h"
-
 #include <algorithm>
 #include <charconv>
 
 #include "sluice/base/hash.h"
+#include "sluice/registry/catalog_internal.h"
 
 namespace sluice::registry::internal {
 namespace {
@@ -19,8 +18,8 @@ ApiResult<SchemaType> StoredType(const std::optional<std::string>& name, int64_t
   if (!name) return SchemaType::kAvro;
   std::optional<SchemaType> type = SchemaTypeFromName(*name);
   if (!type) {
-    return Fail(StoreInconsistent("schema " + std::to_string(id) + " has an unknown type '" +
-                                  *name + "'"));
+    return Fail(
+        StoreInconsistent("schema " + std::to_string(id) + " has an unknown type '" + *name + "'"));
   }
   return *type;
 }
@@ -125,10 +124,10 @@ ApiResult<std::vector<Catalog::Listed>> Catalog::AllVersions() {
 }
 
 ApiResult<int64_t> Catalog::CountVersions(std::string_view subject) {
-  SLUICE_ASSIGN_OR_RETURN(auto rows,
-                          subject.empty()
-                              ? Query("SELECT COUNT(*) FROM versions")
-                              : Query("SELECT COUNT(*) FROM versions WHERE subject = ?", {subject}));
+  SLUICE_ASSIGN_OR_RETURN(
+      auto rows, subject.empty()
+                     ? Query("SELECT COUNT(*) FROM versions")
+                     : Query("SELECT COUNT(*) FROM versions WHERE subject = ?", {subject}));
   return rows.empty() ? 0 : ToInt(rows[0][0]);
 }
 
@@ -161,7 +160,8 @@ ApiStatus Catalog::ForgetSubject(std::string_view subject) {
 
 ApiResult<std::optional<SchemaRow>> Catalog::SchemaById(int64_t id) {
   SLUICE_ASSIGN_OR_RETURN(
-      auto rows, Query("SELECT id, schema_type, schema_text, refs FROM schemas WHERE id = ?", {id}));
+      auto rows,
+      Query("SELECT id, schema_type, schema_text, refs FROM schemas WHERE id = ?", {id}));
   if (rows.empty()) return std::optional<SchemaRow>();
   SLUICE_ASSIGN_OR_RETURN(SchemaRow row, ReadSchemaRow(rows[0], 0));
   return std::optional<SchemaRow>(std::move(row));
@@ -204,15 +204,17 @@ ApiStatus Catalog::ReserveId(int64_t id) {
 
 ApiStatus Catalog::InsertSchema(int64_t id, SchemaType type, std::string_view text,
                                 std::string_view refs, std::string_view fingerprint) {
-  return Exec("INSERT INTO schemas (id, schema_type, schema_text, refs, fingerprint) VALUES (?, "
-              "?, ?, ?, ?)",
-              {id, SchemaTypeName(type), text, refs, fingerprint});
+  return Exec(
+      "INSERT INTO schemas (id, schema_type, schema_text, refs, fingerprint) VALUES (?, "
+      "?, ?, ?, ?)",
+      {id, SchemaTypeName(type), text, refs, fingerprint});
 }
 
 ApiStatus Catalog::RemoveIfOrphan(int64_t id) {
-  return Exec("DELETE FROM schemas WHERE id = ? AND NOT EXISTS (SELECT 1 FROM versions WHERE "
-              "schema_id = ?)",
-              {id, id});
+  return Exec(
+      "DELETE FROM schemas WHERE id = ? AND NOT EXISTS (SELECT 1 FROM versions WHERE "
+      "schema_id = ?)",
+      {id, id});
 }
 
 ApiResult<std::vector<int64_t>> Catalog::Referrers(std::string_view subject, int64_t version,
@@ -267,9 +269,10 @@ ApiResult<evolution::CompatibilityMode> Catalog::EffectiveCompatibility(
 }
 
 ApiStatus Catalog::SetCompatibility(std::string_view scope, evolution::CompatibilityMode level) {
-  return Exec("INSERT INTO configs (scope, compatibility) VALUES (?, ?) ON CONFLICT (scope) DO "
-              "UPDATE SET compatibility = excluded.compatibility",
-              {scope, evolution::CompatibilityModeName(level)});
+  return Exec(
+      "INSERT INTO configs (scope, compatibility) VALUES (?, ?) ON CONFLICT (scope) DO "
+      "UPDATE SET compatibility = excluded.compatibility",
+      {scope, evolution::CompatibilityModeName(level)});
 }
 
 ApiStatus Catalog::ClearCompatibility(std::string_view scope) {
@@ -292,9 +295,10 @@ ApiResult<Mode> Catalog::EffectiveMode(std::string_view subject) {
 }
 
 ApiStatus Catalog::SetMode(std::string_view scope, Mode mode) {
-  return Exec("INSERT INTO modes (scope, mode) VALUES (?, ?) ON CONFLICT (scope) DO UPDATE SET "
-              "mode = excluded.mode",
-              {scope, ModeName(mode)});
+  return Exec(
+      "INSERT INTO modes (scope, mode) VALUES (?, ?) ON CONFLICT (scope) DO UPDATE SET "
+      "mode = excluded.mode",
+      {scope, ModeName(mode)});
 }
 
 ApiStatus Catalog::ClearMode(std::string_view scope) {

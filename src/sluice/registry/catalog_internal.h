@@ -109,8 +109,8 @@ class Catalog {
   ApiResult<int64_t> NextId();
   /// An imported id raises the counter, so later registrations never take it.
   ApiStatus ReserveId(int64_t id);
-  ApiStatus InsertSchema(int64_t id, SchemaType type, std::string_view text,
-                         std::string_view refs, std::string_view fingerprint);
+  ApiStatus InsertSchema(int64_t id, SchemaType type, std::string_view text, std::string_view refs,
+                         std::string_view fingerprint);
   /// Removes schema `id` unless a version still names it.
   ApiStatus RemoveIfOrphan(int64_t id);
   /// Ids of the schemas whose references name `subject` version `version`; with `live_only`,

@@ -101,9 +101,8 @@ ApiResult<int64_t> Service::ChooseVersion(const std::vector<VersionRow>& version
 ApiStatus Service::CheckRegistrable(Catalog& catalog, std::string_view subject,
                                     const std::vector<VersionRow>& live,
                                     const Candidate& candidate) {
-  SLUICE_ASSIGN_OR_RETURN(
-      evolution::CompatibilityMode level,
-      catalog.EffectiveCompatibility(subject, options_.default_compatibility));
+  SLUICE_ASSIGN_OR_RETURN(evolution::CompatibilityMode level,
+                          catalog.EffectiveCompatibility(subject, options_.default_compatibility));
   std::vector<SchemaRow> texts;
   SLUICE_ASSIGN_OR_RETURN(evolution::CompatibilityReport report,
                           Check(catalog, level, live, candidate, texts));

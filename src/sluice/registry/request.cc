@@ -1,11 +1,10 @@
-#include "sluice/registry/request_internal.h"
-
 #include <charconv>
 #include <limits>
 #include <utility>
 
 #include "sluice/base/json_writer.h"
 #include "sluice/base/strings.h"
+#include "sluice/registry/request_internal.h"
 
 namespace sluice::registry::internal {
 namespace {
@@ -51,8 +50,9 @@ void ReadSchemaType(const JsonValue& body, SchemaRequest& r) {
   if (std::optional<SchemaType> type = SchemaTypeFromName(name)) {
     r.type = *type;
   } else if (name == "PROTOBUF") {
-    r.type = Fail(InvalidSchema("Invalid schema: PROTOBUF schemas are not supported yet by "
-                                "sluice's registry (AVRO and JSON are)"));
+    r.type =
+        Fail(InvalidSchema("Invalid schema: PROTOBUF schemas are not supported yet by "
+                           "sluice's registry (AVRO and JSON are)"));
   } else {
     r.type = Fail(InvalidSchema("Invalid schema type " + name + ": use AVRO or JSON"));
   }

@@ -1,6 +1,6 @@
-#include "sluice/registry/request_internal.h"
-
 #include <gtest/gtest.h>
+
+#include "sluice/registry/request_internal.h"
 
 namespace sluice::registry::internal {
 namespace {
@@ -112,8 +112,9 @@ TEST(ConfigAndModeBodiesTest, LevelsAndModes) {
 TEST(RefsTest, StoredReferencesRoundTrip) {
   std::vector<SchemaRef> refs = {{"acme.Address", "address", 1}, {"b\"c", "s", 2}};
   const std::string json = RefsJson(refs);
-  EXPECT_EQ(json,
-            R"([{"name":"acme.Address","subject":"address","version":1},{"name":"b\"c","subject":"s","version":2}])");
+  EXPECT_EQ(
+      json,
+      R"([{"name":"acme.Address","subject":"address","version":1},{"name":"b\"c","subject":"s","version":2}])");
   auto back = StoredRefs(json);
   ASSERT_TRUE(back.has_value());
   ASSERT_EQ(back->size(), 2u);

@@ -1,6 +1,5 @@
-#include "sluice/registry/router_internal.h"
-
 #include "sluice/base/strings.h"
+#include "sluice/registry/router_internal.h"
 
 namespace sluice::registry {
 
@@ -109,7 +108,8 @@ bool Router::Matches(const Compiled& c, const std::vector<std::string>& segments
   return true;
 }
 
-Router::Match Router::Find(std::string_view method, const std::vector<std::string>& segments) const {
+Router::Match Router::Find(std::string_view method,
+                           const std::vector<std::string>& segments) const {
   Match m;
   for (const Compiled& c : routes_) {
     if (c.route->method != method) {

@@ -1,5 +1,3 @@
-#include "sluice/registry/router_internal.h"
-
 #include <gtest/gtest.h>
 
 #include <set>
@@ -7,6 +5,7 @@
 #include <vector>
 
 #include "sluice/registry/registry.h"
+#include "sluice/registry/router_internal.h"
 #include "sluice/registry/service_internal.h"
 
 namespace sluice::registry::internal {
@@ -46,8 +45,7 @@ constexpr Route kTestRoutes[] = {
     {"GET", "/", Permission::kRead, Access::kHandler, nullptr, "{}"},
     {"GET", "/things", Permission::kRead, Access::kHandler, nullptr, "[]"},
     {"GET", "/things/{id}", Permission::kRead, Access::kHandler, nullptr, "1"},
-    {"DELETE", "/things/{subject}/v/{version}", Permission::kAdmin, Access::kSubject, nullptr,
-     "2"},
+    {"DELETE", "/things/{subject}/v/{version}", Permission::kAdmin, Access::kSubject, nullptr, "2"},
 };
 
 TEST(RouterTest, MatchesLiteralsAndExtractsParameters) {

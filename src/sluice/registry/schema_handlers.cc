@@ -47,8 +47,7 @@ ApiResult<std::string> Service::SchemaById(const Call& call, bool text_only) {
   SLUICE_ASSIGN_OR_RETURN(std::optional<SchemaRow> row, call.catalog.SchemaById(*id));
   if (!row) return Fail(SchemaNotFound(call.path.id));
   if (call.policy != nullptr) {
-    SLUICE_ASSIGN_OR_RETURN(std::vector<std::string> subjects,
-                            call.catalog.SubjectsHolding(*id));
+    SLUICE_ASSIGN_OR_RETURN(std::vector<std::string> subjects, call.catalog.SubjectsHolding(*id));
     if (std::none_of(subjects.begin(), subjects.end(),
                      [&](const std::string& s) { return MayRead(call.policy, s); })) {
       return Fail(ApiError(403, 40301, "User is denied read access to schema " + call.path.id));
@@ -127,8 +126,7 @@ ApiResult<std::string> Service::ListSubjects(const Call& call) {
   JsonWriter w;
   w.BeginArray();
   for (const Catalog::SubjectRow& r : rows) {
-    const bool shown =
-        deleted_only ? r.any_deleted : (r.any_live || (deleted && r.any_deleted));
+    const bool shown = deleted_only ? r.any_deleted : (r.any_live || (deleted && r.any_deleted));
     if (!shown || !r.subject.starts_with(prefix) || !MayRead(call.policy, r.subject)) continue;
     w.String(r.subject);
   }

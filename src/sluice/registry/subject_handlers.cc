@@ -179,8 +179,8 @@ ApiResult<std::string> Service::DeleteVersion(const Call& call) {
     }
   }
   if (!found) return Fail(VersionNotFound(wanted.number));
-  const std::string named = "Subject '" + std::string(subject) + "' Version " +
-                            std::to_string(found->version);
+  const std::string named =
+      "Subject '" + std::string(subject) + "' Version " + std::to_string(found->version);
   if (!permanent) {
     if (found->deleted) {
       return Fail(ApiError(404, 40406,
@@ -190,8 +190,8 @@ ApiResult<std::string> Service::DeleteVersion(const Call& call) {
     SLUICE_TRY(catalog.SoftDelete(subject, found->version));
   } else {
     if (!found->deleted) {
-      return Fail(ApiError(
-          404, 40407, named + " was not deleted first before being permanently deleted"));
+      return Fail(
+          ApiError(404, 40407, named + " was not deleted first before being permanently deleted"));
     }
     SLUICE_TRY(CheckUnreferenced(catalog, subject, found->version, true));
     SLUICE_TRY(catalog.HardDelete(subject, found->version));
