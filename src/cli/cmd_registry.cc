@@ -7,6 +7,7 @@
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
+#include "sluice/base/file_system.h"
 #include "sluice/base/json.h"
 #include "sluice/base/json_writer.h"
 #include "sluice/base/strings.h"
@@ -68,7 +69,7 @@ int RunServe(const ServeOptions& o) {
   ro.default_compatibility = *level;
   std::unique_ptr<registry::Users> users;
   if (!o.auth.empty()) {
-    auto u = registry::Users::Load(o.auth);
+    auto u = registry::Users::Load(*NewLocalFileSystem(), o.auth);
     if (!u.has_value()) return ReportError(u.error());
     users = std::move(*u);
   }

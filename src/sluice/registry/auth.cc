@@ -6,7 +6,6 @@
 
 #include <charconv>
 
-#include "sluice/base/file_system.h"
 #include "sluice/base/json.h"
 #include "sluice/base/strings.h"
 
@@ -87,8 +86,8 @@ bool UserPolicy::Allows(Permission p, std::string_view subject) const {
   return false;
 }
 
-Result<std::unique_ptr<Users>> Users::Load(std::string_view path) {
-  SLUICE_ASSIGN_OR_RETURN(std::string text, NewLocalFileSystem()->ReadFile(path));
+Result<std::unique_ptr<Users>> Users::Load(FileSystem& fs, std::string_view path) {
+  SLUICE_ASSIGN_OR_RETURN(std::string text, fs.ReadFile(path));
   auto users = Parse(text);
   if (!users.has_value()) {
     return Fail(users.error().code(), std::string(path) + ": " + users.error().message());

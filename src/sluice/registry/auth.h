@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "sluice/base/file_system.h"
 #include "sluice/base/result.h"
 #include "sluice/registry/registry.h"
 
@@ -43,7 +44,9 @@ class UserPolicy final : public AccessPolicy {
 ///              "permissions": [{"prefix": "orders-", "permission": "write"}]}]}`.
 class Users {
  public:
-  static Result<std::unique_ptr<Users>> Load(std::string_view path);
+  /// Read and parse the users file at `path` in `fs` (the server passes the local file system).
+  /// Errors name the path.
+  static Result<std::unique_ptr<Users>> Load(FileSystem& fs, std::string_view path);
   static Result<std::unique_ptr<Users>> Parse(std::string_view text);
 
   /// The user an `Authorization` header names, or nullptr when it is missing, not basic, or

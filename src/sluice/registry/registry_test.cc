@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "sluice/base/file_system.h"
 #include "sluice/base/json.h"
 #include "sluice/base/json_writer.h"
 #include "sluice/base/strings.h"
@@ -30,6 +31,13 @@ std::string Body(std::string_view schema, std::string_view type = "") {
     AppendJsonString(b, type);
   }
   return b + "}";
+}
+
+// A body with `schema` and a reference to version 1 of subject "address" (acme.Address).
+std::string WithRefsForward(std::string_view schema) {
+  std::string b = Body(schema);
+  b.pop_back();
+  return b + R"(,"references":[{"name":"acme.Address","subject":"address","version":1}]})";
 }
 
 class RegistryTest : public ::testing::Test {
@@ -337,6 +345,79 @@ TEST_F(RegistryTest, BadInputGets4xx) {
   EXPECT_EQ(ErrorCode(Call("GET", "/subjects/a%01b/versions")), 42208);
 }
 
+// The registry's depth limit (128 JSON levels by default) holds at its boundary, whichever parse
+// meets it first.
+TEST_F(RegistryTest, DepthLimitBoundary) {
+  auto nested_arrays = [](int k) {
+    std::string s = R"({"type":"record","name":"R","fields":[{"name":"a","type":)";
+    for (int i = 0; i < k; ++i) s += R"({"type":"array","items":)";
+    s += "\"int\"";
+    s += std::string(k, '}');
+    return s + "}]}";
+  };
+  // The innermost "int" is at level 3 + k.
+  EXPECT_EQ(Register("deep", nested_arrays(124)), 1);
+  Response r = Call("POST", "/subjects/deep2/versions", Body(nested_arrays(125)));
+  EXPECT_EQ(ErrorCode(r), 42201);
+  EXPECT_NE(r.body.find("Invalid schema of type AVRO, details: line 1, column 3042 (offset "
+                        "3041): nesting deeper than 128 levels"),
+            std::string::npos)
+      << r.body;
+  // A text that only looks deep (brackets in strings) is as shallow as it is.
+  std::string doc(300, '[');
+  EXPECT_EQ(Register("shallow", R"({"type":"string","doc":")" + doc + R"("})"), 2);
+}
+
+// Errors come in Confluent's order: a read-only subject refuses the write before the schema is
+// looked at; a malformed member is reported before the schema is parsed.
+TEST_F(RegistryTest, ErrorsComeInConfluentsOrder) {
+  CallJson("PUT", "/mode/ro", R"({"mode":"READONLY"})", 200);
+  EXPECT_EQ(ErrorCode(Call("POST", "/subjects/ro/versions", R"({"schema":5})")), 42205);
+  EXPECT_EQ(ErrorCode(Call("POST", "/subjects/ro/versions", Body("{\"type\":"))), 42205);
+  // A member of the wrong type in a registration's id comes before the mode.
+  EXPECT_EQ(ErrorCode(Call("POST", "/subjects/ro/versions", R"({"schema":"\"int\"","id":"x"})")),
+            422);
+  Response r = Call("POST", "/subjects/w/versions",
+                    R"({"schemaType":5,"schema":5,"references":[{"name":"x"}]})");
+  EXPECT_EQ(ErrorCode(r), 42201) << r.body;  // the references first
+  r = Call("POST", "/subjects/w/versions", R"({"schemaType":5,"schema":5})");
+  EXPECT_EQ(r.body, R"({"error_code":422,"message":"schemaType must be a string"})");
+  // An empty schema stands for the latest one, with its type: the request's type is not used.
+  Register("w", kOrderV1);
+  EXPECT_EQ(ToJson(CallJson("POST", "/subjects/w/versions", R"({"schemaType":"XML"})", 200)),
+            R"({"id":1})");
+}
+
+// A registration's schema is parsed once and its parsed form kept for the checks that follow;
+// after a restart the stored text is parsed instead. Both give the same verdicts and messages.
+TEST_F(RegistryTest, ChecksAgainstARegisteredSchemaAreTheSameAfterARestart) {
+  EXPECT_EQ(Register("address", R"({"type":"record","name":"Address","namespace":"acme","fields":[{"name":"city","type":"string"}]})"), 1);
+  CallJson("POST", "/subjects/customer/versions",
+           WithRefsForward(R"({"type":"record","name":"Customer","namespace":"acme","fields":[{"name":"id","type":"long"},{"name":"home","type":"acme.Address"}]})"),
+           200);
+  Register("orders", kOrderV1);
+  Register("j", R"({"type":"object","properties":{"b":{"type":"string"},"a":{"type":"string"}}})",
+           "JSON");
+  auto answers = [&] {
+    std::vector<std::string> out;
+    out.push_back(Call("POST", "/subjects/orders/versions", Body(kOrderBad)).body);
+    out.push_back(
+        Call("POST", "/compatibility/subjects/orders/versions?verbose=true", Body(kOrderV2)).body);
+    out.push_back(Call("POST", "/compatibility/subjects/customer/versions?verbose=true",
+                       WithRefsForward(R"({"type":"record","name":"Customer","namespace":"acme","fields":[{"name":"home","type":"acme.Address"}]})"))
+                      .body);
+    out.push_back(Call("POST", "/compatibility/subjects/j/versions?verbose=true",
+                       Body(R"({"type":"object","properties":{"a":{"type":"integer"}}})", "JSON"))
+                      .body);
+    return out;
+  };
+  const std::vector<std::string> warm = answers();
+  EXPECT_NE(warm[0].find("READER_FIELD_MISSING_DEFAULT_VALUE"), std::string::npos) << warm[0];
+  EXPECT_EQ(warm[1], R"({"is_compatible":true,"messages":[]})");
+  Open();
+  EXPECT_EQ(answers(), warm);
+}
+
 TEST_F(RegistryTest, EncodedSubjectNames) {
   EXPECT_EQ(Register("team%2Forders", kOrderV1), 1);
   EXPECT_EQ(ToJson(CallJson("GET", "/subjects", "", 200)), R"(["team/orders"])");
@@ -628,6 +709,29 @@ TEST_F(UsersTest, PermissionsGoByPrefixAndStrength) {
   EXPECT_FALSE(who->Allows(Permission::kAdmin, "orders-value"));
   EXPECT_FALSE(who->Allows(Permission::kRead, "users-value"));
   EXPECT_FALSE(who->Allows(Permission::kRead, ""));  // the registry as a whole
+}
+
+TEST_F(UsersTest, LoadsTheUsersFileFromTheCallersFileSystem) {
+  auto hash = HashPassword("pw", 1000);
+  ASSERT_TRUE(hash.has_value());
+  MemoryFileSystem fs;
+  ASSERT_TRUE(fs.WriteFile("/etc/sluice/users.json",
+                           R"({"users":[{"name":"u","password":")" + *hash +
+                               R"(","permissions":[{"prefix":"*","permission":"admin"}]}]})")
+                  .has_value());
+  auto users = Users::Load(fs, "/etc/sluice/users.json");
+  ASSERT_TRUE(users.has_value()) << users.error().message();
+  const UserPolicy* who = (*users)->Authenticate(Header("Basic", "u:pw"));
+  ASSERT_NE(who, nullptr);
+  EXPECT_TRUE(who->Allows(Permission::kAdmin, ""));
+  // A missing file and a bad one are errors that name the path.
+  auto missing = Users::Load(fs, "/etc/sluice/nope.json");
+  ASSERT_FALSE(missing.has_value());
+  EXPECT_EQ(missing.error().code(), ErrorCode::kNotFound);
+  ASSERT_TRUE(fs.WriteFile("/bad.json", "[]").has_value());
+  auto bad = Users::Load(fs, "/bad.json");
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_TRUE(bad.error().message().starts_with("/bad.json: ")) << bad.error().message();
 }
 
 TEST_F(UsersTest, BadUsersFilesAreClearErrors) {
