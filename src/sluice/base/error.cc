@@ -12,6 +12,8 @@ std::string_view ErrorCodeName(ErrorCode code) {
       return "not_found";
     case ErrorCode::kAlreadyExists:
       return "already_exists";
+    case ErrorCode::kPermissionDenied:
+      return "permission_denied";
     case ErrorCode::kConflict:
       return "conflict";
     case ErrorCode::kIncompatible:
@@ -37,7 +39,7 @@ Error Error::WithContext(std::string_view context) const {
   std::string msg(context);
   msg += ": ";
   msg += message_;
-  return Error(code_, std::move(msg));
+  return Error(code_, std::move(msg)).WithDetail(detail_);
 }
 
 }  // namespace sluice

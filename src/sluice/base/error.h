@@ -16,6 +16,7 @@ enum class ErrorCode : uint8_t {
   kParseError,
   kNotFound,
   kAlreadyExists,
+  kPermissionDenied,
   kConflict,
   kIncompatible,
   kIoError,
@@ -34,6 +35,21 @@ class Error {
   ErrorCode code() const { return code_; }
   const std::string& message() const { return message_; }
 
+  /// The code the API sluice stands in for gives this error, where it has its own (Confluent
+  /// Schema Registry's error_code 40401 "subject not found"); 0 when none. The code() stays the
+  /// coarse kind; an edge that answers in that API's terms maps the detail.
+  int32_t detail() const { return detail_; }
+  /// Return a copy that carries `detail`.
+  Error WithDetail(int32_t detail) const& {
+    Error e = *this;
+    e.detail_ = detail;
+    return e;
+  }
+  Error WithDetail(int32_t detail) && {
+    detail_ = detail;
+    return std::move(*this);
+  }
+
   /// Return "<code>: <message>".
   std::string ToString() const;
 
@@ -42,6 +58,7 @@ class Error {
 
  private:
   ErrorCode code_;
+  int32_t detail_ = 0;
   std::string message_;
 };
 

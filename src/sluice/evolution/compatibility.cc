@@ -100,6 +100,12 @@ std::shared_ptr<const ParsedSchema> ParsedSchema::FromModel(SchemaType type,
   return std::make_shared<const ParsedSchema>(type, std::move(impl));
 }
 
+std::shared_ptr<const ParsedSchema> ParsedSchema::FromAvro(dialects::avro::AvroSchema avro) {
+  auto impl = std::make_unique<Impl>();
+  impl->parsed = std::move(avro);
+  return std::make_shared<const ParsedSchema>(SchemaType::kAvro, std::move(impl));
+}
+
 Result<std::shared_ptr<const ParsedSchema>> ParsedSchema::Parse(SchemaType type,
                                                                 std::string_view text,
                                                                 std::string_view path) {

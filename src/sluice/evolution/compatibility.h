@@ -13,6 +13,10 @@
 #include "sluice/base/result.h"
 #include "sluice/schema/schema.h"
 
+namespace sluice::dialects::avro {
+class AvroSchema;
+}  // namespace sluice::dialects::avro
+
 namespace sluice::evolution {
 
 enum class CompatibilityMode : uint8_t {
@@ -93,6 +97,9 @@ class ParsedSchema {
   /// A table schema already in the model: `type` is kTable or kIceberg (anything else is taken
   /// as kTable).
   static std::shared_ptr<const ParsedSchema> FromModel(SchemaType type, schema::SchemaPtr model);
+  /// An Avro schema already parsed (by a caller that needed its parsed form first): no second
+  /// parse of its text.
+  static std::shared_ptr<const ParsedSchema> FromAvro(dialects::avro::AvroSchema avro);
 
   SchemaType type() const { return type_; }
 

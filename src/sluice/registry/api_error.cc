@@ -18,41 +18,75 @@ std::string ValidUtf8(std::string_view s) {
 
 }  // namespace
 
-ApiError StoreFailed(const Error& e) {
-  return {500, 50001, "Error in the backend data store: " + e.message()};
+namespace {
+
+ErrorCode CodeForStatus(int http_status) {
+  switch (http_status) {
+    case 403:
+      return ErrorCode::kPermissionDenied;
+    case 404:
+      return ErrorCode::kNotFound;
+    case 409:
+      return ErrorCode::kIncompatible;
+    case 400:
+    case 405:
+    case 422:
+      return ErrorCode::kInvalidArgument;
+    default:
+      return ErrorCode::kInternal;
+  }
 }
 
-ApiError StoreInconsistent(std::string message) { return {500, 50001, std::move(message)}; }
+}  // namespace
 
-ApiError SubjectNotFound(std::string_view subject) {
-  return {404, 40401, "Subject '" + std::string(subject) + "' not found."};
+Error ApiError(int http_status, int error_code, std::string message) {
+  return Error(CodeForStatus(http_status), std::move(message)).WithDetail(error_code);
 }
 
-ApiError VersionNotFound(int64_t version) {
-  return {404, 40402, "Version " + std::to_string(version) + " not found."};
+int ConfluentCode(const Error& e) { return e.detail() != 0 ? e.detail() : 50001; }
+
+int HttpStatus(const Error& e) {
+  // Confluent's codes start with the HTTP status: 40401 is a 404, 42201 a 422; a bare status
+  // (404, 409, 422) is its own.
+  int code = ConfluentCode(e);
+  return code >= 1000 ? code / 100 : code;
 }
 
-ApiError SchemaNotFound(std::string_view id) {
-  return {404, 40403, "Schema " + std::string(id) + " not found"};
+Error StoreFailed(const Error& e) {
+  return ApiError(500, 50001, "Error in the backend data store: " + e.message());
 }
 
-ApiError InvalidVersion(std::string_view version) {
-  return {422, 42202,
-          "The specified version '" + std::string(version) +
-              "' is not a valid version id. Allowed values are between [1, 2^31-1] and the "
-              "string \"latest\""};
+Error StoreInconsistent(std::string message) { return ApiError(500, 50001, std::move(message)); }
+
+Error SubjectNotFound(std::string_view subject) {
+  return ApiError(404, 40401, "Subject '" + std::string(subject) + "' not found.");
 }
 
-ApiError WrongMember(std::string message) { return {422, 422, std::move(message)}; }
+Error VersionNotFound(int64_t version) {
+  return ApiError(404, 40402, "Version " + std::to_string(version) + " not found.");
+}
 
-ApiError InvalidSchema(std::string message) { return {422, 42201, std::move(message)}; }
+Error SchemaNotFound(std::string_view id) {
+  return ApiError(404, 40403, "Schema " + std::string(id) + " not found");
+}
 
-ApiError NotPermitted(std::string message) { return {422, 42205, std::move(message)}; }
+Error InvalidVersion(std::string_view version) {
+  return ApiError(422, 42202,
+                  "The specified version '" + std::string(version) +
+                      "' is not a valid version id. Allowed values are between [1, 2^31-1] and "
+                      "the string \"latest\"");
+}
 
-std::string ErrorBody(const ApiError& e) {
+Error WrongMember(std::string message) { return ApiError(422, 422, std::move(message)); }
+
+Error InvalidSchema(std::string message) { return ApiError(422, 42201, std::move(message)); }
+
+Error NotPermitted(std::string message) { return ApiError(422, 42205, std::move(message)); }
+
+std::string ErrorBody(const Error& e) {
   JsonWriter w;
   w.BeginObject();
-  w.Key("error_code").Int(e.error_code());
+  w.Key("error_code").Int(ConfluentCode(e));
   w.Key("message").String(ValidUtf8(e.message()));
   w.EndObject();
   return w.Take();

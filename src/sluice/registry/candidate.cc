@@ -44,14 +44,14 @@ bool NestsLessThan(std::string_view text, size_t limit) {
   return true;
 }
 
-ApiError Invalid(SchemaType type, const Error& e) {
+Error Invalid(SchemaType type, const Error& e) {
   return InvalidSchema("Invalid schema of type " + std::string(SchemaTypeName(type)) +
                        ", details: " + e.message());
 }
 
 }  // namespace
 
-ApiResult<Candidate> SchemaResolver::Resolve(Catalog& catalog, const SchemaRequest& request,
+Result<Candidate> SchemaResolver::Resolve(Catalog& catalog, const SchemaRequest& request,
                                              const std::optional<SchemaRow>& fallback) {
   SLUICE_ASSIGN_OR_RETURN(std::vector<SchemaRef> refs, request.references);
   std::vector<RefText> texts;
@@ -63,11 +63,11 @@ ApiResult<Candidate> SchemaResolver::Resolve(Catalog& catalog, const SchemaReque
   return Parse(request, fallback, refs, texts);
 }
 
-ApiResult<Candidate> SchemaResolver::ResolveOwn(const SchemaRequest& request) {
+Result<Candidate> SchemaResolver::ResolveOwn(const SchemaRequest& request) {
   return Parse(request, std::nullopt, {}, {});
 }
 
-ApiResult<Candidate> SchemaResolver::Parse(const SchemaRequest& request,
+Result<Candidate> SchemaResolver::Parse(const SchemaRequest& request,
                                            const std::optional<SchemaRow>& fallback,
                                            const std::vector<SchemaRef>& refs,
                                            const std::vector<RefText>& ref_texts) const {
@@ -91,15 +91,17 @@ ApiResult<Candidate> SchemaResolver::Parse(const SchemaRequest& request,
       SLUICE_TRY(ParseJsonSchema(text, request.normalize, refs, ref_texts, c, standalone));
       break;
   }
-  auto parsed = ParsedSchema::Parse(CheckedAs(c.type), standalone ? *standalone : c.text);
-  if (!parsed.has_value()) return Fail(Invalid(c.type, parsed.error()));
-  c.parsed = std::move(parsed).value();
+  if (!c.parsed) {
+    auto parsed = ParsedSchema::Parse(CheckedAs(c.type), standalone ? *standalone : c.text);
+    if (!parsed.has_value()) return Fail(Invalid(c.type, parsed.error()));
+    c.parsed = std::move(parsed).value();
+  }
   if (!refs.empty()) c.refs = RefsJson(refs);
   c.fingerprint = Fingerprint(c.type, c.text, c.refs);
   return c;
 }
 
-ApiStatus SchemaResolver::ParseAvro(std::string_view text, const std::vector<SchemaRef>& refs,
+Status SchemaResolver::ParseAvro(std::string_view text, const std::vector<SchemaRef>& refs,
                                     const std::vector<RefText>& ref_texts, Candidate& c,
                                     std::optional<std::string>& standalone) const {
   // The registry's depth limit is checked by a JSON parse only when the text comes near it;
@@ -123,10 +125,13 @@ ApiStatus SchemaResolver::ParseAvro(std::string_view text, const std::vector<Sch
     c.text = ToJson(*json);
     standalone = dialects::avro::WriteJson(*avro);
   }
+  // The compatibility engine checks this parsed form; its text (c.text or the standalone form)
+  // is what it would parse to.
+  c.parsed = ParsedSchema::FromAvro(std::move(avro).value());
   return {};
 }
 
-ApiStatus SchemaResolver::ParseJsonSchema(std::string_view text, bool normalize,
+Status SchemaResolver::ParseJsonSchema(std::string_view text, bool normalize,
                                           const std::vector<SchemaRef>& refs,
                                           const std::vector<RefText>& ref_texts, Candidate& c,
                                           std::optional<std::string>& standalone) const {
@@ -141,7 +146,7 @@ ApiStatus SchemaResolver::ParseJsonSchema(std::string_view text, bool normalize,
   return {};
 }
 
-ApiResult<ParsedSchemaPtr> SchemaResolver::Parsed(Catalog& catalog, const SchemaRow& row) {
+Result<ParsedSchemaPtr> SchemaResolver::Parsed(Catalog& catalog, const SchemaRow& row) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = parsed_.find(row.id);

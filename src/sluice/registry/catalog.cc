@@ -14,7 +14,7 @@ int64_t ToInt(const std::optional<std::string>& s) {
   return v;
 }
 
-ApiResult<SchemaType> StoredType(const std::optional<std::string>& name, int64_t id) {
+Result<SchemaType> StoredType(const std::optional<std::string>& name, int64_t id) {
   if (!name) return SchemaType::kAvro;
   std::optional<SchemaType> type = SchemaTypeFromName(*name);
   if (!type) {
@@ -25,7 +25,7 @@ ApiResult<SchemaType> StoredType(const std::optional<std::string>& name, int64_t
 }
 
 // A schema row from (id, schema_type, schema_text, refs) starting at column `at`.
-ApiResult<SchemaRow> ReadSchemaRow(const SqlRow& r, size_t at) {
+Result<SchemaRow> ReadSchemaRow(const SqlRow& r, size_t at) {
   SchemaRow row;
   row.id = ToInt(r[at]);
   SLUICE_ASSIGN_OR_RETURN(row.type, StoredType(r[at + 1], row.id));
@@ -45,28 +45,28 @@ std::string Fingerprint(SchemaType type, std::string_view text, std::string_view
   return Sha256Hex(key);
 }
 
-ApiStatus Transaction::Begin(bool write) {
+Status Transaction::Begin(bool write) {
   Status s = write ? c_.BeginWrite() : c_.BeginRead();
   open_ = s.has_value();
   return FromStore(std::move(s));
 }
 
-ApiStatus Transaction::Commit() {
+Status Transaction::Commit() {
   open_ = false;
   return FromStore(c_.Commit());
 }
 
-ApiResult<std::vector<SqlRow>> Catalog::Query(std::string_view sql,
+Result<std::vector<SqlRow>> Catalog::Query(std::string_view sql,
                                               std::initializer_list<SqlParam> params) {
   return FromStore(c_.Query(sql, params));
 }
 
-ApiStatus Catalog::Exec(std::string_view sql, std::initializer_list<SqlParam> params) {
+Status Catalog::Exec(std::string_view sql, std::initializer_list<SqlParam> params) {
   SLUICE_TRY(Query(sql, params));
   return {};
 }
 
-ApiResult<std::vector<VersionRow>> Catalog::Versions(std::string_view subject) {
+Result<std::vector<VersionRow>> Catalog::Versions(std::string_view subject) {
   SLUICE_ASSIGN_OR_RETURN(
       auto rows,
       Query("SELECT v.version, v.schema_id, v.deleted, s.fingerprint FROM versions v JOIN "
@@ -80,7 +80,7 @@ ApiResult<std::vector<VersionRow>> Catalog::Versions(std::string_view subject) {
   return out;
 }
 
-ApiResult<std::vector<Catalog::SubjectRow>> Catalog::Subjects() {
+Result<std::vector<Catalog::SubjectRow>> Catalog::Subjects() {
   SLUICE_ASSIGN_OR_RETURN(auto rows, Query("SELECT subject, MIN(deleted), MAX(deleted) FROM "
                                            "versions GROUP BY subject ORDER BY subject"));
   std::vector<SubjectRow> out;
@@ -89,7 +89,7 @@ ApiResult<std::vector<Catalog::SubjectRow>> Catalog::Subjects() {
   return out;
 }
 
-ApiResult<std::vector<Catalog::Holder>> Catalog::Holders(int64_t id) {
+Result<std::vector<Catalog::Holder>> Catalog::Holders(int64_t id) {
   SLUICE_ASSIGN_OR_RETURN(auto rows, Query("SELECT subject, version, deleted FROM versions WHERE "
                                            "schema_id = ? ORDER BY subject, version",
                                            {id}));
@@ -99,7 +99,7 @@ ApiResult<std::vector<Catalog::Holder>> Catalog::Holders(int64_t id) {
   return out;
 }
 
-ApiResult<std::vector<std::string>> Catalog::SubjectsHolding(int64_t id) {
+Result<std::vector<std::string>> Catalog::SubjectsHolding(int64_t id) {
   SLUICE_ASSIGN_OR_RETURN(auto rows,
                           Query("SELECT DISTINCT subject FROM versions WHERE schema_id = ?", {id}));
   std::vector<std::string> out;
@@ -108,7 +108,7 @@ ApiResult<std::vector<std::string>> Catalog::SubjectsHolding(int64_t id) {
   return out;
 }
 
-ApiResult<std::vector<Catalog::Listed>> Catalog::AllVersions() {
+Result<std::vector<Catalog::Listed>> Catalog::AllVersions() {
   SLUICE_ASSIGN_OR_RETURN(auto rows,
                           Query("SELECT v.subject, v.version, v.deleted, s.id, s.schema_type, "
                                 "s.schema_text, s.refs FROM versions v JOIN schemas s ON s.id = "
@@ -123,7 +123,7 @@ ApiResult<std::vector<Catalog::Listed>> Catalog::AllVersions() {
   return out;
 }
 
-ApiResult<int64_t> Catalog::CountVersions(std::string_view subject) {
+Result<int64_t> Catalog::CountVersions(std::string_view subject) {
   SLUICE_ASSIGN_OR_RETURN(
       auto rows, subject.empty()
                      ? Query("SELECT COUNT(*) FROM versions")
@@ -131,34 +131,34 @@ ApiResult<int64_t> Catalog::CountVersions(std::string_view subject) {
   return rows.empty() ? 0 : ToInt(rows[0][0]);
 }
 
-ApiStatus Catalog::InsertVersion(std::string_view subject, int64_t version, int64_t schema_id) {
+Status Catalog::InsertVersion(std::string_view subject, int64_t version, int64_t schema_id) {
   return Exec("INSERT INTO versions (subject, version, schema_id, deleted) VALUES (?, ?, ?, 0)",
               {subject, version, schema_id});
 }
 
-ApiStatus Catalog::SoftDelete(std::string_view subject) {
+Status Catalog::SoftDelete(std::string_view subject) {
   return Exec("UPDATE versions SET deleted = 1 WHERE subject = ?", {subject});
 }
 
-ApiStatus Catalog::SoftDelete(std::string_view subject, int64_t version) {
+Status Catalog::SoftDelete(std::string_view subject, int64_t version) {
   return Exec("UPDATE versions SET deleted = 1 WHERE subject = ? AND version = ?",
               {subject, version});
 }
 
-ApiStatus Catalog::HardDelete(std::string_view subject) {
+Status Catalog::HardDelete(std::string_view subject) {
   return Exec("DELETE FROM versions WHERE subject = ?", {subject});
 }
 
-ApiStatus Catalog::HardDelete(std::string_view subject, int64_t version) {
+Status Catalog::HardDelete(std::string_view subject, int64_t version) {
   return Exec("DELETE FROM versions WHERE subject = ? AND version = ?", {subject, version});
 }
 
-ApiStatus Catalog::ForgetSubject(std::string_view subject) {
+Status Catalog::ForgetSubject(std::string_view subject) {
   SLUICE_TRY(ClearCompatibility(subject));
   return ClearMode(subject);
 }
 
-ApiResult<std::optional<SchemaRow>> Catalog::SchemaById(int64_t id) {
+Result<std::optional<SchemaRow>> Catalog::SchemaById(int64_t id) {
   SLUICE_ASSIGN_OR_RETURN(
       auto rows,
       Query("SELECT id, schema_type, schema_text, refs FROM schemas WHERE id = ?", {id}));
@@ -167,13 +167,13 @@ ApiResult<std::optional<SchemaRow>> Catalog::SchemaById(int64_t id) {
   return std::optional<SchemaRow>(std::move(row));
 }
 
-ApiResult<SchemaRow> Catalog::SchemaOf(const VersionRow& version) {
+Result<SchemaRow> Catalog::SchemaOf(const VersionRow& version) {
   SLUICE_ASSIGN_OR_RETURN(std::optional<SchemaRow> row, SchemaById(version.schema_id));
   if (!row) return Fail(StoreInconsistent("a stored version names a missing schema"));
   return std::move(*row);
 }
 
-ApiResult<std::optional<int64_t>> Catalog::IdOfFingerprint(std::string_view fingerprint) {
+Result<std::optional<int64_t>> Catalog::IdOfFingerprint(std::string_view fingerprint) {
   // Not `SELECT MIN(id) ... WHERE fingerprint = ?`: PostgreSQL plans that as a walk of the
   // primary key in id order, filtering on the fingerprint, which reads every row for a new
   // schema. A fingerprint has one row (or a few after an IMPORT), so the minimum is taken here.
@@ -186,23 +186,23 @@ ApiResult<std::optional<int64_t>> Catalog::IdOfFingerprint(std::string_view fing
   return smallest;
 }
 
-ApiResult<int64_t> Catalog::MaxId() {
+Result<int64_t> Catalog::MaxId() {
   SLUICE_ASSIGN_OR_RETURN(auto rows, Query("SELECT value FROM id_counter WHERE name = 'schema'"));
   return rows.empty() ? 0 : ToInt(rows[0][0]);
 }
 
-ApiResult<int64_t> Catalog::NextId() {
+Result<int64_t> Catalog::NextId() {
   SLUICE_ASSIGN_OR_RETURN(auto rows, Query("UPDATE id_counter SET value = value + 1 WHERE name = "
                                            "'schema' RETURNING value"));
   if (rows.empty()) return Fail(StoreInconsistent("the id counter is missing"));
   return ToInt(rows[0][0]);
 }
 
-ApiStatus Catalog::ReserveId(int64_t id) {
+Status Catalog::ReserveId(int64_t id) {
   return Exec("UPDATE id_counter SET value = ? WHERE name = 'schema' AND value < ?", {id, id});
 }
 
-ApiStatus Catalog::InsertSchema(int64_t id, SchemaType type, std::string_view text,
+Status Catalog::InsertSchema(int64_t id, SchemaType type, std::string_view text,
                                 std::string_view refs, std::string_view fingerprint) {
   return Exec(
       "INSERT INTO schemas (id, schema_type, schema_text, refs, fingerprint) VALUES (?, "
@@ -210,14 +210,14 @@ ApiStatus Catalog::InsertSchema(int64_t id, SchemaType type, std::string_view te
       {id, SchemaTypeName(type), text, refs, fingerprint});
 }
 
-ApiStatus Catalog::RemoveIfOrphan(int64_t id) {
+Status Catalog::RemoveIfOrphan(int64_t id) {
   return Exec(
       "DELETE FROM schemas WHERE id = ? AND NOT EXISTS (SELECT 1 FROM versions WHERE "
       "schema_id = ?)",
       {id, id});
 }
 
-ApiResult<std::vector<int64_t>> Catalog::Referrers(std::string_view subject, int64_t version,
+Result<std::vector<int64_t>> Catalog::Referrers(std::string_view subject, int64_t version,
                                                    bool live_only) {
   SLUICE_ASSIGN_OR_RETURN(auto rows,
                           Query("SELECT id, refs FROM schemas WHERE refs <> '[]' ORDER BY id"));
@@ -241,14 +241,14 @@ ApiResult<std::vector<int64_t>> Catalog::Referrers(std::string_view subject, int
   return out;
 }
 
-ApiResult<std::optional<std::string>> Catalog::ScopeValue(std::string_view sql,
+Result<std::optional<std::string>> Catalog::ScopeValue(std::string_view sql,
                                                           std::string_view scope) {
   SLUICE_ASSIGN_OR_RETURN(auto rows, Query(sql, {scope}));
   if (rows.empty()) return std::optional<std::string>();
   return rows[0][0];
 }
 
-ApiResult<std::optional<evolution::CompatibilityMode>> Catalog::Compatibility(
+Result<std::optional<evolution::CompatibilityMode>> Catalog::Compatibility(
     std::string_view scope) {
   SLUICE_ASSIGN_OR_RETURN(auto name,
                           ScopeValue("SELECT compatibility FROM configs WHERE scope = ?", scope));
@@ -260,7 +260,7 @@ ApiResult<std::optional<evolution::CompatibilityMode>> Catalog::Compatibility(
   return std::optional<evolution::CompatibilityMode>(*level);
 }
 
-ApiResult<evolution::CompatibilityMode> Catalog::EffectiveCompatibility(
+Result<evolution::CompatibilityMode> Catalog::EffectiveCompatibility(
     std::string_view subject, evolution::CompatibilityMode fallback) {
   SLUICE_ASSIGN_OR_RETURN(auto own, Compatibility(subject));
   if (own) return *own;
@@ -268,18 +268,18 @@ ApiResult<evolution::CompatibilityMode> Catalog::EffectiveCompatibility(
   return global.value_or(fallback);
 }
 
-ApiStatus Catalog::SetCompatibility(std::string_view scope, evolution::CompatibilityMode level) {
+Status Catalog::SetCompatibility(std::string_view scope, evolution::CompatibilityMode level) {
   return Exec(
       "INSERT INTO configs (scope, compatibility) VALUES (?, ?) ON CONFLICT (scope) DO "
       "UPDATE SET compatibility = excluded.compatibility",
       {scope, evolution::CompatibilityModeName(level)});
 }
 
-ApiStatus Catalog::ClearCompatibility(std::string_view scope) {
+Status Catalog::ClearCompatibility(std::string_view scope) {
   return Exec("DELETE FROM configs WHERE scope = ?", {scope});
 }
 
-ApiResult<std::optional<Mode>> Catalog::ModeOf(std::string_view scope) {
+Result<std::optional<Mode>> Catalog::ModeOf(std::string_view scope) {
   SLUICE_ASSIGN_OR_RETURN(auto name, ScopeValue("SELECT mode FROM modes WHERE scope = ?", scope));
   if (!name) return std::optional<Mode>();
   std::optional<Mode> mode = ModeFromName(*name);
@@ -287,21 +287,21 @@ ApiResult<std::optional<Mode>> Catalog::ModeOf(std::string_view scope) {
   return mode;
 }
 
-ApiResult<Mode> Catalog::EffectiveMode(std::string_view subject) {
+Result<Mode> Catalog::EffectiveMode(std::string_view subject) {
   SLUICE_ASSIGN_OR_RETURN(auto own, ModeOf(subject));
   if (own) return *own;
   SLUICE_ASSIGN_OR_RETURN(auto global, ModeOf(""));
   return global.value_or(Mode::kReadWrite);
 }
 
-ApiStatus Catalog::SetMode(std::string_view scope, Mode mode) {
+Status Catalog::SetMode(std::string_view scope, Mode mode) {
   return Exec(
       "INSERT INTO modes (scope, mode) VALUES (?, ?) ON CONFLICT (scope) DO UPDATE SET "
       "mode = excluded.mode",
       {scope, ModeName(mode)});
 }
 
-ApiStatus Catalog::ClearMode(std::string_view scope) {
+Status Catalog::ClearMode(std::string_view scope) {
   return Exec("DELETE FROM modes WHERE scope = ?", {scope});
 }
 

@@ -1,5 +1,5 @@
 // The registry's SQL: every statement it runs on a Store connection, with typed rows. Store
-// failures come back as 50001 ApiErrors. The tables are described in
+// failures come back as 50001 API errors. The tables are described in
 // docs/formats/registry-storage.md.
 #pragma once
 
@@ -46,8 +46,8 @@ class Transaction {
   Transaction& operator=(const Transaction&) = delete;
 
   /// A write transaction (serialized with every other writer), or a read-only snapshot.
-  ApiStatus Begin(bool write);
-  ApiStatus Commit();
+  Status Begin(bool write);
+  Status Commit();
 
  private:
   Connection& c_;
@@ -62,23 +62,23 @@ class Catalog {
 
   // ---- subjects and versions ----
   /// Every version of `subject`, soft-deleted ones included, oldest first.
-  ApiResult<std::vector<VersionRow>> Versions(std::string_view subject);
+  Result<std::vector<VersionRow>> Versions(std::string_view subject);
   /// Subjects with whether any version is live and whether any is soft-deleted, by name.
   struct SubjectRow {
     std::string subject;
     bool any_live = false;
     bool any_deleted = false;
   };
-  ApiResult<std::vector<SubjectRow>> Subjects();
+  Result<std::vector<SubjectRow>> Subjects();
   /// The versions holding schema `id`, by subject and version.
   struct Holder {
     std::string subject;
     int64_t version = 0;
     bool deleted = false;
   };
-  ApiResult<std::vector<Holder>> Holders(int64_t id);
+  Result<std::vector<Holder>> Holders(int64_t id);
   /// The subjects with a version (live or soft-deleted) holding schema `id`.
-  ApiResult<std::vector<std::string>> SubjectsHolding(int64_t id);
+  Result<std::vector<std::string>> SubjectsHolding(int64_t id);
   /// Every version with its schema, by subject and version.
   struct Listed {
     std::string subject;
@@ -86,56 +86,56 @@ class Catalog {
     bool deleted = false;
     SchemaRow schema;
   };
-  ApiResult<std::vector<Listed>> AllVersions();
+  Result<std::vector<Listed>> AllVersions();
   /// The number of versions of `subject`, or of every subject when it is empty.
-  ApiResult<int64_t> CountVersions(std::string_view subject);
-  ApiStatus InsertVersion(std::string_view subject, int64_t version, int64_t schema_id);
-  ApiStatus SoftDelete(std::string_view subject);
-  ApiStatus SoftDelete(std::string_view subject, int64_t version);
-  ApiStatus HardDelete(std::string_view subject);
-  ApiStatus HardDelete(std::string_view subject, int64_t version);
+  Result<int64_t> CountVersions(std::string_view subject);
+  Status InsertVersion(std::string_view subject, int64_t version, int64_t schema_id);
+  Status SoftDelete(std::string_view subject);
+  Status SoftDelete(std::string_view subject, int64_t version);
+  Status HardDelete(std::string_view subject);
+  Status HardDelete(std::string_view subject, int64_t version);
   /// Removes a subject's own config and mode (its last version is gone).
-  ApiStatus ForgetSubject(std::string_view subject);
+  Status ForgetSubject(std::string_view subject);
 
   // ---- schemas ----
-  ApiResult<std::optional<SchemaRow>> SchemaById(int64_t id);
+  Result<std::optional<SchemaRow>> SchemaById(int64_t id);
   /// The schema a version names; 50001 if it is missing.
-  ApiResult<SchemaRow> SchemaOf(const VersionRow& version);
+  Result<SchemaRow> SchemaOf(const VersionRow& version);
   /// The smallest id holding this fingerprint.
-  ApiResult<std::optional<int64_t>> IdOfFingerprint(std::string_view fingerprint);
+  Result<std::optional<int64_t>> IdOfFingerprint(std::string_view fingerprint);
   /// The highest id given out so far.
-  ApiResult<int64_t> MaxId();
+  Result<int64_t> MaxId();
   /// A fresh id from the counter.
-  ApiResult<int64_t> NextId();
+  Result<int64_t> NextId();
   /// An imported id raises the counter, so later registrations never take it.
-  ApiStatus ReserveId(int64_t id);
-  ApiStatus InsertSchema(int64_t id, SchemaType type, std::string_view text, std::string_view refs,
+  Status ReserveId(int64_t id);
+  Status InsertSchema(int64_t id, SchemaType type, std::string_view text, std::string_view refs,
                          std::string_view fingerprint);
   /// Removes schema `id` unless a version still names it.
-  ApiStatus RemoveIfOrphan(int64_t id);
+  Status RemoveIfOrphan(int64_t id);
   /// Ids of the schemas whose references name `subject` version `version`; with `live_only`,
   /// only those that are still a live version somewhere.
-  ApiResult<std::vector<int64_t>> Referrers(std::string_view subject, int64_t version,
+  Result<std::vector<int64_t>> Referrers(std::string_view subject, int64_t version,
                                             bool live_only);
 
   // ---- config and mode ("" is the registry as a whole) ----
-  ApiResult<std::optional<evolution::CompatibilityMode>> Compatibility(std::string_view scope);
+  Result<std::optional<evolution::CompatibilityMode>> Compatibility(std::string_view scope);
   /// The subject's level, else the registry's, else `fallback`.
-  ApiResult<evolution::CompatibilityMode> EffectiveCompatibility(
+  Result<evolution::CompatibilityMode> EffectiveCompatibility(
       std::string_view subject, evolution::CompatibilityMode fallback);
-  ApiStatus SetCompatibility(std::string_view scope, evolution::CompatibilityMode level);
-  ApiStatus ClearCompatibility(std::string_view scope);
-  ApiResult<std::optional<Mode>> ModeOf(std::string_view scope);
+  Status SetCompatibility(std::string_view scope, evolution::CompatibilityMode level);
+  Status ClearCompatibility(std::string_view scope);
+  Result<std::optional<Mode>> ModeOf(std::string_view scope);
   /// The subject's mode, else the registry's, else READWRITE.
-  ApiResult<Mode> EffectiveMode(std::string_view subject);
-  ApiStatus SetMode(std::string_view scope, Mode mode);
-  ApiStatus ClearMode(std::string_view scope);
+  Result<Mode> EffectiveMode(std::string_view subject);
+  Status SetMode(std::string_view scope, Mode mode);
+  Status ClearMode(std::string_view scope);
 
  private:
-  ApiResult<std::vector<SqlRow>> Query(std::string_view sql,
+  Result<std::vector<SqlRow>> Query(std::string_view sql,
                                        std::initializer_list<SqlParam> params = {});
-  ApiStatus Exec(std::string_view sql, std::initializer_list<SqlParam> params = {});
-  ApiResult<std::optional<std::string>> ScopeValue(std::string_view sql, std::string_view scope);
+  Status Exec(std::string_view sql, std::initializer_list<SqlParam> params = {});
+  Result<std::optional<std::string>> ScopeValue(std::string_view sql, std::string_view scope);
 
   Connection& c_;
 };

@@ -64,7 +64,7 @@ std::vector<std::string> CompatibilityMessages(const evolution::CompatibilityRep
   return out;
 }
 
-ApiResult<evolution::CompatibilityReport> Service::Check(Catalog& catalog, CompatibilityMode mode,
+Result<evolution::CompatibilityReport> Service::Check(Catalog& catalog, CompatibilityMode mode,
                                                          const std::vector<VersionRow>& live,
                                                          const Candidate& candidate,
                                                          std::vector<SchemaRow>& texts) {
@@ -97,16 +97,16 @@ ApiResult<evolution::CompatibilityReport> Service::Check(Catalog& catalog, Compa
   return evolution::CheckCompatibility(mode, history, *candidate.parsed, opts);
 }
 
-ApiResult<std::string> Service::CheckAgainstSubject(const Call& call) {
+Result<std::string> Service::CheckAgainstSubject(const Call& call) {
   return Compatibility(call, std::nullopt);
 }
 
-ApiResult<std::string> Service::CheckAgainstVersion(const Call& call) {
+Result<std::string> Service::CheckAgainstVersion(const Call& call) {
   SLUICE_ASSIGN_OR_RETURN(VersionId version, ParseVersion(call.path.version));
   return Compatibility(call, version);
 }
 
-ApiResult<std::string> Service::Compatibility(const Call& call, std::optional<VersionId> version) {
+Result<std::string> Service::Compatibility(const Call& call, std::optional<VersionId> version) {
   Catalog& catalog = call.catalog;
   SLUICE_ASSIGN_OR_RETURN(SchemaRequest request,
                           SchemaRequest::Parse(call.body, call.query.Bool("normalize")));
@@ -127,10 +127,10 @@ ApiResult<std::string> Service::Compatibility(const Call& call, std::optional<Ve
   if (!live.empty()) {
     SLUICE_ASSIGN_OR_RETURN(latest, catalog.SchemaById(live.back().schema_id));
   }
-  ApiResult<Candidate> candidate = resolver_.Resolve(catalog, request, latest);
+  Result<Candidate> candidate = resolver_.Resolve(catalog, request, latest);
   if (!candidate.has_value()) {
     // With verbose, an invalid schema is an answer: not compatible, and why.
-    if (verbose && candidate.error().error_code() == 42201) {
+    if (verbose && ConfluentCode(candidate.error()) == 42201) {
       const std::vector<std::string> why = {candidate.error().message()};
       return Verdict(false, &why);
     }

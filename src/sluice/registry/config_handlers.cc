@@ -14,20 +14,21 @@ std::string Member(std::string_view key, std::string_view value) {
   return w.Take();
 }
 
-ApiError NoOwnLevel(std::string_view subject) {
-  return {404, 40408,
-          "Subject '" + std::string(subject) +
-              "' does not have subject-level compatibility configured"};
+Error NoOwnLevel(std::string_view subject) {
+  return ApiError(404, 40408,
+                  "Subject '" + std::string(subject) +
+                      "' does not have subject-level compatibility configured");
 }
 
-ApiError NoOwnMode(std::string_view subject) {
-  return {404, 40409,
-          "Subject '" + std::string(subject) + "' does not have subject-level mode configured"};
+Error NoOwnMode(std::string_view subject) {
+  return ApiError(404, 40409,
+                  "Subject '" + std::string(subject) +
+                      "' does not have subject-level mode configured");
 }
 
 }  // namespace
 
-ApiResult<std::string> Service::GetConfig(const Call& call) {
+Result<std::string> Service::GetConfig(const Call& call) {
   const std::string_view subject = call.subject();
   SLUICE_ASSIGN_OR_RETURN(std::optional<CompatibilityMode> level,
                           call.catalog.Compatibility(subject));
@@ -41,7 +42,7 @@ ApiResult<std::string> Service::GetConfig(const Call& call) {
                 evolution::CompatibilityModeName(level.value_or(options_.default_compatibility)));
 }
 
-ApiResult<std::string> Service::PutConfig(const Call& call) {
+Result<std::string> Service::PutConfig(const Call& call) {
   SLUICE_ASSIGN_OR_RETURN(CompatibilityMode level, ParseConfigBody(call.body));
   Transaction tx(call.catalog.connection());
   SLUICE_TRY(tx.Begin(true));
@@ -50,7 +51,7 @@ ApiResult<std::string> Service::PutConfig(const Call& call) {
   return Member("compatibility", evolution::CompatibilityModeName(level));
 }
 
-ApiResult<std::string> Service::DeleteConfig(const Call& call) {
+Result<std::string> Service::DeleteConfig(const Call& call) {
   const std::string_view subject = call.subject();
   Transaction tx(call.catalog.connection());
   SLUICE_TRY(tx.Begin(true));
@@ -67,7 +68,7 @@ ApiResult<std::string> Service::DeleteConfig(const Call& call) {
                 evolution::CompatibilityModeName(level.value_or(options_.default_compatibility)));
 }
 
-ApiResult<std::string> Service::GetMode(const Call& call) {
+Result<std::string> Service::GetMode(const Call& call) {
   const std::string_view subject = call.subject();
   SLUICE_ASSIGN_OR_RETURN(std::optional<Mode> mode, call.catalog.ModeOf(subject));
   if (!mode && !subject.empty() && !call.query.Bool("defaultToGlobal")) {
@@ -79,7 +80,7 @@ ApiResult<std::string> Service::GetMode(const Call& call) {
   return Member("mode", ModeName(mode.value_or(Mode::kReadWrite)));
 }
 
-ApiResult<std::string> Service::PutMode(const Call& call) {
+Result<std::string> Service::PutMode(const Call& call) {
   const std::string_view subject = call.subject();
   SLUICE_ASSIGN_OR_RETURN(Mode mode, ParseModeBody(call.body, subject.empty()));
   Transaction tx(call.catalog.connection());
@@ -94,7 +95,7 @@ ApiResult<std::string> Service::PutMode(const Call& call) {
   return Member("mode", ModeName(mode));
 }
 
-ApiResult<std::string> Service::DeleteMode(const Call& call) {
+Result<std::string> Service::DeleteMode(const Call& call) {
   const std::string_view subject = call.subject();
   Transaction tx(call.catalog.connection());
   SLUICE_TRY(tx.Begin(true));

@@ -74,7 +74,7 @@ Result<std::string> Standalone(SchemaType type, std::string_view text,
 namespace {
 
 // The live version a reference names: its number, or the latest for -1.
-ApiResult<VersionRow> ReferencedVersion(Catalog& catalog, const SchemaRef& ref) {
+Result<VersionRow> ReferencedVersion(Catalog& catalog, const SchemaRef& ref) {
   SLUICE_ASSIGN_OR_RETURN(std::vector<VersionRow> versions, catalog.Versions(ref.subject));
   const VersionRow* found = nullptr;
   for (const VersionRow& v : versions) {
@@ -91,7 +91,7 @@ ApiResult<VersionRow> ReferencedVersion(Catalog& catalog, const SchemaRef& ref) 
 
 }  // namespace
 
-ApiStatus CollectReferences(Catalog& catalog, std::vector<SchemaRef>& refs, int depth,
+Status CollectReferences(Catalog& catalog, std::vector<SchemaRef>& refs, int depth,
                             SchemaType type, std::vector<RefText>& texts) {
   if (depth > 32) return Fail(InvalidSchema("Invalid schema: references nest too deeply"));
   for (SchemaRef& ref : refs) {

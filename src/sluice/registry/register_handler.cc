@@ -15,7 +15,7 @@ std::string IdAnswer(int64_t id) {
 
 }  // namespace
 
-ApiStatus CheckWritable(Mode mode, std::string_view subject, bool with_id) {
+Status CheckWritable(Mode mode, std::string_view subject, bool with_id) {
   SLUICE_TRY(CheckNotReadOnly(mode, subject));
   const bool importing = mode == Mode::kImport || mode == Mode::kForward;
   if (with_id && !importing) {
@@ -27,7 +27,7 @@ ApiStatus CheckWritable(Mode mode, std::string_view subject, bool with_id) {
   return {};
 }
 
-ApiResult<std::string> Service::RegisterSchema(const Call& call) {
+Result<std::string> Service::RegisterSchema(const Call& call) {
   const std::string_view subject = call.subject();
   Catalog& catalog = call.catalog;
   SLUICE_ASSIGN_OR_RETURN(SchemaRequest request,
@@ -37,7 +37,7 @@ ApiResult<std::string> Service::RegisterSchema(const Call& call) {
   // Parse the schema before the write transaction, so writers hold the lock only for the
   // store's work. An empty schema means the subject's latest one, and references name other
   // subjects' versions: those need the store.
-  std::optional<ApiResult<Candidate>> parsed;
+  std::optional<Result<Candidate>> parsed;
   if (request.HasOwnSchema() && !request.HasReferences()) parsed = resolver_.ResolveOwn(request);
 
   Transaction tx(catalog.connection());
@@ -78,7 +78,7 @@ ApiResult<std::string> Service::RegisterSchema(const Call& call) {
   return IdAnswer(id);
 }
 
-ApiResult<int64_t> Service::ChooseVersion(const std::vector<VersionRow>& versions,
+Result<int64_t> Service::ChooseVersion(const std::vector<VersionRow>& versions,
                                           std::optional<int64_t> requested, bool importing,
                                           std::string_view subject) {
   const int64_t next = versions.empty() ? 1 : versions.back().version + 1;
@@ -98,7 +98,7 @@ ApiResult<int64_t> Service::ChooseVersion(const std::vector<VersionRow>& version
   return *requested;
 }
 
-ApiStatus Service::CheckRegistrable(Catalog& catalog, std::string_view subject,
+Status Service::CheckRegistrable(Catalog& catalog, std::string_view subject,
                                     const std::vector<VersionRow>& live,
                                     const Candidate& candidate) {
   SLUICE_ASSIGN_OR_RETURN(evolution::CompatibilityMode level,
@@ -118,7 +118,7 @@ ApiStatus Service::CheckRegistrable(Catalog& catalog, std::string_view subject,
                            std::string(subject) + "\", details: [" + details + "]"));
 }
 
-ApiResult<int64_t> Service::AssignId(Catalog& catalog, std::optional<int64_t> requested,
+Result<int64_t> Service::AssignId(Catalog& catalog, std::optional<int64_t> requested,
                                      const Candidate& candidate) {
   if (requested) {
     SLUICE_ASSIGN_OR_RETURN(std::optional<SchemaRow> existing, catalog.SchemaById(*requested));

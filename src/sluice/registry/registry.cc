@@ -1,5 +1,5 @@
 // The edge of the API: route a request, check the subject and the caller's permission, run the
-// handler on a store connection, and turn its result or ApiError into an answer.
+// handler on a store connection, and turn its result or error into an answer.
 #include "sluice/registry/registry.h"
 
 #include <charconv>
@@ -9,7 +9,7 @@
 namespace sluice::registry {
 
 using internal::ApiError;
-using internal::ApiResult;
+using internal::HttpStatus;
 
 std::string_view PermissionName(Permission p) {
   switch (p) {
@@ -60,19 +60,19 @@ class Registry::Impl {
   }
 
  private:
-  static Response Answer(ApiResult<std::string> result) {
+  static Response Answer(Result<std::string> result) {
     Response r;
     if (result.has_value()) {
       r.body = std::move(result).value();
     } else {
-      r.status = result.error().http_status();
+      r.status = HttpStatus(result.error());
       r.body = internal::ErrorBody(result.error());
     }
     return r;
   }
-  static Response Answer(const ApiError& e) { return Answer(ApiResult<std::string>(Fail(e))); }
+  static Response Answer(const Error& e) { return Answer(Result<std::string>(Fail(e))); }
 
-  ApiResult<std::string> Dispatch(const internal::Route& route, const internal::PathParams& params,
+  Result<std::string> Dispatch(const internal::Route& route, const internal::PathParams& params,
                                   const internal::Query& query, std::string_view body,
                                   const AccessPolicy* policy) {
     if (params.subject && !internal::ValidSubject(*params.subject)) {

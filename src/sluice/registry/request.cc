@@ -29,7 +29,7 @@ constexpr ModeEntry kModes[] = {{Mode::kReadWrite, "READWRITE"},
 bool IsBlank(std::string_view s) { return s.find_first_not_of(" \t\r\n") == std::string::npos; }
 
 // An integer member: nullopt when absent or null, 422 `message` when not an integer.
-ApiResult<std::optional<int64_t>> IntegerMember(const JsonValue& body, std::string_view key,
+Result<std::optional<int64_t>> IntegerMember(const JsonValue& body, std::string_view key,
                                                 std::string_view message) {
   const JsonValue* v = body.Find(key);
   if (v == nullptr || v->is_null()) return std::nullopt;
@@ -98,7 +98,7 @@ std::optional<Mode> ModeFromName(std::string_view name) {
   return std::nullopt;
 }
 
-ApiResult<VersionId> ParseVersion(std::string_view s) {
+Result<VersionId> ParseVersion(std::string_view s) {
   if (EqualsIgnoreCase(s, "latest") || s == "-1") return VersionId{true, 0};
   int64_t v = 0;
   auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
@@ -124,7 +124,7 @@ bool ValidSubject(std::string_view s) {
   return true;
 }
 
-ApiResult<std::vector<SchemaRef>> ParseRefList(const JsonValue& refs) {
+Result<std::vector<SchemaRef>> ParseRefList(const JsonValue& refs) {
   std::vector<SchemaRef> out;
   if (refs.is_null()) return out;
   if (!refs.is_array()) return Fail(WrongMember("references must be an array"));
@@ -167,7 +167,7 @@ std::string RefsJson(const std::vector<SchemaRef>& refs) {
   return w.Take();
 }
 
-ApiResult<JsonValue> ParseBodyObject(std::string_view body) {
+Result<JsonValue> ParseBodyObject(std::string_view body) {
   if (IsBlank(body)) {
     return Fail(ApiError(400, 400, "The request body is empty; a JSON object is expected"));
   }
@@ -181,7 +181,7 @@ ApiResult<JsonValue> ParseBodyObject(std::string_view body) {
 
 bool SchemaRequest::HasOwnSchema() const { return schema.has_value() && !IsBlank(*schema); }
 
-ApiResult<SchemaRequest> SchemaRequest::Parse(std::string_view body_text, bool normalize) {
+Result<SchemaRequest> SchemaRequest::Parse(std::string_view body_text, bool normalize) {
   SLUICE_ASSIGN_OR_RETURN(JsonValue body, ParseBodyObject(body_text));
   SchemaRequest r;
   r.normalize = normalize;
@@ -201,7 +201,7 @@ ApiResult<SchemaRequest> SchemaRequest::Parse(std::string_view body_text, bool n
   return r;
 }
 
-ApiResult<evolution::CompatibilityMode> ParseConfigBody(std::string_view body_text) {
+Result<evolution::CompatibilityMode> ParseConfigBody(std::string_view body_text) {
   SLUICE_ASSIGN_OR_RETURN(JsonValue body, ParseBodyObject(body_text));
   const JsonValue* level = body.Find("compatibility");
   if (!level || level->is_null()) level = body.Find("compatibilityLevel");
@@ -214,7 +214,7 @@ ApiResult<evolution::CompatibilityMode> ParseConfigBody(std::string_view body_te
                        "full, backward_transitive, forward_transitive, and full_transitive"));
 }
 
-ApiResult<Mode> ParseModeBody(std::string_view body_text, bool whole_registry) {
+Result<Mode> ParseModeBody(std::string_view body_text, bool whole_registry) {
   SLUICE_ASSIGN_OR_RETURN(JsonValue body, ParseBodyObject(body_text));
   const JsonValue* m = body.Find("mode");
   std::optional<Mode> mode = m && m->is_string() ? ModeFromName(m->as_string()) : std::nullopt;

@@ -36,7 +36,7 @@ struct VersionId {
   int64_t number = 0;
 };
 /// 42202 for anything else.
-ApiResult<VersionId> ParseVersion(std::string_view text);
+Result<VersionId> ParseVersion(std::string_view text);
 /// A schema id in a path: a non-negative integer.
 std::optional<int64_t> ParseId(std::string_view text);
 /// A subject name: non-empty UTF-8 without control characters.
@@ -50,7 +50,7 @@ struct SchemaRef {
   int64_t version = 0;
 };
 /// A `references` array (null is none): 422 if it is not an array, 42201 for a bad entry.
-ApiResult<std::vector<SchemaRef>> ParseRefList(const JsonValue& refs);
+Result<std::vector<SchemaRef>> ParseRefList(const JsonValue& refs);
 /// The references a stored schema names (its `refs` column), or nullopt if they do not parse.
 std::optional<std::vector<SchemaRef>> StoredRefs(std::string_view json);
 /// The `refs` column for `refs`: "[]" for none.
@@ -58,7 +58,7 @@ std::string RefsJson(const std::vector<SchemaRef>& refs);
 
 /// A request body that must be a JSON object: 400 when empty or not JSON, 422 when not an
 /// object.
-ApiResult<JsonValue> ParseBodyObject(std::string_view body);
+Result<JsonValue> ParseBodyObject(std::string_view body);
 
 /// The body of a registration, lookup or compatibility request, parsed once. A member's problem
 /// stays with it until the handler uses the member, so that errors come in Confluent's order
@@ -66,18 +66,18 @@ ApiResult<JsonValue> ParseBodyObject(std::string_view body);
 struct SchemaRequest {
   /// "schema"; empty when absent or null, which means the subject's latest schema. 422 when it
   /// is not a string.
-  ApiResult<std::string> schema = std::string();
+  Result<std::string> schema = std::string();
   /// "schemaType" when it is not a string: 422, raised before the schema is read.
-  std::optional<ApiError> type_error;
+  std::optional<Error> type_error;
   /// "schemaType": AVRO when absent, null or not a string. PROTOBUF and unknown names are 42201,
   /// raised only when the request's own schema is used.
-  ApiResult<SchemaType> type = SchemaType::kAvro;
+  Result<SchemaType> type = SchemaType::kAvro;
   /// "references": none when absent or null.
-  ApiResult<std::vector<SchemaRef>> references = std::vector<SchemaRef>();
+  Result<std::vector<SchemaRef>> references = std::vector<SchemaRef>();
   /// "id" and "version" (registrations in IMPORT mode): 422 when not integers; a negative id
   /// and a version below 1 are ignored.
-  ApiResult<std::optional<int64_t>> id = std::nullopt;
-  ApiResult<std::optional<int64_t>> version = std::nullopt;
+  Result<std::optional<int64_t>> id = std::nullopt;
+  Result<std::optional<int64_t>> version = std::nullopt;
   /// `?normalize=true`: JSON Schema object keys are sorted before the schema is stored.
   bool normalize = false;
 
@@ -87,14 +87,14 @@ struct SchemaRequest {
   bool HasOwnSchema() const;
 
   /// 400 or 422 for a body that is not a JSON object; member problems are kept (above).
-  static ApiResult<SchemaRequest> Parse(std::string_view body, bool normalize);
+  static Result<SchemaRequest> Parse(std::string_view body, bool normalize);
 };
 
 /// The level a `PUT /config` body sets ("compatibility", else "compatibilityLevel"): 42203
 /// unless it is a level's name.
-ApiResult<evolution::CompatibilityMode> ParseConfigBody(std::string_view body);
+Result<evolution::CompatibilityMode> ParseConfigBody(std::string_view body);
 /// The mode a `PUT /mode` body sets: 42204 unless it is a mode's name (FORWARD only for the
 /// registry as a whole).
-ApiResult<Mode> ParseModeBody(std::string_view body, bool whole_registry);
+Result<Mode> ParseModeBody(std::string_view body, bool whole_registry);
 
 }  // namespace sluice::registry::internal

@@ -29,8 +29,8 @@ TEST(ParseVersionTest, LatestNumbersAndErrors) {
   for (std::string_view bad : {"0", "-2", "2147483648", "1.0", " 1", "abc", ""}) {
     auto v = ParseVersion(bad);
     ASSERT_FALSE(v.has_value()) << bad;
-    EXPECT_EQ(v.error().http_status(), 422);
-    EXPECT_EQ(v.error().error_code(), 42202);
+    EXPECT_EQ(HttpStatus(v.error()), 422);
+    EXPECT_EQ(ConfluentCode(v.error()), 42202);
   }
   EXPECT_EQ(ParseId("0"), 0);
   EXPECT_EQ(ParseId("-1"), std::nullopt);
@@ -72,7 +72,7 @@ TEST(SchemaRequestTest, MemberProblemsAreKeptWithTheMember) {
   ASSERT_TRUE(r.has_value());
   EXPECT_EQ(r->schema.error().message(), "schema must be a string");
   ASSERT_TRUE(r->type_error.has_value());
-  EXPECT_EQ(r->type_error->error_code(), 422);
+  EXPECT_EQ(ConfluentCode(*r->type_error), 422);
   EXPECT_EQ(*r->type, SchemaType::kAvro);  // what references are resolved as
   EXPECT_EQ(r->references.error().message(), "references must be an array");
   EXPECT_TRUE(r->HasReferences());
@@ -81,18 +81,18 @@ TEST(SchemaRequestTest, MemberProblemsAreKeptWithTheMember) {
 
   auto proto = SchemaRequest::Parse(R"({"schemaType":"protobuf"})", false);
   ASSERT_TRUE(proto.has_value());
-  EXPECT_EQ(proto->type.error().error_code(), 42201);
+  EXPECT_EQ(ConfluentCode(proto->type.error()), 42201);
   auto xml = SchemaRequest::Parse(R"({"schemaType":"xml"})", false);
   EXPECT_EQ(xml->type.error().message(), "Invalid schema type XML: use AVRO or JSON");
   auto bad_ref = SchemaRequest::Parse(R"({"references":[{"name":"a","subject":"s"}]})", false);
-  EXPECT_EQ(bad_ref->references.error().error_code(), 42201);
+  EXPECT_EQ(ConfluentCode(bad_ref->references.error()), 42201);
 }
 
 TEST(SchemaRequestTest, BodyThatIsNotAnObject) {
-  EXPECT_EQ(SchemaRequest::Parse(" \n", false).error().http_status(), 400);
-  EXPECT_EQ(SchemaRequest::Parse("{not json", false).error().http_status(), 400);
+  EXPECT_EQ(HttpStatus(SchemaRequest::Parse(" \n", false).error()), 400);
+  EXPECT_EQ(HttpStatus(SchemaRequest::Parse("{not json", false).error()), 400);
   auto array = SchemaRequest::Parse("[1]", false);
-  EXPECT_EQ(array.error().http_status(), 422);
+  EXPECT_EQ(HttpStatus(array.error()), 422);
   EXPECT_EQ(array.error().message(), "The request body must be a JSON object");
 }
 
@@ -101,12 +101,12 @@ TEST(ConfigAndModeBodiesTest, LevelsAndModes) {
             evolution::CompatibilityMode::kFullTransitive);
   EXPECT_EQ(*ParseConfigBody(R"({"compatibility":null,"compatibilityLevel":"NONE"})"),
             evolution::CompatibilityMode::kNone);
-  EXPECT_EQ(ParseConfigBody(R"({"compatibility":"SIDEWAYS"})").error().error_code(), 42203);
-  EXPECT_EQ(ParseConfigBody("").error().error_code(), 400);
+  EXPECT_EQ(ConfluentCode(ParseConfigBody(R"({"compatibility":"SIDEWAYS"})").error()), 42203);
+  EXPECT_EQ(ConfluentCode(ParseConfigBody("").error()), 400);
   EXPECT_EQ(*ParseModeBody(R"({"mode":"import"})", false), Mode::kImport);
   EXPECT_EQ(*ParseModeBody(R"({"mode":"FORWARD"})", true), Mode::kForward);
-  EXPECT_EQ(ParseModeBody(R"({"mode":"FORWARD"})", false).error().error_code(), 42204);
-  EXPECT_EQ(ParseModeBody(R"({"mode":5})", true).error().error_code(), 42204);
+  EXPECT_EQ(ConfluentCode(ParseModeBody(R"({"mode":"FORWARD"})", false).error()), 42204);
+  EXPECT_EQ(ConfluentCode(ParseModeBody(R"({"mode":5})", true).error()), 42204);
 }
 
 TEST(RefsTest, StoredReferencesRoundTrip) {

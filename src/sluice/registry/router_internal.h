@@ -45,8 +45,8 @@ struct PathParams {
 
 class Service;
 struct Call;
-/// A handler answers 200 with the JSON it returns, or the ApiError.
-using Handler = ApiResult<std::string> (Service::*)(const Call&);
+/// A handler answers 200 with the JSON it returns, or the API error it fails with.
+using Handler = Result<std::string> (Service::*)(const Call&);
 
 /// Who may call a route.
 enum class Access : uint8_t {

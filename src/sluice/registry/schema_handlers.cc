@@ -32,11 +32,11 @@ void WriteSchemaVersion(JsonWriter& w, std::string_view subject, int64_t version
   w.EndObject();
 }
 
-ApiResult<std::string> Service::GetSchemaById(const Call& call) { return SchemaById(call, false); }
+Result<std::string> Service::GetSchemaById(const Call& call) { return SchemaById(call, false); }
 
-ApiResult<std::string> Service::GetSchemaText(const Call& call) { return SchemaById(call, true); }
+Result<std::string> Service::GetSchemaText(const Call& call) { return SchemaById(call, true); }
 
-ApiResult<std::string> Service::SchemaById(const Call& call, bool text_only) {
+Result<std::string> Service::SchemaById(const Call& call, bool text_only) {
   const std::optional<int64_t> id = ParseId(call.path.id);
   if (!id) return Fail(SchemaNotFound(call.path.id));
   const bool max_id = call.query.Bool("fetchMaxId");
@@ -67,11 +67,11 @@ ApiResult<std::string> Service::SchemaById(const Call& call, bool text_only) {
   return w.Take();
 }
 
-ApiResult<std::string> Service::IdSubjects(const Call& call) { return IdHolders(call, false); }
+Result<std::string> Service::IdSubjects(const Call& call) { return IdHolders(call, false); }
 
-ApiResult<std::string> Service::IdVersions(const Call& call) { return IdHolders(call, true); }
+Result<std::string> Service::IdVersions(const Call& call) { return IdHolders(call, true); }
 
-ApiResult<std::string> Service::IdHolders(const Call& call, bool with_versions) {
+Result<std::string> Service::IdHolders(const Call& call, bool with_versions) {
   const std::optional<int64_t> id = ParseId(call.path.id);
   if (!id) return Fail(SchemaNotFound(call.path.id));
   const bool deleted = call.query.Bool("deleted");
@@ -95,7 +95,7 @@ ApiResult<std::string> Service::IdHolders(const Call& call, bool with_versions) 
   return w.Take();
 }
 
-ApiResult<std::string> Service::ListSchemas(const Call& call) {
+Result<std::string> Service::ListSchemas(const Call& call) {
   const bool deleted = call.query.Bool("deleted");
   const bool latest_only = call.query.Bool("latestOnly");
   const std::string prefix = SubjectPrefix(call.query);
@@ -118,7 +118,7 @@ ApiResult<std::string> Service::ListSchemas(const Call& call) {
   return w.Take();
 }
 
-ApiResult<std::string> Service::ListSubjects(const Call& call) {
+Result<std::string> Service::ListSubjects(const Call& call) {
   const bool deleted = call.query.Bool("deleted");
   const bool deleted_only = call.query.Bool("deletedOnly");
   const std::string prefix = SubjectPrefix(call.query);

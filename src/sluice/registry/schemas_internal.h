@@ -53,27 +53,27 @@ class SchemaResolver {
   /// The request's schema, with its references resolved in `catalog`. An empty schema stands
   /// for `fallback` (the subject's latest), as Confluent has it. Errors are 42201 (invalid
   /// schema or reference), 422 (a member of the wrong type) and 50001.
-  ApiResult<Candidate> Resolve(Catalog& catalog, const SchemaRequest& request,
+  Result<Candidate> Resolve(Catalog& catalog, const SchemaRequest& request,
                                const std::optional<SchemaRow>& fallback);
   /// Resolve for a request with a schema of its own and no references: it needs no store, so a
   /// registration parses before it takes the write lock.
-  ApiResult<Candidate> ResolveOwn(const SchemaRequest& request);
+  Result<Candidate> ResolveOwn(const SchemaRequest& request);
 
   /// The parsed form of a stored schema (standalone, its references written in), cached by id:
   /// a stored schema never changes. 50001 if it no longer parses.
-  ApiResult<evolution::ParsedSchemaPtr> Parsed(Catalog& catalog, const SchemaRow& row);
+  Result<evolution::ParsedSchemaPtr> Parsed(Catalog& catalog, const SchemaRow& row);
   /// Remember `parsed` as the form of the schema just stored under `id`, so the next check
   /// against it does not parse its text again.
   void Remember(int64_t id, evolution::ParsedSchemaPtr parsed);
 
  private:
-  ApiResult<Candidate> Parse(const SchemaRequest& request, const std::optional<SchemaRow>& fallback,
+  Result<Candidate> Parse(const SchemaRequest& request, const std::optional<SchemaRow>& fallback,
                              const std::vector<SchemaRef>& refs,
                              const std::vector<RefText>& ref_texts) const;
-  ApiStatus ParseAvro(std::string_view text, const std::vector<SchemaRef>& refs,
+  Status ParseAvro(std::string_view text, const std::vector<SchemaRef>& refs,
                       const std::vector<RefText>& ref_texts, Candidate& c,
                       std::optional<std::string>& standalone) const;
-  ApiStatus ParseJsonSchema(std::string_view text, bool normalize,
+  Status ParseJsonSchema(std::string_view text, bool normalize,
                             const std::vector<SchemaRef>& refs,
                             const std::vector<RefText>& ref_texts, Candidate& c,
                             std::optional<std::string>& standalone) const;
@@ -87,7 +87,7 @@ class SchemaResolver {
 /// Appends the schemas `refs` name to `texts`, each after the ones it references in turn (depth
 /// first), as the Avro parser needs them. They must be of `type` (the referring schema's). -1 is
 /// resolved to the latest live version in `refs`, so what is stored names a fixed version.
-ApiStatus CollectReferences(Catalog& catalog, std::vector<SchemaRef>& refs, int depth,
+Status CollectReferences(Catalog& catalog, std::vector<SchemaRef>& refs, int depth,
                             SchemaType type, std::vector<RefText>& texts);
 
 /// A stored schema with references as one standalone schema, for the compatibility engine.

@@ -1,4 +1,4 @@
-// The registry's endpoints: one handler per route, each answering 200 with JSON or an ApiError.
+// The registry's endpoints: one handler per route, each answering 200 with JSON or an API error (api_error_internal.h).
 // Handlers are grouped by concern: schema_handlers.cc (ids and listings), subject_handlers.cc
 // (versions, lookups, deletes), register_handler.cc, compatibility_handlers.cc and
 // config_handlers.cc (config and mode); routes.cc holds the table that maps paths to them.
@@ -48,36 +48,36 @@ class Service {
       : options_(options), resolver_(options.max_schema_depth) {}
 
   // Schemas by id, and listings (schema_handlers.cc).
-  ApiResult<std::string> GetSchemaById(const Call& call);
-  ApiResult<std::string> GetSchemaText(const Call& call);
-  ApiResult<std::string> IdSubjects(const Call& call);
-  ApiResult<std::string> IdVersions(const Call& call);
-  ApiResult<std::string> ListSchemas(const Call& call);
-  ApiResult<std::string> ListSubjects(const Call& call);
+  Result<std::string> GetSchemaById(const Call& call);
+  Result<std::string> GetSchemaText(const Call& call);
+  Result<std::string> IdSubjects(const Call& call);
+  Result<std::string> IdVersions(const Call& call);
+  Result<std::string> ListSchemas(const Call& call);
+  Result<std::string> ListSubjects(const Call& call);
 
   // A subject's versions (subject_handlers.cc).
-  ApiResult<std::string> ListVersions(const Call& call);
-  ApiResult<std::string> GetVersion(const Call& call);
-  ApiResult<std::string> GetVersionText(const Call& call);
-  ApiResult<std::string> ReferencedBy(const Call& call);
-  ApiResult<std::string> LookupSchema(const Call& call);
-  ApiResult<std::string> DeleteSubject(const Call& call);
-  ApiResult<std::string> DeleteVersion(const Call& call);
+  Result<std::string> ListVersions(const Call& call);
+  Result<std::string> GetVersion(const Call& call);
+  Result<std::string> GetVersionText(const Call& call);
+  Result<std::string> ReferencedBy(const Call& call);
+  Result<std::string> LookupSchema(const Call& call);
+  Result<std::string> DeleteSubject(const Call& call);
+  Result<std::string> DeleteVersion(const Call& call);
 
   // Registration (register_handler.cc).
-  ApiResult<std::string> RegisterSchema(const Call& call);
+  Result<std::string> RegisterSchema(const Call& call);
 
   // Compatibility checks (compatibility_handlers.cc).
-  ApiResult<std::string> CheckAgainstSubject(const Call& call);
-  ApiResult<std::string> CheckAgainstVersion(const Call& call);
+  Result<std::string> CheckAgainstSubject(const Call& call);
+  Result<std::string> CheckAgainstVersion(const Call& call);
 
   // Config and mode (config_handlers.cc).
-  ApiResult<std::string> GetConfig(const Call& call);
-  ApiResult<std::string> PutConfig(const Call& call);
-  ApiResult<std::string> DeleteConfig(const Call& call);
-  ApiResult<std::string> GetMode(const Call& call);
-  ApiResult<std::string> PutMode(const Call& call);
-  ApiResult<std::string> DeleteMode(const Call& call);
+  Result<std::string> GetConfig(const Call& call);
+  Result<std::string> PutConfig(const Call& call);
+  Result<std::string> DeleteConfig(const Call& call);
+  Result<std::string> GetMode(const Call& call);
+  Result<std::string> PutMode(const Call& call);
+  Result<std::string> DeleteMode(const Call& call);
 
  private:
   // A version found by path, with its schema.
@@ -85,23 +85,23 @@ class Service {
     VersionRow version;
     SchemaRow schema;
   };
-  ApiResult<FoundVersion> FindVersion(const Call& call);
-  ApiResult<std::string> SchemaById(const Call& call, bool text_only);
-  ApiResult<std::string> IdHolders(const Call& call, bool with_versions);
-  ApiResult<std::string> Compatibility(const Call& call, std::optional<VersionId> version);
+  Result<FoundVersion> FindVersion(const Call& call);
+  Result<std::string> SchemaById(const Call& call, bool text_only);
+  Result<std::string> IdHolders(const Call& call, bool with_versions);
+  Result<std::string> Compatibility(const Call& call, std::optional<VersionId> version);
 
   // Registration steps (register_handler.cc).
-  ApiResult<int64_t> ChooseVersion(const std::vector<VersionRow>& versions,
+  Result<int64_t> ChooseVersion(const std::vector<VersionRow>& versions,
                                    std::optional<int64_t> requested, bool importing,
                                    std::string_view subject);
-  ApiStatus CheckRegistrable(Catalog& catalog, std::string_view subject,
+  Status CheckRegistrable(Catalog& catalog, std::string_view subject,
                              const std::vector<VersionRow>& live, const Candidate& candidate);
-  ApiResult<int64_t> AssignId(Catalog& catalog, std::optional<int64_t> requested,
+  Result<int64_t> AssignId(Catalog& catalog, std::optional<int64_t> requested,
                               const Candidate& candidate);
 
   // Check `candidate` against `live` (oldest first) in `mode`; `texts` gets the live versions'
   // schemas, for the messages.
-  ApiResult<evolution::CompatibilityReport> Check(Catalog& catalog,
+  Result<evolution::CompatibilityReport> Check(Catalog& catalog,
                                                   evolution::CompatibilityMode mode,
                                                   const std::vector<VersionRow>& live,
                                                   const Candidate& candidate,
@@ -118,9 +118,9 @@ std::vector<std::string> CompatibilityMessages(const evolution::CompatibilityRep
                                                const std::vector<SchemaRow>& texts);
 
 /// 42205 when `mode` refuses a write to `subject` (`with_id`: an IMPORT registration).
-ApiStatus CheckWritable(Mode mode, std::string_view subject, bool with_id);
+Status CheckWritable(Mode mode, std::string_view subject, bool with_id);
 /// 42205 when `mode` is read-only.
-ApiStatus CheckNotReadOnly(Mode mode, std::string_view subject);
+Status CheckNotReadOnly(Mode mode, std::string_view subject);
 
 /// Writes `{subject, version, id[, schemaType], schema[, references]}`.
 void WriteSchemaVersion(JsonWriter& w, std::string_view subject, int64_t version,

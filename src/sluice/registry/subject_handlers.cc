@@ -7,7 +7,7 @@ namespace {
 
 // 42206 when another schema still refers to the version (a permanent delete counts
 // soft-deleted referrers too: their ids still resolve, and need what they refer to).
-ApiStatus CheckUnreferenced(Catalog& catalog, std::string_view subject, int64_t version,
+Status CheckUnreferenced(Catalog& catalog, std::string_view subject, int64_t version,
                             bool permanent) {
   SLUICE_ASSIGN_OR_RETURN(std::vector<int64_t> referrers,
                           catalog.Referrers(subject, version, !permanent));
@@ -28,14 +28,14 @@ std::string IntArray(const std::vector<int64_t>& values) {
 
 }  // namespace
 
-ApiStatus CheckNotReadOnly(Mode mode, std::string_view subject) {
+Status CheckNotReadOnly(Mode mode, std::string_view subject) {
   if (mode == Mode::kReadOnly || mode == Mode::kReadOnlyOverride) {
     return Fail(NotPermitted("Subject " + std::string(subject) + " is in read-only mode"));
   }
   return {};
 }
 
-ApiResult<std::string> Service::ListVersions(const Call& call) {
+Result<std::string> Service::ListVersions(const Call& call) {
   const bool deleted = call.query.Bool("deleted");
   const bool deleted_only = call.query.Bool("deletedOnly");
   SLUICE_ASSIGN_OR_RETURN(std::vector<VersionRow> versions, call.catalog.Versions(call.subject()));
@@ -51,7 +51,7 @@ ApiResult<std::string> Service::ListVersions(const Call& call) {
   return IntArray(shown);
 }
 
-ApiResult<Service::FoundVersion> Service::FindVersion(const Call& call) {
+Result<Service::FoundVersion> Service::FindVersion(const Call& call) {
   SLUICE_ASSIGN_OR_RETURN(VersionId wanted, ParseVersion(call.path.version));
   const bool deleted = call.query.Bool("deleted");
   Transaction tx(call.catalog.connection());
@@ -71,26 +71,26 @@ ApiResult<Service::FoundVersion> Service::FindVersion(const Call& call) {
   return FoundVersion{*found, std::move(*row)};
 }
 
-ApiResult<std::string> Service::GetVersion(const Call& call) {
+Result<std::string> Service::GetVersion(const Call& call) {
   SLUICE_ASSIGN_OR_RETURN(FoundVersion found, FindVersion(call));
   JsonWriter w;
   WriteSchemaVersion(w, call.subject(), found.version.version, found.schema);
   return w.Take();
 }
 
-ApiResult<std::string> Service::GetVersionText(const Call& call) {
+Result<std::string> Service::GetVersionText(const Call& call) {
   SLUICE_ASSIGN_OR_RETURN(FoundVersion found, FindVersion(call));
   return std::move(found.schema.text);
 }
 
-ApiResult<std::string> Service::ReferencedBy(const Call& call) {
+Result<std::string> Service::ReferencedBy(const Call& call) {
   SLUICE_ASSIGN_OR_RETURN(FoundVersion found, FindVersion(call));
   SLUICE_ASSIGN_OR_RETURN(std::vector<int64_t> ids,
                           call.catalog.Referrers(call.subject(), found.version.version, true));
   return IntArray(ids);
 }
 
-ApiResult<std::string> Service::LookupSchema(const Call& call) {
+Result<std::string> Service::LookupSchema(const Call& call) {
   SLUICE_ASSIGN_OR_RETURN(SchemaRequest request,
                           SchemaRequest::Parse(call.body, call.query.Bool("normalize")));
   const bool deleted = call.query.Bool("deleted");
@@ -107,7 +107,7 @@ ApiResult<std::string> Service::LookupSchema(const Call& call) {
     if (v.deleted && !deleted) continue;
     if (v.fingerprint == candidate.fingerprint) found = &v;
   }
-  const ApiError not_found(404, 40403, "Schema not found");
+  const Error not_found = ApiError(404, 40403, "Schema not found");
   if (!found) return Fail(not_found);
   SLUICE_ASSIGN_OR_RETURN(std::optional<SchemaRow> row, call.catalog.SchemaById(found->schema_id));
   if (!row) return Fail(not_found);
@@ -116,7 +116,7 @@ ApiResult<std::string> Service::LookupSchema(const Call& call) {
   return w.Take();
 }
 
-ApiResult<std::string> Service::DeleteSubject(const Call& call) {
+Result<std::string> Service::DeleteSubject(const Call& call) {
   const std::string_view subject = call.subject();
   const bool permanent = call.query.Bool("permanent");
   Catalog& catalog = call.catalog;
@@ -158,7 +158,7 @@ ApiResult<std::string> Service::DeleteSubject(const Call& call) {
   return IntArray(removed);
 }
 
-ApiResult<std::string> Service::DeleteVersion(const Call& call) {
+Result<std::string> Service::DeleteVersion(const Call& call) {
   const std::string_view subject = call.subject();
   SLUICE_ASSIGN_OR_RETURN(VersionId wanted, ParseVersion(call.path.version));
   const bool permanent = call.query.Bool("permanent");
