@@ -45,10 +45,10 @@ bench: build
 # Every C++ file tracked by git, formatted with the repository's .clang-format (clang-format 14).
 FORMAT_FILES = $(shell git ls-files '*.cc' '*.h')
 format:
-	clang-format -i $(FORMAT_FILES)
+	@clang-format -i $(FORMAT_FILES)
 
 format-check:
-	clang-format --dry-run --Werror $(FORMAT_FILES)
+	@clang-format --dry-run --Werror $(FORMAT_FILES) && echo "format-check: $(words $(FORMAT_FILES)) files formatted"
 
 clean:
 	rm -rf build build-asan build-fuzz

@@ -71,9 +71,8 @@ void RandomPairs(benchmark::State& state, int repeat, bool explain) {
     compatible = 0;
     for (const Pair& p : pairs) {
       for (int k = 0; k < 2 * repeat; ++k) {
-        auto r =
-            k % 2 == 0 ? avro::CheckCompatibility(p.b, p.a, options)
-                       : avro::CheckCompatibility(p.a, p.b, options);
+        auto r = k % 2 == 0 ? avro::CheckCompatibility(p.b, p.a, options)
+                            : avro::CheckCompatibility(p.a, p.b, options);
         if (!r.has_value()) {
           state.SkipWithError(r.error().message().c_str());
           return;

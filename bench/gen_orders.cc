@@ -47,8 +47,9 @@ const char* kStatus[] = {"placed", "paid", "shipped", "delivered", "cancelled"};
 const char* kCurrency[] = {"EUR", "USD", "GBP", "JPY", "CHF"};
 const char* kMethod[] = {"standard", "express", "pickup", "locker"};
 const char* kCity[] = {"Paris", "Lyon", "Berlin", "Hamburg", "Madrid", "Lisbon", "Zürich", "Oslo"};
-const char* kWords[] = {"please", "leave", "at", "the", "door", "ring", "twice", "gift",
-                        "wrap", "fragile", "call", "before", "delivery", "thanks", "back"};
+const char* kWords[] = {"please", "leave",  "at",       "the",    "door",
+                        "ring",   "twice",  "gift",     "wrap",   "fragile",
+                        "call",   "before", "delivery", "thanks", "back"};
 
 // Most orders carry one or two lines: 40% one, 25% two, then 15, 10, 5 and 5% for three to six.
 uint64_t ItemCount(Rng& rng) {

@@ -113,8 +113,8 @@ void ParseBlock(od::parser& parser, const Block& block, Tally& tally) {
   size_t pos = 0;
   while (pos < block.size) {
     const void* nl = std::memchr(data + pos, '\n', block.size - pos);
-    const size_t end = nl != nullptr ? static_cast<size_t>(static_cast<const char*>(nl) - data)
-                                     : block.size;
+    const size_t end =
+        nl != nullptr ? static_cast<size_t>(static_cast<const char*>(nl) - data) : block.size;
     if (end > pos) {
       od::document doc;
       od::object order;

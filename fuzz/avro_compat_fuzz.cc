@@ -31,8 +31,8 @@ void CheckOne(const avro::AvroSchema& reader, const avro::AvroSchema& writer, bo
   if (!c.truncated() && c.incompatibility_count != c.incompatibilities.size()) std::abort();
   if (c.incompatibilities.size() > options.max_incompatibilities) std::abort();
   for (const avro::AvroIncompatibility& i : c.incompatibilities) {
-    if (i.location.empty() || i.location[0] != '/' || i.reader == nullptr ||
-        i.writer == nullptr || i.hint.empty()) {
+    if (i.location.empty() || i.location[0] != '/' || i.reader == nullptr || i.writer == nullptr ||
+        i.hint.empty()) {
       std::abort();
     }
   }

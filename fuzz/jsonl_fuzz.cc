@@ -1,5 +1,5 @@
-// Fuzz whole-file validation of JSON lines and CSV: the input is written to an in-memory file and run
-// through data::ValidateFiles with small blocks (so block boundaries move), in the mode and
+// Fuzz whole-file validation of JSON lines and CSV: the input is written to an in-memory file and
+// run through data::ValidateFiles with small blocks (so block boundaries move), in the mode and
 // format the first byte picks, on one and on two threads. The invariant must hold, the outputs
 // must be the same for both thread counts, and what a user reads back must say what the report
 // says: every output line is an object with exactly the schema's top-level fields (and the
@@ -51,7 +51,6 @@ std::vector<JsonValue> JsonLines(const std::string& text) {
   }
   return lines;
 }
-
 
 void CheckOutput(const std::vector<JsonValue>& lines, const schema::Schema& schema,
                  const std::string& rescued_column, uint64_t rescued, const std::string& path) {

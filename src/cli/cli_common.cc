@@ -1,9 +1,9 @@
 #include "cli/cli_common.h"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <iostream>
 
 #include "sluice/base/std_io.h"

@@ -139,7 +139,8 @@ Result<RecordFormat> ResolveFormat(const std::string& flag, const std::vector<st
     RecordFormat guess = data::GuessRecordFormat(f, head);
     if (found && *found != guess) {
       return InvalidArgument(fmt::format(
-          "{}: its format differs from the other inputs'; give --format to read them all alike", f));
+          "{}: its format differs from the other inputs'; give --format to read them all alike",
+          f));
     }
     found = guess;
   }
@@ -174,7 +175,8 @@ struct ValidateOptions {
 int RunValidate(const ValidateOptions& opt) {
   if (Status cpu = CheckCpu(); !cpu.has_value()) return ReportError(cpu.error());
   if (opt.schema.empty() == opt.contract.empty()) {
-    return ReportError(Error(ErrorCode::kInvalidArgument, "give exactly one of --schema or --contract"));
+    return ReportError(
+        Error(ErrorCode::kInvalidArgument, "give exactly one of --schema or --contract"));
   }
   schema::SchemaPtr schema;
   if (!opt.schema.empty()) {
@@ -210,9 +212,8 @@ int RunValidate(const ValidateOptions& opt) {
   auto out = OpenOutput(fs, opt.out, STDOUT_FILENO, {.sync = false});
   if (!out.has_value()) return ReportError(out.error());
   // Without --quarantine, quarantined records go to standard error: nothing is dropped unseen.
-  auto quarantine = OpenOutput(fs, opt.quarantine,
-                               opt.quarantine.empty() ? STDERR_FILENO : STDOUT_FILENO,
-                               {.sync = false});
+  auto quarantine = OpenOutput(
+      fs, opt.quarantine, opt.quarantine.empty() ? STDERR_FILENO : STDOUT_FILENO, {.sync = false});
   if (!quarantine.has_value()) return ReportError(quarantine.error());
   auto report = data::ValidateFiles(opt.files, schema, ro, **out, **quarantine);
   bar.Done();
@@ -259,8 +260,8 @@ int RunInfer(const InferOptions& opt) {
     return ReportError(Error(ErrorCode::kInvalidArgument, "--sampling-ratio must be in (0, 1]"));
   }
   if (opt.mode != "spark" && opt.mode != "autoloader") {
-    return ReportError(
-        Error(ErrorCode::kInvalidArgument, "--mode is spark or autoloader, not '" + opt.mode + "'"));
+    return ReportError(Error(ErrorCode::kInvalidArgument,
+                             "--mode is spark or autoloader, not '" + opt.mode + "'"));
   }
   if (opt.mode == "spark" && (opt.infer_column_types || !opt.hints.empty())) {
     return ReportError(Error(ErrorCode::kInvalidArgument,
@@ -378,7 +379,8 @@ void RegisterInferCommand(CLI::App& app, int& exit_code) {
                   "A Spark reader option KEY=VALUE (primitivesAsString, prefersDecimal, "
                   "dropFieldIfAllNull, inferTimestamp, timestampFormat, mode, nanValue, ...)");
   cmd->add_option("--threads", opt->threads, "Worker threads (default: all cores)");
-  cmd->add_option("--as", opt->as, "Output schema format (default: tree on a terminal, spark-json otherwise)");
+  cmd->add_option("--as", opt->as,
+                  "Output schema format (default: tree on a terminal, spark-json otherwise)");
   cmd->add_option("-o,--output", opt->output, "Write the schema here instead of standard output");
   cmd->add_flag("-q,--quiet", opt->quiet, "No summary, notes or progress on standard error");
   opt->csv.Register(cmd);

@@ -69,7 +69,7 @@ int RunServe(const ServeOptions& o) {
   ro.default_compatibility = *level;
   std::unique_ptr<registry::Users> users;
   if (!o.auth.empty()) {
-    auto u = registry::Users::Load(*NewLocalFileSystem(), o.auth);
+    auto u = registry::Users::Load(*LocalFileSystem(), o.auth);
     if (!u.has_value()) return ReportError(u.error());
     users = std::move(*u);
   }

@@ -156,7 +156,10 @@ void RegisterSchemaCommand(CLI::App& app, int& exit_code) {
   CLI::App* formats = schema->add_subcommand("formats", "List the schema formats");
   formats->callback([&exit_code] {
     for (const auto& f : dialects::AllFormats()) {
-      std::cout << fmt::format("{:<16} {:<10} {}\n", f.name, f.readable && f.writable ? "read/write" : f.readable ? "read" : "write",
+      std::cout << fmt::format("{:<16} {:<10} {}\n", f.name,
+                               f.readable && f.writable ? "read/write"
+                               : f.readable             ? "read"
+                                                        : "write",
                                f.description);
     }
     exit_code = kExitOk;

@@ -18,11 +18,11 @@
 #include "sluice/base/file_system.h"
 #include "sluice/base/json.h"
 #include "sluice/base/json_writer.h"
+#include "sluice/base/std_io.h"
 #include "sluice/base/strings.h"
 #include "sluice/data/avro_binary.h"
 #include "sluice/data/wire_format.h"
 #include "sluice/dialects/avro/avro_schema.h"
-#include "sluice/base/std_io.h"
 #include "sluice/registry/client.h"
 
 namespace sluice::cli {

@@ -41,13 +41,14 @@ TEST(CliTest, SeedOrdersDiffFindsTheTypeChange) {
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_TRUE(Contains(r.out, "order_amount       type_changed  float64 -> string  [breaking]"))
       << r.out;
-  EXPECT_TRUE(Contains(r.out, "+ unexpected_column  field_added   string             [compatible]")) << r.out;
+  EXPECT_TRUE(Contains(r.out, "+ unexpected_column  field_added   string             [compatible]"))
+      << r.out;
   EXPECT_TRUE(Contains(r.out, "2 changes: 1 breaking, 1 compatible, 0 cosmetic")) << r.out;
 }
 
 TEST(CliTest, DiffJsonIsMachineReadable) {
-  RunResult r =
-      RunSluice({"diff", "--format", "json", "examples/payments_v1.ddl", "examples/payments_v2.ddl"});
+  RunResult r = RunSluice(
+      {"diff", "--format", "json", "examples/payments_v1.ddl", "examples/payments_v2.ddl"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   auto doc = ParseJson(r.out);
   ASSERT_TRUE(doc.has_value()) << r.out;
@@ -64,8 +65,8 @@ TEST(CliTest, DiffJsonIsMachineReadable) {
 }
 
 TEST(CliTest, DiffGithubAnnotations) {
-  RunResult r = RunSluice({"diff", "--format", "github", "examples/orders_v1.json",
-                           "examples/orders_v2.json"});
+  RunResult r = RunSluice(
+      {"diff", "--format", "github", "examples/orders_v1.json", "examples/orders_v2.json"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(Contains(r.out,
                        "::error file=examples/orders_v2.json,title=sluice diff type_changed::"
@@ -81,9 +82,9 @@ TEST(CliTest, IdenticalSchemasExitZero) {
 }
 
 TEST(CliTest, DiffAcrossLanguages) {
-  std::string json = TempFile(".json",
-                              R"({"type":"struct","fields":[{"name":"user_id","type":"long",)"
-                              R"("nullable":true,"metadata":{}}]})");
+  std::string json =
+      TempFile(".json", R"({"type":"struct","fields":[{"name":"user_id","type":"long",)"
+                        R"("nullable":true,"metadata":{}}]})");
   RunResult r = RunSluice({"diff", json, "examples/users.ddl"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(Contains(r.out, "+ email")) << r.out;
@@ -99,14 +100,16 @@ TEST(CliTest, ConvertSparkDdlToJsonAndBack) {
             R"({"name":"age","type":"integer","nullable":true,"metadata":{}},)"
             R"({"name":"loyalty_tier","type":"string","nullable":true,"metadata":{}}]})"
             "\n");
-  RunResult d = RunSluice({"schema", "convert", "-", "--from", "spark-json", "--to", "spark-ddl"}, j.out);
+  RunResult d =
+      RunSluice({"schema", "convert", "-", "--from", "spark-json", "--to", "spark-ddl"}, j.out);
   ASSERT_EQ(d.exit_code, 0) << d.err;
   EXPECT_EQ(d.out, "user_id BIGINT,email STRING,age INT,loyalty_tier STRING\n");
 }
 
 TEST(CliTest, ConvertWritesOutputFile) {
   std::string out = TempFile(".json", "");
-  RunResult r = RunSluice({"schema", "convert", "examples/users.ddl", "--to", "spark-json", "-o", out});
+  RunResult r =
+      RunSluice({"schema", "convert", "examples/users.ddl", "--to", "spark-json", "-o", out});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(r.out.empty());
   RunResult back = RunSluice({"schema", "show", out, "--as", "spark-ddl"});
@@ -115,7 +118,8 @@ TEST(CliTest, ConvertWritesOutputFile) {
 
 TEST(CliTest, FingerprintSparkMd5MatchesPySpark) {
   // MD5 of PySpark's schema.json() for the seed's original payments schema.
-  RunResult r = RunSluice({"schema", "fingerprint", "--algo", "spark-md5", "examples/payments_v1.ddl"});
+  RunResult r =
+      RunSluice({"schema", "fingerprint", "--algo", "spark-md5", "examples/payments_v1.ddl"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "dc6e5acd2e39a9919c67c0babf33a75f\n");
   RunResult sha = RunSluice({"schema", "fingerprint", "examples/payments_v1.ddl"});

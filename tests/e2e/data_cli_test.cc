@@ -36,11 +36,13 @@ TEST(DataCliTest, SeedOrdersRescueAndReport) {
                            "examples/orders_silver_contract.yaml", "--out", out, "--quarantine",
                            quarantine, "--report", report, "--threads", "2"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
-  EXPECT_TRUE(Contains(r.err, "7 records: 5 valid (2 rescued), 2 quarantined (1 malformed)")) << r.err;
+  EXPECT_TRUE(Contains(r.err, "7 records: 5 valid (2 rescued), 2 quarantined (1 malformed)"))
+      << r.err;
   std::string valid = Slurp(out);
-  EXPECT_TRUE(Contains(valid, "\"order_amount\":null,\"order_date\":\"2026-08-16\",\"_rescued_data\":"
-                              "\"{\\\"order_amount\\\":\\\"4500.00\\\",\\\"_file_path\\\":\\\"examples/"
-                              "orders_landing.jsonl\\\"}\""))
+  EXPECT_TRUE(Contains(valid,
+                       "\"order_amount\":null,\"order_date\":\"2026-08-16\",\"_rescued_data\":"
+                       "\"{\\\"order_amount\\\":\\\"4500.00\\\",\\\"_file_path\\\":\\\"examples/"
+                       "orders_landing.jsonl\\\"}\""))
       << valid;
   EXPECT_TRUE(Contains(valid, "\\\"unexpected_column\\\":\\\"extra_unexpected_field\\\"")) << valid;
   auto rep = ParseJson(Slurp(report));
@@ -75,8 +77,8 @@ TEST(DataCliTest, CleanInputExitsZeroAndFailFastExitsOne) {
   EXPECT_EQ(ok.exit_code, 0) << ok.err;
   EXPECT_EQ(ok.out, "{\"a\":1,\"_rescued_data\":null}\n");
   EXPECT_EQ(ok.err, "");
-  RunResult ff = RunSluice({"validate", file, "--schema", schema, "--mode", "failfast",
-                            "--quarantine", "/dev/null"});
+  RunResult ff = RunSluice(
+      {"validate", file, "--schema", schema, "--mode", "failfast", "--quarantine", "/dev/null"});
   EXPECT_EQ(ff.exit_code, 1);
   EXPECT_EQ(ff.out, "{\"a\":1}\n{\"a\":2}\n");
   EXPECT_TRUE(Contains(ff.err, "stopped (failfast) at " + file + ":3 (byte 18) field a")) << ff.err;
@@ -97,9 +99,9 @@ TEST(DataCliTest, UsageAndInputErrorsExitTwo) {
   EXPECT_EQ(RunSluice({"validate", file, "--schema", schema, "--contract", "x.yaml"}).exit_code, 2);
   EXPECT_EQ(RunSluice({"validate", "/nonexistent.jsonl", "--schema", schema}).exit_code, 2);
   EXPECT_EQ(RunSluice({"validate", file, "--schema", schema, "--mode", "lenient"}).exit_code, 2);
-  EXPECT_EQ(RunSluice({"validate", file, "--schema", schema, "--format", "csv", "--sep", "ab"})
-                .exit_code,
-            2);
+  EXPECT_EQ(
+      RunSluice({"validate", file, "--schema", schema, "--format", "csv", "--sep", "ab"}).exit_code,
+      2);
   EXPECT_EQ(RunSluice({"infer", file, "--sampling-ratio", "0"}).exit_code, 2);
   EXPECT_EQ(RunSluice({"infer", file, "--hints", "a int"}).exit_code, 2);
   EXPECT_EQ(RunSluice({"infer", file, "--mode", "autoloader", "--hints", "a nosuchtype"}).exit_code,
@@ -111,11 +113,14 @@ TEST(DataCliTest, FailedRunLeavesNoPartialOutput) {
   std::string file = TempFile(".jsonl", "{\"a\": 1}\n");
   std::string out = TempPath(".jsonl");
   // The second input is missing: the run fails and --out never appears.
-  RunResult r = RunSluice({"validate", file, "/nonexistent.jsonl", "--schema", schema, "--out", out});
+  RunResult r =
+      RunSluice({"validate", file, "/nonexistent.jsonl", "--schema", schema, "--out", out});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_FALSE(std::filesystem::exists(out));
-  for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(out).parent_path())) {
-    EXPECT_FALSE(Contains(entry.path().string(), std::filesystem::path(out).filename().string() + ".tmp"))
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::filesystem::path(out).parent_path())) {
+    EXPECT_FALSE(
+        Contains(entry.path().string(), std::filesystem::path(out).filename().string() + ".tmp"))
         << entry.path();
   }
 }
@@ -142,14 +147,15 @@ TEST(DataCliTest, InferSparkAndAutoLoader) {
   EXPECT_EQ(al.exit_code, 0) << al.err;
   // Case variants of one name become one column (the first in Spark's name order, "Id");
   // nested leaves become strings.
-  EXPECT_EQ(al.out, "Id STRING,amount STRING,items ARRAY<STRUCT<qty: STRING>>,_rescued_data STRING\n");
+  EXPECT_EQ(al.out,
+            "Id STRING,amount STRING,items ARRAY<STRUCT<qty: STRING>>,_rescued_data STRING\n");
   RunResult hinted = RunSluice({"infer", file, "--mode", "autoloader", "--infer-column-types",
                                 "--hints", "items[].qty int", "--as", "spark-ddl", "-q"});
   EXPECT_EQ(hinted.exit_code, 0) << hinted.err;
   EXPECT_EQ(hinted.out,
             "Id BIGINT,amount STRING,items ARRAY<STRUCT<qty: INT>>,_rescued_data STRING\n");
-  RunResult pas = RunSluice({"infer", file, "--option", "primitivesAsString=true", "--as",
-                             "spark-ddl", "-q"});
+  RunResult pas =
+      RunSluice({"infer", file, "--option", "primitivesAsString=true", "--as", "spark-ddl", "-q"});
   EXPECT_EQ(pas.out, "Id STRING,amount STRING,id STRING,items ARRAY<STRUCT<qty: STRING>>\n");
 }
 
@@ -165,8 +171,13 @@ TEST(DataCliTest, HostileInputNeverCrashes) {
   std::string schema = TempFile(".ddl", "a INT, b STRUCT<c: ARRAY<STRING>>");
   std::string deep(100000, '[');
   std::vector<std::string> inputs = {
-      std::string("\0\0\0\xff\xfe", 5), deep, "{\"a\":" + deep, std::string(70000, '{'),
-      "{\"a\": 1e999999999}", "{\"b\": {\"c\": [\"\\ud800\"]}}", "\xEF\xBB\xBF\r\n\r\n",
+      std::string("\0\0\0\xff\xfe", 5),
+      deep,
+      "{\"a\":" + deep,
+      std::string(70000, '{'),
+      "{\"a\": 1e999999999}",
+      "{\"b\": {\"c\": [\"\\ud800\"]}}",
+      "\xEF\xBB\xBF\r\n\r\n",
   };
   for (const std::string& in : inputs) {
     std::string file = TempFile(".jsonl", in);
@@ -187,11 +198,13 @@ namespace {
 
 TEST(DataCliTest, StandardInput) {
   std::string schema = TempFile(".ddl", "a INT");
-  RunResult r = RunSluice({"validate", "-", "--schema", schema, "-q"}, "{\"a\": 1}\n{\"a\": \"x\"}\n");
+  RunResult r =
+      RunSluice({"validate", "-", "--schema", schema, "-q"}, "{\"a\": 1}\n{\"a\": \"x\"}\n");
   EXPECT_EQ(r.exit_code, 1) << r.err;
-  EXPECT_EQ(r.out,
-            "{\"a\":1,\"_rescued_data\":null}\n"
-            "{\"a\":null,\"_rescued_data\":\"{\\\"a\\\":\\\"x\\\",\\\"_file_path\\\":\\\"-\\\"}\"}\n");
+  EXPECT_EQ(
+      r.out,
+      "{\"a\":1,\"_rescued_data\":null}\n"
+      "{\"a\":null,\"_rescued_data\":\"{\\\"a\\\":\\\"x\\\",\\\"_file_path\\\":\\\"-\\\"}\"}\n");
   RunResult i = RunSluice({"infer", "-", "--as", "spark-ddl", "-q"}, "{\"b\": true}\n");
   EXPECT_EQ(i.out, "b BOOLEAN\n");
 }
@@ -212,8 +225,8 @@ TEST(DataCliTest, DevicesAreWrittenNotReplaced) {
                            "--quarantine", "/dev/null", "--report", "/dev/null", "-q"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_TRUE(std::filesystem::is_character_file("/dev/null"));
-  RunResult c = RunSluice({"schema", "convert", "examples/users.ddl", "--to", "avro", "-o",
-                           "/dev/null"});
+  RunResult c =
+      RunSluice({"schema", "convert", "examples/users.ddl", "--to", "avro", "-o", "/dev/null"});
   EXPECT_EQ(c.exit_code, 0) << c.err;
   EXPECT_TRUE(std::filesystem::is_character_file("/dev/null"));
 }

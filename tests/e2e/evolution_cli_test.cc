@@ -141,9 +141,9 @@ TEST(MergeCliTest, Seed002AmountRetypeRejectedUnlessOverwrite) {
 }
 
 TEST(CheckCliTest, Seed002OrdersBreakTheContractWithPathsAndRules) {
-  RunResult r = RunSluice({"check", "examples/orders_v2.json", "--contract",
-                           "examples/orders_contract.yaml", "--previous", "examples/orders_v1.json",
-                           "--format", "json"});
+  RunResult r =
+      RunSluice({"check", "examples/orders_v2.json", "--contract", "examples/orders_contract.yaml",
+                 "--previous", "examples/orders_v1.json", "--format", "json"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   auto doc = ParseJson(r.out);
   ASSERT_TRUE(doc.has_value()) << r.out;
@@ -155,9 +155,9 @@ TEST(CheckCliTest, Seed002OrdersBreakTheContractWithPathsAndRules) {
   }
   EXPECT_TRUE(Contains(seen, "total_amount:required_column_missing\n")) << seen;
   EXPECT_TRUE(Contains(seen, "order_amount:type_change_not_allowed\n")) << seen;
-  RunResult text = RunSluice({"check", "examples/orders_v2.json", "--contract",
-                              "examples/orders_contract.yaml", "--previous",
-                              "examples/orders_v1.json"});
+  RunResult text =
+      RunSluice({"check", "examples/orders_v2.json", "--contract", "examples/orders_contract.yaml",
+                 "--previous", "examples/orders_v1.json"});
   EXPECT_EQ(text.exit_code, 1);
   EXPECT_TRUE(Contains(text.out, "contract VIOLATED")) << text.out;
   EXPECT_TRUE(Contains(text.out, "fix: ")) << text.out;
@@ -169,21 +169,23 @@ TEST(CheckCliTest, Seed000NewNullableColumnPassesAndRemovalFails) {
       "created_at timestamp NOT NULL";
   std::string v1 = TempFile(".ddl", base + ", coupon string");
   std::string v2 = TempFile(".ddl", base + ", coupon string, loyalty_tier string");
-  RunResult ok = RunSluice(
-      {"check", v2, "--contract", "examples/orders_contract.yaml", "--previous", v1});
+  RunResult ok =
+      RunSluice({"check", v2, "--contract", "examples/orders_contract.yaml", "--previous", v1});
   EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
   // allowed_column_removal: false
-  RunResult removed = RunSluice(
-      {"check", TempFile(".ddl", base), "--contract", "examples/orders_contract.yaml",
-       "--previous", v2, "--format", "github"});
+  RunResult removed =
+      RunSluice({"check", TempFile(".ddl", base), "--contract", "examples/orders_contract.yaml",
+                 "--previous", v2, "--format", "github"});
   EXPECT_EQ(removed.exit_code, 1) << removed.out;
   EXPECT_TRUE(Contains(removed.out, "::error")) << removed.out;
   EXPECT_TRUE(Contains(removed.out, "loyalty_tier")) << removed.out;
   // A retype the contract does not allow, even a widening.
-  RunResult retyped = RunSluice(
-      {"check", TempFile(".ddl", "order_id long NOT NULL, customer_id long NOT NULL, "
-                                 "total_amount decimal(10,2) NOT NULL, created_at string NOT NULL"),
-       "--contract", "examples/orders_contract.yaml"});
+  RunResult retyped =
+      RunSluice({"check",
+                 TempFile(".ddl",
+                          "order_id long NOT NULL, customer_id long NOT NULL, "
+                          "total_amount decimal(10,2) NOT NULL, created_at string NOT NULL"),
+                 "--contract", "examples/orders_contract.yaml"});
   EXPECT_EQ(retyped.exit_code, 1) << retyped.out;
   EXPECT_TRUE(Contains(retyped.out, "created_at")) << retyped.out;
   RunResult missing = RunSluice({"check", v1, "--contract", "no/such/contract.yaml"});
@@ -208,13 +210,13 @@ schema:
         physicalType: BIGINT
         required: true
 )");
-  RunResult ok = RunSluice(
-      {"check", TempFile(".ddl", "txn_id string NOT NULL, amount_minor bigint NOT NULL"),
-       "--contract", contract});
+  RunResult ok =
+      RunSluice({"check", TempFile(".ddl", "txn_id string NOT NULL, amount_minor bigint NOT NULL"),
+                 "--contract", contract});
   EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
-  RunResult nullable = RunSluice(
-      {"check", TempFile(".ddl", "txn_id string, amount_minor bigint NOT NULL"), "--contract",
-       contract, "--format", "json"});
+  RunResult nullable =
+      RunSluice({"check", TempFile(".ddl", "txn_id string, amount_minor bigint NOT NULL"),
+                 "--contract", contract, "--format", "json"});
   EXPECT_EQ(nullable.exit_code, 1) << nullable.out;
   auto doc = ParseJson(nullable.out);
   ASSERT_TRUE(doc.has_value()) << nullable.out;
@@ -252,7 +254,8 @@ TEST(ContractBreakingCliTest, MatchesDatacontractCliHeadlinesAndExitCodes) {
     RunResult r = RunSluice({"contract", "breaking", file(c.old_file), file(c.new_file)});
     EXPECT_EQ(r.exit_code, c.exit_code) << c.old_file << " -> " << c.new_file << r.out << r.err;
     EXPECT_TRUE(r.out.starts_with(std::string(c.headline) + "\n"))
-        << c.old_file << " -> " << c.new_file << ":\n" << r.out;
+        << c.old_file << " -> " << c.new_file << ":\n"
+        << r.out;
     EXPECT_FALSE(Contains(r.out, c.absent)) << r.out;
   }
   RunResult all = RunSluice({"contract", "breaking", "--all", "--format", "json",

@@ -126,8 +126,7 @@ const std::shared_ptr<FileSystem>& LocalFileSystem();
 /// A file system held in memory, for tests. Directories exist implicitly.
 class MemoryFileSystem final : public FileSystem {
  public:
-  Result<std::string> ReadFile(std::string_view path,
-                               size_t max_bytes = kDefaultMaxRead) override;
+  Result<std::string> ReadFile(std::string_view path, size_t max_bytes = kDefaultMaxRead) override;
   Status WriteFile(std::string_view path, std::string_view data) override;
   Status CreateFileExclusive(std::string_view path, std::string_view data) override;
   Result<std::unique_ptr<SequentialFile>> OpenSequential(std::string_view path) override;

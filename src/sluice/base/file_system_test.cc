@@ -1,16 +1,17 @@
 #include "sluice/base/file_system.h"
-#include "sluice/base/std_io.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
-#include <thread>
-#include <vector>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <thread>
+#include <vector>
+
+#include "sluice/base/std_io.h"
 
 namespace sluice {
 namespace {
@@ -152,8 +153,8 @@ TEST(FileSystemTest, MemoryFileSystem) {
 }
 
 TEST(FileSystemTest, LocalFileSystem) {
-  std::string root = std::filesystem::temp_directory_path() /
-                     ("sluice_fs_test_" + std::to_string(::getpid()));
+  std::string root =
+      std::filesystem::temp_directory_path() / ("sluice_fs_test_" + std::to_string(::getpid()));
   auto fs = NewLocalFileSystem();
   ExerciseFileSystem(*fs, root);
   ExerciseStreams(*fs, root);

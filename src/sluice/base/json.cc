@@ -1,12 +1,12 @@
 #include "sluice/base/json.h"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <string>
 #include <unordered_map>
-
-#include <fmt/format.h>
 
 #include "sluice/base/strings.h"
 

@@ -82,7 +82,8 @@ class JsonValue {
   /// Semantic equality: numbers compare by value, objects ignore member order.
   bool Equals(const JsonValue& other) const;
 
-  /// The kind as a JSON Schema style word: "null", "boolean", "number", "string", "array", "object".
+  /// The kind as a JSON Schema style word: "null", "boolean", "number", "string", "array",
+  /// "object".
   static std::string_view KindName(Kind kind);
 
  private:

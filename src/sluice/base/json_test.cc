@@ -10,7 +10,8 @@ namespace sluice {
 namespace {
 
 TEST(JsonParseTest, KeepsMemberOrderAndNumberText) {
-  auto v = ParseJson(R"({"b": 1, "a": [true, null, "x"], "n": 12.50, "big": 123456789012345678901})");
+  auto v =
+      ParseJson(R"({"b": 1, "a": [true, null, "x"], "n": 12.50, "big": 123456789012345678901})");
   ASSERT_TRUE(v.has_value()) << v.error().ToString();
   ASSERT_TRUE(v->is_object());
   ASSERT_EQ(v->members().size(), 4u);
@@ -43,17 +44,16 @@ TEST(JsonParseTest, ErrorsNameLineColumnAndOffset) {
   auto v = ParseJson("{\n  \"a\": 1,\n  \"b\" 2\n}");
   ASSERT_FALSE(v.has_value());
   EXPECT_EQ(v.error().code(), ErrorCode::kParseError);
-  EXPECT_NE(v.error().message().find("line 3, column 7"), std::string::npos)
-      << v.error().message();
+  EXPECT_NE(v.error().message().find("line 3, column 7"), std::string::npos) << v.error().message();
   EXPECT_NE(v.error().message().find("expected ':'"), std::string::npos);
 }
 
 TEST(JsonParseTest, RejectsHostileInput) {
   const char* cases[] = {
-      "",         "   ",       "{",         "[1,",      "\"abc",    "{\"a\":}",  "01",
-      "1.",       "-",         "1e",        "tru",      "nul",      "[1 2]",     "{\"a\" 1}",
-      "\"\\x\"",  "\"\\u12\"", "\"\\ud800\"", "\"\\udc00x\"", "[1]x", "{\"a\":1,}", "[1,]",
-      "\"\x01\"", "NaN",       "{'a':1}",
+      "",      "   ",        "{",       "[1,",       "\"abc",       "{\"a\":}",
+      "01",    "1.",         "-",       "1e",        "tru",         "nul",
+      "[1 2]", "{\"a\" 1}",  "\"\\x\"", "\"\\u12\"", "\"\\ud800\"", "\"\\udc00x\"",
+      "[1]x",  "{\"a\":1,}", "[1,]",    "\"\x01\"",  "NaN",         "{'a':1}",
   };
   for (const char* c : cases) {
     auto v = ParseJson(c);

@@ -1,9 +1,9 @@
 #include "sluice/base/json_writer.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdlib>
-
-#include <fmt/format.h>
 
 #include "sluice/base/strings.h"
 
@@ -25,9 +25,7 @@ uint32_t DecodeUtf8(std::string_view s, size_t& i) {
   return cp;
 }
 
-void AppendUnicodeEscape(std::string& out, uint32_t unit) {
-  out += fmt::format("\\u{:04x}", unit);
-}
+void AppendUnicodeEscape(std::string& out, uint32_t unit) { out += fmt::format("\\u{:04x}", unit); }
 
 }  // namespace
 

@@ -2,6 +2,7 @@
 // create-if-absent by link(2), reads mapped with mmap where asked for.
 #include <dirent.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -11,8 +12,6 @@
 #include <cstring>
 #include <filesystem>
 #include <random>
-
-#include <fmt/format.h>
 
 #include "sluice/base/file_system.h"
 #include "sluice/base/file_system_internal.h"
@@ -90,7 +89,7 @@ FileKind KindOf(const struct stat& st) {
 // /dev/stdout is a link to a descriptor, /dev/null a character device. Such files are written
 // in place; renaming over them would replace the device.
 bool IsSpecial(const std::string& path) {
-  struct stat st{};
+  struct stat st {};
   return ::stat(path.c_str(), &st) == 0 && KindOf(st) == FileKind::kOther;
 }
 
@@ -130,7 +129,7 @@ Result<std::pair<Fd, struct stat>> OpenForRead(std::string_view path) {
   std::string p(path);
   Fd fd(::open(p.c_str(), O_RDONLY | O_CLOEXEC));
   if (fd.get() < 0) return ErrnoError("cannot open", path, errno);
-  struct stat st{};
+  struct stat st {};
   if (::fstat(fd.get(), &st) != 0) return ErrnoError("cannot stat", path, errno);
   if (S_ISDIR(st.st_mode)) {
     return Fail(ErrorCode::kInvalidArgument, fmt::format("{}: is a directory", path));
@@ -340,7 +339,7 @@ class LocalFileSystemImpl final : public FileSystem {
 
   Result<bool> Exists(std::string_view path) override {
     std::string p(path);
-    struct stat st{};
+    struct stat st {};
     if (::stat(p.c_str(), &st) == 0) return true;
     if (errno == ENOENT || errno == ENOTDIR) return false;
     return ErrnoError("cannot stat", path, errno);
@@ -348,7 +347,7 @@ class LocalFileSystemImpl final : public FileSystem {
 
   Result<FileInfo> Stat(std::string_view path) override {
     std::string p(path);
-    struct stat st{};
+    struct stat st {};
     if (::stat(p.c_str(), &st) != 0) return ErrnoError("cannot stat", path, errno);
     return FileInfo{p, KindOf(st), static_cast<uint64_t>(st.st_size), ModifiedMs(st)};
   }
@@ -371,7 +370,7 @@ class LocalFileSystemImpl final : public FileSystem {
     while (struct dirent* e = ::readdir(d)) {
       std::string_view name = e->d_name;
       if (name == "." || name == "..") continue;
-      struct stat st{};
+      struct stat st {};
       // An entry removed between readdir and fstatat is skipped, not an error.
       if (::fstatat(dfd, e->d_name, &st, 0) != 0) continue;
       out.push_back(FileInfo{std::string(name), KindOf(st), static_cast<uint64_t>(st.st_size),
@@ -415,9 +414,7 @@ class LocalFileSystemImpl final : public FileSystem {
 
 }  // namespace
 
-std::unique_ptr<FileSystem> NewLocalFileSystem() {
-  return std::make_unique<LocalFileSystemImpl>();
-}
+std::unique_ptr<FileSystem> NewLocalFileSystem() { return std::make_unique<LocalFileSystemImpl>(); }
 
 const std::shared_ptr<FileSystem>& LocalFileSystem() {
   static const std::shared_ptr<FileSystem> fs = NewLocalFileSystem();

@@ -1,10 +1,10 @@
 // The in-memory file system of tests: a sorted map from path to shared, immutable contents, so
 // readers keep the bytes they opened while writers replace them.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
-
-#include <fmt/format.h>
 
 #include "sluice/base/file_system.h"
 
@@ -26,8 +26,7 @@ std::string DirPrefix(std::string_view path) {
 
 class MemorySequentialFile final : public SequentialFile {
  public:
-  explicit MemorySequentialFile(std::shared_ptr<const std::string> data)
-      : data_(std::move(data)) {}
+  explicit MemorySequentialFile(std::shared_ptr<const std::string> data) : data_(std::move(data)) {}
   Result<size_t> Read(char* buf, size_t n) override {
     n = std::min(n, data_->size() - pos_);
     std::memcpy(buf, data_->data() + pos_, n);
@@ -109,8 +108,7 @@ Result<std::unique_ptr<SequentialFile>> MemoryFileSystem::OpenSequential(std::st
   std::lock_guard lock(mu_);
   auto it = files_.find(path);
   if (it == files_.end()) return NotFound(fmt::format("{}: no such file", path));
-  return std::unique_ptr<SequentialFile>(
-      std::make_unique<MemorySequentialFile>(it->second.data));
+  return std::unique_ptr<SequentialFile>(std::make_unique<MemorySequentialFile>(it->second.data));
 }
 
 Result<std::unique_ptr<RandomAccessFile>> MemoryFileSystem::OpenRandomAccess(
@@ -168,8 +166,8 @@ Result<std::vector<FileInfo>> MemoryFileSystem::ListFiles(std::string_view path)
     std::string name(rest.substr(0, slash));
     if (!out.empty() && out.back().name == name) continue;
     if (slash == std::string_view::npos) {
-      out.push_back(FileInfo{name, FileKind::kFile, it->second.data->size(),
-                             it->second.modified_ms});
+      out.push_back(
+          FileInfo{name, FileKind::kFile, it->second.data->size(), it->second.modified_ms});
     } else {
       out.push_back(FileInfo{name, FileKind::kDirectory, 0, 0});
     }

@@ -49,14 +49,11 @@ class Expected {
   using value_type = T;
   using error_type = E;
 
-  Expected()
-    requires std::is_default_constructible_v<T>
-      : v_(std::in_place_index<0>) {}
+  Expected() requires std::is_default_constructible_v<T> : v_(std::in_place_index<0>) {}
   template <class U = T>
-    requires(std::is_constructible_v<T, U &&> &&
-             !std::is_same_v<std::remove_cvref_t<U>, Expected> &&
-             !std::is_same_v<std::remove_cvref_t<U>, Unexpected<E>>)
-  Expected(U&& v) : v_(std::in_place_index<0>, std::forward<U>(v)) {}  // NOLINT
+  requires(std::is_constructible_v<T, U&&> && !std::is_same_v<std::remove_cvref_t<U>, Expected> &&
+           !std::is_same_v<std::remove_cvref_t<U>, Unexpected<E> >) Expected(U&& v)
+      : v_(std::in_place_index<0>, std::forward<U>(v)) {}  // NOLINT
   template <class G>
   Expected(Unexpected<G> u) : v_(std::in_place_index<1>, std::move(u).error()) {}  // NOLINT
 
@@ -117,8 +114,8 @@ class [[nodiscard]] Result : public Expected<T, Error> {
   using Base = Expected<T, Error>;
   using Base::Base;
   Result() = default;
-  Result(const Base& other) : Base(other) {}             // NOLINT: implicit, as the base is
-  Result(Base&& other) : Base(std::move(other)) {}       // NOLINT
+  Result(const Base& other) : Base(other) {}        // NOLINT: implicit, as the base is
+  Result(Base&& other) : Base(std::move(other)) {}  // NOLINT
 };
 
 /// Success, or the Error that prevented it.
@@ -138,7 +135,9 @@ inline Unexpected<Error> InvalidArgument(std::string m) {
 inline Unexpected<Error> ParseError(std::string m) {
   return Fail(ErrorCode::kParseError, std::move(m));
 }
-inline Unexpected<Error> NotFound(std::string m) { return Fail(ErrorCode::kNotFound, std::move(m)); }
+inline Unexpected<Error> NotFound(std::string m) {
+  return Fail(ErrorCode::kNotFound, std::move(m));
+}
 inline Unexpected<Error> AlreadyExists(std::string m) {
   return Fail(ErrorCode::kAlreadyExists, std::move(m));
 }
@@ -146,7 +145,9 @@ inline Unexpected<Error> IoError(std::string m) { return Fail(ErrorCode::kIoErro
 inline Unexpected<Error> Unimplemented(std::string m) {
   return Fail(ErrorCode::kUnimplemented, std::move(m));
 }
-inline Unexpected<Error> Internal(std::string m) { return Fail(ErrorCode::kInternal, std::move(m)); }
+inline Unexpected<Error> Internal(std::string m) {
+  return Fail(ErrorCode::kInternal, std::move(m));
+}
 
 }  // namespace sluice
 
@@ -154,12 +155,12 @@ inline Unexpected<Error> Internal(std::string m) { return Fail(ErrorCode::kInter
 #define SLUICE_CONCAT_(a, b) SLUICE_CONCAT_INNER_(a, b)
 
 /// Evaluate `expr` (a Status or Result); on error, return that error from the enclosing function.
-#define SLUICE_TRY(expr)                                                  \
-  do {                                                                    \
-    auto&& sluice_try_result_ = (expr);                                   \
-    if (!sluice_try_result_.has_value()) {                                \
-      return ::sluice::Fail(std::move(sluice_try_result_).error());       \
-    }                                                                     \
+#define SLUICE_TRY(expr)                                            \
+  do {                                                              \
+    auto&& sluice_try_result_ = (expr);                             \
+    if (!sluice_try_result_.has_value()) {                          \
+      return ::sluice::Fail(std::move(sluice_try_result_).error()); \
+    }                                                               \
   } while (false)
 
 #define SLUICE_ASSIGN_OR_RETURN_IMPL_(tmp, lhs, expr) \

@@ -1,11 +1,10 @@
 #include "sluice/base/std_io.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <optional>
-
-#include <fmt/format.h>
 
 #include "sluice/base/file_system_internal.h"
 
@@ -83,8 +82,8 @@ std::string PeekFile(FileSystem& fs, std::string_view path, size_t n) {
   return head;
 }
 
-Result<std::unique_ptr<WritableFile>> OpenOutput(FileSystem& fs, std::string_view path,
-                                                 int std_fd, const WriteOptions& options) {
+Result<std::unique_ptr<WritableFile>> OpenOutput(FileSystem& fs, std::string_view path, int std_fd,
+                                                 const WriteOptions& options) {
   if (IsStandardStream(path)) return NewStandardOutput(std_fd);
   return fs.OpenWritable(path, options);
 }

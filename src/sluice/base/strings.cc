@@ -1,10 +1,10 @@
 #include "sluice/base/strings.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <optional>
-
-#include <fmt/format.h>
 
 namespace sluice {
 

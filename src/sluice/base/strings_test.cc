@@ -53,8 +53,9 @@ namespace sluice {
 namespace {
 
 TEST(Base64Test, RoundTripsAndRejectsWhatIsNotBase64) {
-  for (std::string_view bytes : {std::string_view(""), std::string_view("f"), std::string_view("fo"),
-                                 std::string_view("foo"), std::string_view("\xff\x00\xc3", 3)}) {
+  for (std::string_view bytes :
+       {std::string_view(""), std::string_view("f"), std::string_view("fo"),
+        std::string_view("foo"), std::string_view("\xff\x00\xc3", 3)}) {
     EXPECT_EQ(Base64Decode(Base64Encode(bytes)), std::string(bytes));
   }
   EXPECT_EQ(Base64Encode("foobar"), "Zm9vYmFy");

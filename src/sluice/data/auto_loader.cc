@@ -45,7 +45,8 @@ bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 // Databricks writes `arr.element`, `m.key`, `m.value`; resolve those against the actual type.
 PathSegment Resolve(const PathSegment& seg, const Type& container) {
   if (seg.kind != PathSegment::Kind::kField) return seg;
-  if (container.is_array() && seg.name == "element") return PathSegment{PathSegment::Kind::kElement, {}};
+  if (container.is_array() && seg.name == "element")
+    return PathSegment{PathSegment::Kind::kElement, {}};
   if (container.is_map() && seg.name == "key") return PathSegment{PathSegment::Kind::kKey, {}};
   if (container.is_map() && seg.name == "value") return PathSegment{PathSegment::Kind::kValue, {}};
   return seg;
@@ -75,9 +76,8 @@ Result<TypePtr> ApplyAt(const TypePtr& type, const std::vector<PathSegment>& seg
   switch (seg.kind) {
     case PathSegment::Kind::kField: {
       if (!type->is_struct()) {
-        return InvalidArgument(
-            fmt::format("schema hint {}: the path goes through a {}, not a struct", where,
-                        type->ToString()));
+        return InvalidArgument(fmt::format(
+            "schema hint {}: the path goes through a {}, not a struct", where, type->ToString()));
       }
       std::vector<Field> fields = type->fields();
       size_t index = fields.size();
@@ -105,8 +105,8 @@ Result<TypePtr> ApplyAt(const TypePtr& type, const std::vector<PathSegment>& seg
     }
     case PathSegment::Kind::kElement: {
       if (!type->is_array()) {
-        return InvalidArgument(fmt::format("schema hint {}: {} is not an array", where,
-                                           type->ToString()));
+        return InvalidArgument(
+            fmt::format("schema hint {}: {} is not an array", where, type->ToString()));
       }
       TypePtr inner = leaf;
       if (!last) {
@@ -117,8 +117,8 @@ Result<TypePtr> ApplyAt(const TypePtr& type, const std::vector<PathSegment>& seg
     case PathSegment::Kind::kKey:
     case PathSegment::Kind::kValue: {
       if (!type->is_map()) {
-        return InvalidArgument(fmt::format("schema hint {}: {} is not a map", where,
-                                           type->ToString()));
+        return InvalidArgument(
+            fmt::format("schema hint {}: {} is not a map", where, type->ToString()));
       }
       const bool key = seg.kind == PathSegment::Kind::kKey;
       const TypePtr& target = key ? type->key_type() : type->value_type();
@@ -158,17 +158,17 @@ Result<std::vector<SchemaHint>> ParseSchemaHints(std::string_view text) {
     }
     auto path = FieldPath::Parse(path_text);
     if (!path.has_value()) {
-      return ParseError(fmt::format("schema hint \"{}\": {}", EscapeForMessage(hint),
-                                    path.error().message()));
+      return ParseError(
+          fmt::format("schema hint \"{}\": {}", EscapeForMessage(hint), path.error().message()));
     }
     if (path->empty() || path->segments().front().kind != PathSegment::Kind::kField) {
-      return ParseError(
-          fmt::format("schema hint \"{}\": the path must start with a column", EscapeForMessage(hint)));
+      return ParseError(fmt::format("schema hint \"{}\": the path must start with a column",
+                                    EscapeForMessage(hint)));
     }
     auto type = dialects::spark::ParseDataType(type_text);
     if (!type.has_value()) {
-      return ParseError(fmt::format("schema hint \"{}\": {}", EscapeForMessage(hint),
-                                    type.error().message()));
+      return ParseError(
+          fmt::format("schema hint \"{}\": {}", EscapeForMessage(hint), type.error().message()));
     }
     hints.push_back(SchemaHint{std::move(*path), std::move(*type)});
   }
@@ -179,8 +179,8 @@ Result<schema::SchemaPtr> ApplySchemaHints(const schema::Schema& schema,
                                            const std::vector<SchemaHint>& hints) {
   TypePtr root = schema.struct_type();
   for (const SchemaHint& hint : hints) {
-    SLUICE_ASSIGN_OR_RETURN(root, ApplyAt(root, hint.path.segments(), 0, hint.type,
-                                          hint.path.ToString()));
+    SLUICE_ASSIGN_OR_RETURN(
+        root, ApplyAt(root, hint.path.segments(), 0, hint.type, hint.path.ToString()));
   }
   return schema::Schema::FromStruct(std::move(root), schema.info());
 }

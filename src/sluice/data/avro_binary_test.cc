@@ -184,7 +184,8 @@ TEST(AvroBinaryEncodeTest, AWrappedFormWinsOverAMapValue) {
   avro::AvroSchema s = MustParse(R"(["null","string",{"type":"map","values":"string"}])");
   // {"string": "x"} names the string branch, though a map could hold it too.
   EXPECT_EQ(HexEncode(*EncodeAvro(s, Json(R"({"string":"x"})"))), "020278");
-  EXPECT_EQ(HexEncode(*EncodeAvro(s, Json(R"({"map":{"string":"x"}})"))), "04020c737472696e67027800");
+  EXPECT_EQ(HexEncode(*EncodeAvro(s, Json(R"({"map":{"string":"x"}})"))),
+            "04020c737472696e67027800");
   EXPECT_EQ(HexEncode(*EncodeAvro(s, Json(R"({"k":"v"})"))), "0402026b027600");
 }
 

@@ -19,8 +19,8 @@ using internal::DateTimePattern;
 Result<bool> ParseBool(std::string_view key, std::string_view v) {
   if (EqualsIgnoreCase(v, "true")) return true;
   if (EqualsIgnoreCase(v, "false")) return false;
-  return InvalidArgument(fmt::format("option {}: \"{}\" is not a boolean", key,
-                                     EscapeForMessage(v)));
+  return InvalidArgument(
+      fmt::format("option {}: \"{}\" is not a boolean", key, EscapeForMessage(v)));
 }
 
 // DateFormatter.defaultPattern, and LENIENT_TS_FORMATTER_SUPPORTED_DATE_FORMATS.
@@ -84,11 +84,12 @@ Result<CsvInferOptions> CsvInferOptions::FromMap(
 
 Result<CsvTypeRules> CsvTypeRules::Make(const CsvInferOptions& options) {
   auto compiled = std::make_shared<Compiled>();
-  SLUICE_ASSIGN_OR_RETURN(compiled->date,
-                          DateTimePattern::Compile(options.date_format.value_or(
-                              std::string(kDefaultDateFormat))));
+  SLUICE_ASSIGN_OR_RETURN(
+      compiled->date,
+      DateTimePattern::Compile(options.date_format.value_or(std::string(kDefaultDateFormat))));
   if (options.timestamp_format) {
-    SLUICE_ASSIGN_OR_RETURN(compiled->timestamp, DateTimePattern::Compile(*options.timestamp_format));
+    SLUICE_ASSIGN_OR_RETURN(compiled->timestamp,
+                            DateTimePattern::Compile(*options.timestamp_format));
   }
   if (options.timestamp_ntz_format) {
     SLUICE_ASSIGN_OR_RETURN(compiled->timestamp_ntz,
@@ -113,8 +114,9 @@ bool CsvTypeRules::CompatibleType(const InferredType& a, const InferredType& b,
   };
   if ((ka == InferredKind::kDate && is_ts(kb)) || (is_ts(ka) && kb == InferredKind::kDate)) {
     const InferredKind ts = ka == InferredKind::kDate ? kb : ka;
-    const bool lenient = ts == InferredKind::kTimestamp ? !options_->timestamp_format.has_value()
-                                                        : !options_->timestamp_ntz_format.has_value();
+    const bool lenient = ts == InferredKind::kTimestamp
+                             ? !options_->timestamp_format.has_value()
+                             : !options_->timestamp_ntz_format.has_value();
     const std::string_view date_format =
         options_->date_format ? std::string_view(*options_->date_format) : kDefaultDateFormat;
     const bool date_ok = std::find(kLenientDateFormats.begin(), kLenientDateFormats.end(),
@@ -153,7 +155,17 @@ InferredType CsvTypeRules::InferField(const InferredType& type_so_far,
   const CsvInferOptions& o = *options_;
   const Compiled& c = *compiled_;
   // The chain of tryParse* steps; each stage falls through to the next.
-  enum class Stage : uint8_t { kInt, kLong, kDecimal, kDouble, kDate, kNtz, kTimestamp, kBool, kString };
+  enum class Stage : uint8_t {
+    kInt,
+    kLong,
+    kDecimal,
+    kDouble,
+    kDate,
+    kNtz,
+    kTimestamp,
+    kBool,
+    kString
+  };
   Stage stage = Stage::kString;
   switch (type_so_far.kind()) {
     case InferredKind::kNull:
@@ -220,8 +232,8 @@ InferredType CsvTypeRules::InferField(const InferredType& type_so_far,
         break;
       }
       case Stage::kDouble:
-        if (internal::ParseJavaDouble(field) || field == o.nan_value ||
-            field == o.negative_inf || field == o.positive_inf) {
+        if (internal::ParseJavaDouble(field) || field == o.nan_value || field == o.negative_inf ||
+            field == o.positive_inf) {
           parsed = InferredType::Double();
           done = true;
         } else {
@@ -264,8 +276,8 @@ InferredType CsvTypeRules::InferField(const InferredType& type_so_far,
         break;
       }
       case Stage::kBool:
-        parsed = internal::ParseScalaBoolean(field) ? InferredType::Boolean()
-                                                    : InferredType::String();
+        parsed =
+            internal::ParseScalaBoolean(field) ? InferredType::Boolean() : InferredType::String();
         done = true;
         break;
       case Stage::kString:
@@ -354,9 +366,9 @@ void CsvInferrer::Merge(const CsvInferrer& other) {
 }
 
 Result<schema::SchemaPtr> CsvInferrer::Finish() const {
-  const bool infer = rules_.options().infer_schema &&
-                     (!rules_.options().auto_loader.has_value() ||
-                      rules_.options().auto_loader->infer_column_types);
+  const bool infer =
+      rules_.options().infer_schema && (!rules_.options().auto_loader.has_value() ||
+                                        rules_.options().auto_loader->infer_column_types);
   std::vector<InferredField> fields;
   fields.reserve(names_.size());
   for (size_t i = 0; i < names_.size(); ++i) {

@@ -111,8 +111,7 @@ class CsvInferrer {
   /// Columns from the first row: its cells as the header (`header`), or _c0.._c<n-1> for its
   /// width, in which case the row is data and is inferred too.
   static Result<CsvInferrer> FromFirstRow(CsvInferOptions options,
-                                          std::span<const std::string_view> first_row,
-                                          bool header);
+                                          std::span<const std::string_view> first_row, bool header);
 
   /// Infer one row (inferRowType).
   void AddRow(std::span<const std::string_view> fields);

@@ -95,7 +95,8 @@ TEST(CsvInferTest, BadOptionsAreErrors) {
 }
 
 TEST(AutoLoaderInferTest, CsvColumnsAreStringsThenHinted) {
-  auto o = CsvInferOptions::FromMap({{"cloudFiles.schemaHints", "amount decimal(10,2), ts timestamp"}});
+  auto o =
+      CsvInferOptions::FromMap({{"cloudFiles.schemaHints", "amount decimal(10,2), ts timestamp"}});
   ASSERT_TRUE(o.has_value());
   const Row header = {"id", "amount"};
   auto inferrer = CsvInferrer::FromFirstRow(*o, header, /*header=*/true);

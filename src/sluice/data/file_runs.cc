@@ -1,5 +1,6 @@
 #include "sluice/data/file_runs.h"
 
+#include <fmt/format.h>
 #include <simdjson.h>
 
 #include <algorithm>
@@ -11,8 +12,6 @@
 #include <mutex>
 #include <thread>
 #include <unordered_map>
-
-#include <fmt/format.h>
 
 #include "sluice/base/json_writer.h"
 #include "sluice/base/std_io.h"
@@ -383,8 +382,8 @@ std::vector<Element> SplitArray(std::string_view text, size_t pos, size_t* bad_a
   std::vector<Element> out;
   *bad_at = std::string::npos;
   auto ws = [&](size_t& i) {
-    while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' ||
-                               text[i] == '\n')) {
+    while (i < text.size() &&
+           (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n')) {
       ++i;
     }
   };
@@ -431,8 +430,8 @@ std::vector<Element> SplitArray(std::string_view text, size_t pos, size_t* bad_a
       return out;
     }
     size_t end = i;
-    while (end > begin && (text[end - 1] == ' ' || text[end - 1] == '\t' ||
-                           text[end - 1] == '\r' || text[end - 1] == '\n')) {
+    while (end > begin && (text[end - 1] == ' ' || text[end - 1] == '\t' || text[end - 1] == '\r' ||
+                           text[end - 1] == '\n')) {
       --end;
     }
     if (end == begin) {
@@ -480,18 +479,24 @@ bool Sampled(double ratio, uint64_t file, uint64_t offset) {
 
 std::string_view ModeName(ParseMode m) {
   switch (m) {
-    case ParseMode::kPermissive: return "permissive";
-    case ParseMode::kDropMalformed: return "dropmalformed";
-    case ParseMode::kFailFast: return "failfast";
+    case ParseMode::kPermissive:
+      return "permissive";
+    case ParseMode::kDropMalformed:
+      return "dropmalformed";
+    case ParseMode::kFailFast:
+      return "failfast";
   }
   return "permissive";
 }
 
 std::string_view FormatName(RecordFormat f) {
   switch (f) {
-    case RecordFormat::kJsonLines: return "jsonl";
-    case RecordFormat::kJson: return "json";
-    case RecordFormat::kCsv: return "csv";
+    case RecordFormat::kJsonLines:
+      return "jsonl";
+    case RecordFormat::kJson:
+      return "json";
+    case RecordFormat::kCsv:
+      return "csv";
   }
   return "jsonl";
 }
@@ -620,7 +625,8 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
         if (res.status == RecordStatus::kMalformed) {
           ++r.malformed;
           q.error = res.error;
-          if (res.error_offset > 0) q.error_offset = static_cast<int64_t>(offset) + res.error_offset;
+          if (res.error_offset > 0)
+            q.error_offset = static_cast<int64_t>(offset) + res.error_offset;
         } else {
           std::string msg;
           size_t shown = 0;
@@ -682,7 +688,8 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
         }
         if (col == -1) {
           for (size_t i = 0; i < top.size(); ++i) {
-            if (static_cast<int>(i) != rescued_index && AsciiLower(top[i].name()) == AsciiLower(name)) {
+            if (static_cast<int>(i) != rescued_index &&
+                AsciiLower(top[i].name()) == AsciiLower(name)) {
               col = -2;  // case mismatch: rescued, as Auto Loader does
               break;
             }
@@ -908,9 +915,9 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
   });
   report.violations = std::move(tallies);
   if (!report.invariant_holds()) {
-    return Internal(fmt::format(
-        "record accounting broke: {} records in, {} valid, {} quarantined, {} rescued",
-        report.records_in, report.valid, report.quarantined, report.rescued));
+    return Internal(
+        fmt::format("record accounting broke: {} records in, {} valid, {} quarantined, {} rescued",
+                    report.records_in, report.valid, report.quarantined, report.rescued));
   }
   return report;
 }

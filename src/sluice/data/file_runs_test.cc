@@ -3,10 +3,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <atomic>
 #include <string>
 #include <vector>
 
@@ -87,7 +87,7 @@ struct RunResult {
 };
 
 RunResult Validate(const std::vector<std::string>& files, const schema::SchemaPtr& schema,
-             ValidateRunOptions options) {
+                   ValidateRunOptions options) {
   RunResult r;
   options.fs = MemFs();
   auto report = ValidateFiles(files, schema, options, r.out, r.quarantine);
@@ -96,13 +96,12 @@ RunResult Validate(const std::vector<std::string>& files, const schema::SchemaPt
   return r;
 }
 
-
 std::string Raw(const JsonValue& q) {
   const JsonValue* raw = q.Find("raw");
   const JsonValue* enc = q.Find("raw_encoding");
   if (raw == nullptr || enc == nullptr) return "<missing>";
   return enc->as_string() == "base64" ? Base64Decode(raw->as_string()).value_or("<bad base64>")
-                                       : raw->as_string();
+                                      : raw->as_string();
 }
 
 int64_t Int(const JsonValue& v, std::string_view key) {
@@ -126,8 +125,9 @@ std::vector<uint64_t> LineNumbers(const ViolationCount& v) {
   return out;
 }
 
-const char* kOrders = "order_id BIGINT NOT NULL, customer_id BIGINT NOT NULL, order_amount DOUBLE, "
-                      "order_date DATE";
+const char* kOrders =
+    "order_id BIGINT NOT NULL, customer_id BIGINT NOT NULL, order_amount DOUBLE, "
+    "order_date DATE";
 
 // The seed's Bronze-to-Silver scenario: an extra field, a number sent as a string, a missing
 // required field, a broken line.
@@ -193,7 +193,7 @@ struct Corpus {
     std::string raw;
     bool needs_base64;
   };
-  std::vector<Bad> malformed;  // quarantined in every mode
+  std::vector<Bad> malformed;          // quarantined in every mode
   std::vector<uint64_t> rescue_lines;  // rescued in permissive, quarantined otherwise
   uint64_t good = 0;
   uint64_t line = 1;
@@ -261,7 +261,8 @@ TEST(ValidateFilesTest, DamagedCorpusEveryModeKeepsTheInvariant) {
   std::string file = dir.Write("damaged.jsonl", c.bytes);
   for (ParseMode mode : {ParseMode::kPermissive, ParseMode::kDropMalformed, ParseMode::kFailFast}) {
     for (unsigned threads : {1u, 2u}) {
-      SCOPED_TRACE(testing::Message() << "mode " << static_cast<int>(mode) << " threads " << threads);
+      SCOPED_TRACE(testing::Message()
+                   << "mode " << static_cast<int>(mode) << " threads " << threads);
       ValidateRunOptions o;
       o.mode = mode;
       o.threads = threads;
@@ -283,7 +284,8 @@ TEST(ValidateFilesTest, DamagedCorpusEveryModeKeepsTheInvariant) {
       EXPECT_EQ(r.report.records_in, total);
       EXPECT_EQ(r.report.malformed, c.malformed.size());
       const bool permissive = mode == ParseMode::kPermissive;
-      EXPECT_EQ(r.report.quarantined, c.malformed.size() + (permissive ? 0 : c.rescue_lines.size()));
+      EXPECT_EQ(r.report.quarantined,
+                c.malformed.size() + (permissive ? 0 : c.rescue_lines.size()));
       EXPECT_EQ(r.report.rescued, permissive ? c.rescue_lines.size() : 0u);
       // Each malformed record is in the quarantine with its line, offset and exact bytes.
       for (const Corpus::Bad& b : c.malformed) {
@@ -323,7 +325,8 @@ std::string GeneratedJsonl(int n, int every_bad) {
     if (every_bad > 0 && i % every_bad == 7) {
       s += "{\"order_id\": " + std::to_string(i) + ", \"customer_id\": \"oops\"}\n";
     } else if (every_bad > 0 && i % every_bad == 11) {
-      s += "{\"order_id\": " + std::to_string(i) + ", \"customer_id\": 3, \"order_amount\": 1.0, broken\n";
+      s += "{\"order_id\": " + std::to_string(i) +
+           ", \"customer_id\": 3, \"order_amount\": 1.0, broken\n";
     } else if (i % 13 == 5) {
       s += "\n";
     } else {
@@ -371,8 +374,8 @@ TEST(ValidateFilesTest, SameResultsForAnyThreadCountAndBlockSize) {
 
 TEST(ValidateFilesTest, FailFastStopsAtTheFirstBadRecordInFileOrder) {
   TempDir dir;
-  std::string a = dir.Write("a.jsonl", GeneratedJsonl(2000, 0) + "{\"order_id\": null}\n" +
-                                           GeneratedJsonl(2000, 10));
+  std::string a = dir.Write(
+      "a.jsonl", GeneratedJsonl(2000, 0) + "{\"order_id\": null}\n" + GeneratedJsonl(2000, 10));
   ValidateRunOptions o;
   o.fs = MemFs();
   o.mode = ParseMode::kFailFast;
@@ -426,8 +429,8 @@ TEST(ValidateFilesTest, JsonDocumentsArraysAndSingleObjects) {
                               "  {\"order_id\": \"x\", \"customer_id\": 3},\n"
                               "  {\"order_id\": 3, \"customer_id\": 4, \"s\": \"a]b,c\"}\n]\n");
   std::string one = dir.Write("one.json", "{\n \"order_id\": 9,\n \"customer_id\": 8\n}\n");
-  std::string broken = dir.Write("broken.json",
-                                 "[{\"order_id\": 1, \"customer_id\": 2},\n {\"order_id\": 2,");
+  std::string broken =
+      dir.Write("broken.json", "[{\"order_id\": 1, \"customer_id\": 2},\n {\"order_id\": 2,");
   ValidateRunOptions o;
   o.fs = MemFs();
   o.format = RecordFormat::kJson;
@@ -448,7 +451,8 @@ TEST(ValidateFilesTest, JsonDocumentsArraysAndSingleObjects) {
 TEST(ValidateFilesTest, CsvHeadersMapByNameAndExtraColumnsAreRescued) {
   TempDir dir;
   std::string file = dir.Write("o.csv",
-                               "\xEF\xBB\xBF" "customer_id,order_id,Order_Amount,channel\r\n"
+                               "\xEF\xBB\xBF"
+                               "customer_id,order_id,Order_Amount,channel\r\n"
                                "501,1001,4500.0,web\r\n"
                                "\r\n"
                                "502,1002,\"12.5\",\"sh\"\"op\"\r\n"
@@ -474,8 +478,10 @@ TEST(ValidateFilesTest, CsvHeadersMapByNameAndExtraColumnsAreRescued) {
   EXPECT_EQ(Int(q[0], "line"), 5);
   EXPECT_EQ(Int(q[1], "line"), 6);
   EXPECT_EQ(Raw(q[1]), "504,1004");
-  std::string bytes = "\xEF\xBB\xBF" "customer_id,order_id,Order_Amount,channel\r\n"
-                      "501,1001,4500.0,web\r\n\r\n502,1002,\"12.5\",\"sh\"\"op\"\r\n";
+  std::string bytes =
+      "\xEF\xBB\xBF"
+      "customer_id,order_id,Order_Amount,channel\r\n"
+      "501,1001,4500.0,web\r\n\r\n502,1002,\"12.5\",\"sh\"\"op\"\r\n";
   EXPECT_EQ(Int(q[0], "offset"), static_cast<int64_t>(bytes.size()));
 }
 
@@ -543,16 +549,17 @@ TEST(ValidateFilesTest, ErrorsStopTheRun) {
 
 TEST(InferFilesTest, SameSchemaForAnyThreadCount) {
   TempDir dir;
-  std::string a = dir.Write("a.jsonl", GeneratedJsonl(4000, 0) +
-                                           "{\"nested\": {\"z\": [1, 2.5], \"a\": null}}\n");
+  std::string a = dir.Write(
+      "a.jsonl", GeneratedJsonl(4000, 0) + "{\"nested\": {\"z\": [1, 2.5], \"a\": null}}\n");
   InferRunOptions o;
   o.fs = MemFs();
   o.threads = 1;
   auto base = InferFiles({a}, o);
   ASSERT_TRUE(base.has_value());
-  EXPECT_EQ(dialects::spark::WriteDdl(*base->schema).value,
-            "customer_id BIGINT,extra BIGINT,nested STRUCT<a: STRING, z: ARRAY<DOUBLE>>,order_amount "
-            "DOUBLE,order_date STRING,order_id BIGINT");
+  EXPECT_EQ(
+      dialects::spark::WriteDdl(*base->schema).value,
+      "customer_id BIGINT,extra BIGINT,nested STRUCT<a: STRING, z: ARRAY<DOUBLE>>,order_amount "
+      "DOUBLE,order_date STRING,order_id BIGINT");
   for (unsigned threads : {2u, 3u}) {
     o.threads = threads;
     o.block_bytes = 4096;
@@ -622,8 +629,8 @@ TEST(InferFilesTest, JsonDocuments) {
 // The default file system is the machine's: the same bytes read from a real file give the same
 // run as from memory.
 TEST(ValidateFilesTest, ReadsLocalFilesByDefault) {
-  std::string dir = (fs::temp_directory_path() / ("sluice-runs-" + std::to_string(::getpid())))
-                        .string();
+  std::string dir =
+      (fs::temp_directory_path() / ("sluice-runs-" + std::to_string(::getpid()))).string();
   ASSERT_TRUE(LocalFileSystem()->CreateDirs(dir).has_value());
   std::string bytes = GeneratedJsonl(3000, 50);
   std::string file = dir + "/a.jsonl";

@@ -98,8 +98,7 @@ TEST(InferenceConformanceTest, SparkJsonInferCases) {
     auto got_type = FromSchemaType(*(*got)->struct_type());
     ASSERT_TRUE(got_type.has_value()) << id;
     if (!(*got_type == *expected)) {
-      ADD_FAILURE() << id << ": got " << got_type->ToString() << "\n want "
-                    << expected->ToString();
+      ADD_FAILURE() << id << ": got " << got_type->ToString() << "\n want " << expected->ToString();
       ok = false;
     }
     // The printed form must be Spark's simpleString too.
@@ -202,8 +201,8 @@ TEST(InferenceConformanceTest, SparkCsvInferCases) {
     ASSERT_TRUE(a.has_value() && b.has_value() && want.has_value());
     const auto got = rules->MergeRowTypes({*a}, {*b});
     const bool ok = got.size() == 1 && got[0] == *want;
-    EXPECT_TRUE(ok) << row.items()[0].as_string() << " + " << row.items()[1].as_string()
-                    << " = " << (got.empty() ? "" : got[0].ToString());
+    EXPECT_TRUE(ok) << row.items()[0].as_string() << " + " << row.items()[1].as_string() << " = "
+                    << (got.empty() ? "" : got[0].ToString());
     if (ok) ++merged_ok;
   }
   std::printf(

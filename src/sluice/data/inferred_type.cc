@@ -82,9 +82,10 @@ InferredType InferredType::Decimal(int precision, int scale) {
 
 InferredType InferredType::Struct(std::vector<InferredField> fields) {
   InferredType t(InferredKind::kStruct);
-  std::stable_sort(fields.begin(), fields.end(), [](const InferredField& a, const InferredField& b) {
-    return JavaStringCompare(a.name, b.name) < 0;
-  });
+  std::stable_sort(fields.begin(), fields.end(),
+                   [](const InferredField& a, const InferredField& b) {
+                     return JavaStringCompare(a.name, b.name) < 0;
+                   });
   t.fields_ = std::move(fields);
   return t;
 }

@@ -32,8 +32,8 @@ bool IsBlank(std::string_view s) {
 Result<bool> ParseBool(std::string_view key, std::string_view v) {
   if (EqualsIgnoreCase(v, "true")) return true;
   if (EqualsIgnoreCase(v, "false")) return false;
-  return InvalidArgument(fmt::format("option {}: \"{}\" is not a boolean", key,
-                                     EscapeForMessage(v)));
+  return InvalidArgument(
+      fmt::format("option {}: \"{}\" is not a boolean", key, EscapeForMessage(v)));
 }
 
 }  // namespace
@@ -60,8 +60,8 @@ struct alignas(128) JsonInferrer::Impl {
     const char* start = field.key().raw();
     const char* limit = doc_limit;
     if (start < doc_begin || start >= limit) return false;
-    const char* q = static_cast<const char*>(
-        std::memchr(start, '"', static_cast<size_t>(limit - start)));
+    const char* q =
+        static_cast<const char*>(std::memchr(start, '"', static_cast<size_t>(limit - start)));
     if (q == nullptr) return false;
     std::string_view k(start, static_cast<size_t>(q - start));
     for (char c : k) {
@@ -118,8 +118,8 @@ struct alignas(128) JsonInferrer::Impl {
   // An integer token of at most 18 digits (so it fits a long): the common case, decided
   // without the full number grammar.
   static bool ShortLong(std::string_view t) {
-    while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\n' ||
-                          t.back() == '\r')) {
+    while (!t.empty() &&
+           (t.back() == ' ' || t.back() == '\t' || t.back() == '\n' || t.back() == '\r')) {
       t.remove_suffix(1);
     }
     size_t i = (!t.empty() && t[0] == '-') ? 1 : 0;
@@ -280,8 +280,8 @@ struct alignas(128) JsonInferrer::Impl {
         if (auto e = v.get_bool().get(b); e) {
           return Fail(Outcome::kMalformed, simdjson::error_message(e));
         }
-        Merge(acc, options->primitives_as_string ? InferredType::String()
-                                                 : InferredType::Boolean());
+        Merge(acc,
+              options->primitives_as_string ? InferredType::String() : InferredType::Boolean());
         return Outcome::kOk;
       }
       case od::json_type::null: {
@@ -448,7 +448,6 @@ struct alignas(128) JsonInferrer::Impl {
     }
     return Fail(Outcome::kMalformed, "unknown JSON value");
   }
-
 };
 
 Result<JsonInferOptions> JsonInferOptions::FromMap(
@@ -493,8 +492,8 @@ Result<JsonInferOptions> JsonInferOptions::FromMap(
       char* end = nullptr;
       const double r = std::strtod(value.c_str(), &end);
       if (end == value.c_str() || r <= 0) {
-        return InvalidArgument(fmt::format("samplingRatio \"{}\" must be > 0",
-                                           EscapeForMessage(value)));
+        return InvalidArgument(
+            fmt::format("samplingRatio \"{}\" must be > 0", EscapeForMessage(value)));
       }
       if (r <= 0.99) {
         return InvalidArgument("samplingRatio below 1: sample the records before inference");
@@ -602,15 +601,16 @@ Status JsonInferrer::AddPaddedRecord(std::string_view json) {
       case ParseMode::kDropMalformed:
         return Ok();
       case ParseMode::kFailFast:
-        return ParseError(fmt::format("malformed record in FAILFAST mode: {}",
-                                      last_malformed_reason_));
+        return ParseError(
+            fmt::format("malformed record in FAILFAST mode: {}", last_malformed_reason_));
     }
     return Ok();
   };
 
   od::document doc;
-  if (auto e = impl.parser.iterate(json.data(), json.size(), json.size() + simdjson::SIMDJSON_PADDING)
-                   .get(doc);
+  if (auto e =
+          impl.parser.iterate(json.data(), json.size(), json.size() + simdjson::SIMDJSON_PADDING)
+              .get(doc);
       e) {
     return malformed(simdjson::error_message(e));
   }
@@ -642,10 +642,10 @@ Status JsonInferrer::AddPaddedRecord(std::string_view json) {
     case ParseMode::kDropMalformed:
       return Ok();
     case ParseMode::kFailFast:
-      return ParseError(fmt::format(
-          "record {}: a top-level {} is not a record (FAILFAST: Spark's "
-          "malformedRecordsDetectedInSchemaInferenceError)",
-          records_, t->ToString()));
+      return ParseError(
+          fmt::format("record {}: a top-level {} is not a record (FAILFAST: Spark's "
+                      "malformedRecordsDetectedInSchemaInferenceError)",
+                      records_, t->ToString()));
   }
   return Ok();
 }
@@ -658,7 +658,8 @@ void JsonInferrer::Merge(const JsonInferrer& other) {
   if (!other.last_malformed_reason_.empty()) last_malformed_reason_ = other.last_malformed_reason_;
 }
 
-std::optional<InferredType> CanonicalizeType(const InferredType& type, bool drop_field_if_all_null) {
+std::optional<InferredType> CanonicalizeType(const InferredType& type,
+                                             bool drop_field_if_all_null) {
   switch (type.kind()) {
     case InferredKind::kArray: {
       std::optional<InferredType> e = CanonicalizeType(type.element(), drop_field_if_all_null);

@@ -165,10 +165,13 @@ TEST(JsonInferTest, QuotedNumbersUnderPrefersDecimal) {
 }
 
 TEST(JsonInferTest, MergeEqualsOneInferrer) {
-  const std::vector<std::string> records = {
-      R"({"a":1,"b":{"x":[1,2]},"c":"s"})", R"({"a":2.5,"b":{"y":true}})", R"({"a":null,"d":[]})",
-      R"({"b":{"x":[3.5]},"c":7})",         "{bad",                        R"([{"e":1}])",
-      "42"};
+  const std::vector<std::string> records = {R"({"a":1,"b":{"x":[1,2]},"c":"s"})",
+                                            R"({"a":2.5,"b":{"y":true}})",
+                                            R"({"a":null,"d":[]})",
+                                            R"({"b":{"x":[3.5]},"c":7})",
+                                            "{bad",
+                                            R"([{"e":1}])",
+                                            "42"};
   auto whole = JsonInferrer::Make();
   ASSERT_TRUE(whole.has_value());
   for (const auto& r : records) ASSERT_TRUE(whole->AddRecord(r).has_value());
@@ -235,8 +238,9 @@ TEST(SchemaHintsInferTest, ParsesPathsAndTypes) {
 TEST(SchemaHintsInferTest, AppliesOverridesAddsColumnsAndPinsCase) {
   auto base = dialects::spark::ReadDdl("Amount STRING, items ARRAY<STRUCT<qty: STRING>>, s STRING");
   ASSERT_TRUE(base.has_value());
-  auto hints = ParseSchemaHints("amount decimal(10,2), items[].qty int, items[].sku string, "
-                                "new.x.y bigint, s.z int");
+  auto hints = ParseSchemaHints(
+      "amount decimal(10,2), items[].qty int, items[].sku string, "
+      "new.x.y bigint, s.z int");
   ASSERT_TRUE(hints.has_value());
   // The last hint goes through a string: an error.
   auto bad = ApplySchemaHints(*base->value, *hints);

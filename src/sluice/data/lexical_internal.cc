@@ -42,9 +42,7 @@ bool ParseDigits(std::string_view s, size_t* i) {
   return *i > start;
 }
 
-bool IsHexDigit(char c) {
-  return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
+bool IsHexDigit(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 
 bool StartsWithIgnoreCase(std::string_view s, size_t at, std::string_view word) {
   if (s.size() - at < word.size()) return false;
@@ -314,8 +312,8 @@ Result<DecimalLocale> DecimalLocaleFor(std::string_view tag) {
       return DecimalLocale{false, std::string(k.grouping), std::string(k.decimal)};
     }
   }
-  return InvalidArgument(fmt::format("locale \"{}\" is not supported for decimal parsing",
-                                     EscapeForMessage(tag)));
+  return InvalidArgument(
+      fmt::format("locale \"{}\" is not supported for decimal parsing", EscapeForMessage(tag)));
 }
 
 namespace {
@@ -408,7 +406,8 @@ JsonNumberClass ClassifyJsonNumber(std::string_view token, DecimalShape* shape) 
     }
     const size_t exp_start = i;
     while (i < token.size() && IsDigit(token[i])) {
-      if (exponent <= std::numeric_limits<int32_t>::max()) exponent = exponent * 10 + (token[i] - '0');
+      if (exponent <= std::numeric_limits<int32_t>::max())
+        exponent = exponent * 10 + (token[i] - '0');
       if (exponent > std::numeric_limits<int32_t>::max()) exponent_overflow = true;
       ++i;
     }
@@ -472,21 +471,19 @@ Result<DateTimePattern> DateTimePattern::Compile(std::string_view pattern) {
             fmt::format("pattern \"{}\": letter '{}' is not supported for parsing", pattern, c));
       }
       if (((c == 'M' || c == 'L') && count > 4) || (c == 'd' && count > 2) ||
-          (c == 'D' && count > 3) || (std::string_view("HkKhms").find(c) != std::string_view::npos &&
-                                      count > 2) ||
+          (c == 'D' && count > 3) ||
+          (std::string_view("HkKhms").find(c) != std::string_view::npos && count > 2) ||
           (c == 'a' && count > 1) || (c == 'S' && count > 9) || (c == 'E' && count > 4) ||
           ((c == 'X' || c == 'x' || c == 'Z') && count > 5) || (c == 'V' && count != 2)) {
-        return InvalidArgument(
-            fmt::format("pattern \"{}\": too many '{}' letters", pattern, c));
+        return InvalidArgument(fmt::format("pattern \"{}\": too many '{}' letters", pattern, c));
       }
       p.elements_.push_back(Element{c, count, {}});
       i = j;
       continue;
     }
     if (c == '[' || c == ']' || c == '{' || c == '}' || c == '#') {
-      return InvalidArgument(
-          fmt::format("pattern \"{}\": '{}' (optional sections, reserved) is not supported",
-                      pattern, c));
+      return InvalidArgument(fmt::format(
+          "pattern \"{}\": '{}' (optional sections, reserved) is not supported", pattern, c));
     }
     p.elements_.push_back(Element{0, 0, std::string(1, c)});
     ++i;
@@ -617,7 +614,8 @@ bool DateTimePattern::Parse(std::string_view s, DateTimeFields* out) const {
       }
       case 'E': {
         int idx = 0;
-        if (el.count == 4 ? !ReadWord(s, &i, kLongDays, &idx) : !ReadWord(s, &i, kShortDays, &idx)) {
+        if (el.count == 4 ? !ReadWord(s, &i, kLongDays, &idx)
+                          : !ReadWord(s, &i, kShortDays, &idx)) {
           return false;
         }
         break;

@@ -1,6 +1,5 @@
 #include "sluice/data/validator.h"
 
-
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -26,18 +25,30 @@ using schema::TypeKind;
 
 std::string_view ViolationKindName(ViolationKind kind) {
   switch (kind) {
-    case ViolationKind::kMalformed: return "malformed";
-    case ViolationKind::kTypeMismatch: return "type_mismatch";
-    case ViolationKind::kOutOfRange: return "out_of_range";
-    case ViolationKind::kDecimalPrecision: return "decimal_precision";
-    case ViolationKind::kStringTooLong: return "string_too_long";
-    case ViolationKind::kInvalidDate: return "invalid_date";
-    case ViolationKind::kInvalidTimestamp: return "invalid_timestamp";
-    case ViolationKind::kNullNotAllowed: return "null_not_allowed";
-    case ViolationKind::kMissingRequired: return "missing_required";
-    case ViolationKind::kUnknownField: return "unknown_field";
-    case ViolationKind::kCaseMismatch: return "case_mismatch";
-    case ViolationKind::kDuplicateKey: return "duplicate_key";
+    case ViolationKind::kMalformed:
+      return "malformed";
+    case ViolationKind::kTypeMismatch:
+      return "type_mismatch";
+    case ViolationKind::kOutOfRange:
+      return "out_of_range";
+    case ViolationKind::kDecimalPrecision:
+      return "decimal_precision";
+    case ViolationKind::kStringTooLong:
+      return "string_too_long";
+    case ViolationKind::kInvalidDate:
+      return "invalid_date";
+    case ViolationKind::kInvalidTimestamp:
+      return "invalid_timestamp";
+    case ViolationKind::kNullNotAllowed:
+      return "null_not_allowed";
+    case ViolationKind::kMissingRequired:
+      return "missing_required";
+    case ViolationKind::kUnknownField:
+      return "unknown_field";
+    case ViolationKind::kCaseMismatch:
+      return "case_mismatch";
+    case ViolationKind::kDuplicateKey:
+      return "duplicate_key";
   }
   return "unknown";
 }
@@ -60,10 +71,10 @@ struct alignas(64) ValidationPlan::Node {
   int max_length = -1;  // char/varchar
   /// Root only: the position of the rescued column among the children, or -1.
   int rescued_child = -1;
-  std::string name;     // struct children only
-  std::string json_key; // "name": as JSON, ready to append
-  std::string lower;    // ASCII-lowercased name
-  std::string path;     // the schema path, for reports
+  std::string name;      // struct children only
+  std::string json_key;  // "name": as JSON, ready to append
+  std::string lower;     // ASCII-lowercased name
+  std::string path;      // the schema path, for reports
   /// Wide structs: exact name -> child position.
   std::unordered_map<std::string, uint32_t> by_name;
 };
@@ -139,9 +150,8 @@ Status CompileNode(const schema::Type& type, bool nullable, std::string path, ui
     case TypeKind::kMap: {
       uint32_t first = add_children(2);
       SLUICE_TRY(CompileNode(*type.key_type(), false, path + "{key}", first, nodes));
-      SLUICE_TRY(
-          CompileNode(*type.value_type(), type.value_contains_null(), path + "{value}", first + 1,
-                      nodes));
+      SLUICE_TRY(CompileNode(*type.value_type(), type.value_contains_null(), path + "{value}",
+                             first + 1, nodes));
       break;
     }
     case TypeKind::kNull:
@@ -177,9 +187,18 @@ bool IsSpecialFloatString(std::string_view t) {
 // Integer range of an integer kind.
 void IntRange(TypeKind kind, int64_t* lo, int64_t* hi) {
   switch (kind) {
-    case TypeKind::kInt8: *lo = INT8_MIN; *hi = INT8_MAX; return;
-    case TypeKind::kInt16: *lo = INT16_MIN; *hi = INT16_MAX; return;
-    case TypeKind::kInt32: *lo = INT32_MIN; *hi = INT32_MAX; return;
+    case TypeKind::kInt8:
+      *lo = INT8_MIN;
+      *hi = INT8_MAX;
+      return;
+    case TypeKind::kInt16:
+      *lo = INT16_MIN;
+      *hi = INT16_MAX;
+      return;
+    case TypeKind::kInt32:
+      *lo = INT32_MIN;
+      *hi = INT32_MAX;
+      return;
     case TypeKind::kNull:
     case TypeKind::kBoolean:
     case TypeKind::kInt64:
@@ -214,8 +233,8 @@ DecimalResult NormalizeDecimal(std::string_view text, int precision, int scale, 
     ++i;
   }
   char digits[80];
-  int nd = 0;          // significant digits kept (leading zeros dropped)
-  int64_t shift = 0;   // value = digits * 10^shift
+  int nd = 0;         // significant digits kept (leading zeros dropped)
+  int64_t shift = 0;  // value = digits * 10^shift
   bool any = false;
   bool overflow = false;
   bool seen_point = false;
@@ -317,8 +336,8 @@ bool IsBase64(std::string_view s) {
   if (s.size() - n > 2) return false;
   for (size_t i = 0; i < n; ++i) {
     char c = s[i];
-    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-          c == '+' || c == '/')) {
+    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' ||
+          c == '/')) {
       return false;
     }
   }
@@ -345,7 +364,8 @@ bool IsTimeOfDay(std::string_view s) {
   auto num = [&](size_t min, size_t max, int limit) {
     size_t start = i;
     int v = 0;
-    while (i < s.size() && i - start < max && s[i] >= '0' && s[i] <= '9') v = v * 10 + (s[i++] - '0');
+    while (i < s.size() && i - start < max && s[i] >= '0' && s[i] <= '9')
+      v = v * 10 + (s[i++] - '0');
     return i - start >= min && v <= limit;
   };
   if (!num(1, 2, 23) || i >= s.size() || s[i++] != ':' || !num(2, 2, 59)) return false;
@@ -415,12 +435,18 @@ namespace {
 bool TextFits(const Node& n, std::string_view s) {
   internal::DateTimeFields f;
   switch (n.kind) {
-    case TypeKind::kDate: return internal::ParseLenientDate(s, &f);
-    case TypeKind::kTimestamp: return internal::ParseLenientTimestamp(s, &f);
-    case TypeKind::kTimestampNtz: return internal::ParseLenientTimestamp(s, &f) && !f.has_zone;
-    case TypeKind::kTime: return IsTimeOfDay(s);
-    case TypeKind::kUuid: return IsUuid(s);
-    case TypeKind::kBinary: return IsBase64(s);
+    case TypeKind::kDate:
+      return internal::ParseLenientDate(s, &f);
+    case TypeKind::kTimestamp:
+      return internal::ParseLenientTimestamp(s, &f);
+    case TypeKind::kTimestampNtz:
+      return internal::ParseLenientTimestamp(s, &f) && !f.has_zone;
+    case TypeKind::kTime:
+      return IsTimeOfDay(s);
+    case TypeKind::kUuid:
+      return IsUuid(s);
+    case TypeKind::kBinary:
+      return IsBase64(s);
     case TypeKind::kString:
       return n.max_length < 0 || CodePoints(s) <= static_cast<size_t>(n.max_length);
     case TypeKind::kNull:
@@ -451,7 +477,8 @@ bool KeyFits(const Node& key, std::string_view s) {
     case TypeKind::kUuid:
     case TypeKind::kBinary:
       return TextFits(key, s);
-    case TypeKind::kBoolean: return s == "true" || s == "false";
+    case TypeKind::kBoolean:
+      return s == "true" || s == "false";
     case TypeKind::kInt8:
     case TypeKind::kInt16:
     case TypeKind::kInt32:
@@ -569,11 +596,21 @@ void Unescape(std::string_view body, std::string& out) {
     }
     char e = body[++i];
     switch (e) {
-      case 'b': out += '\b'; break;
-      case 'f': out += '\f'; break;
-      case 'n': out += '\n'; break;
-      case 'r': out += '\r'; break;
-      case 't': out += '\t'; break;
+      case 'b':
+        out += '\b';
+        break;
+      case 'f':
+        out += '\f';
+        break;
+      case 'n':
+        out += '\n';
+        break;
+      case 'r':
+        out += '\r';
+        break;
+      case 't':
+        out += '\t';
+        break;
       case 'u': {
         uint32_t cp = static_cast<uint32_t>(Hex4(body.data() + i + 1));
         i += 4;
@@ -585,7 +622,9 @@ void Unescape(std::string_view body, std::string& out) {
         AppendUtf8(out, cp);
         break;
       }
-      default: out += e; break;  // " \ /
+      default:
+        out += e;
+        break;  // " \ /
     }
   }
 }
@@ -687,15 +726,22 @@ enum class Atom : uint8_t { kInvalid, kNull, kTrue, kFalse, kInteger, kFloat, kN
 inline Atom ClassifyAtom(std::string_view t) {
   if (t.empty()) return Atom::kInvalid;
   switch (t[0]) {
-    case 'n': return t == "null" ? Atom::kNull : Atom::kInvalid;
-    case 't': return t == "true" ? Atom::kTrue : Atom::kInvalid;
-    case 'f': return t == "false" ? Atom::kFalse : Atom::kInvalid;
-    default: break;
+    case 'n':
+      return t == "null" ? Atom::kNull : Atom::kInvalid;
+    case 't':
+      return t == "true" ? Atom::kTrue : Atom::kInvalid;
+    case 'f':
+      return t == "false" ? Atom::kFalse : Atom::kInvalid;
+    default:
+      break;
   }
   switch (NumberShape(t)) {
-    case 1: return Atom::kInteger;
-    case 2: return Atom::kFloat;
-    default: break;
+    case 1:
+      return Atom::kInteger;
+    case 2:
+      return Atom::kFloat;
+    default:
+      break;
   }
   return IsNonNumericToken(t) ? Atom::kNonNumeric : Atom::kInvalid;
 }
@@ -777,18 +823,18 @@ struct alignas(128) RecordValidator::Impl {
   const std::vector<Node>* nodes = nullptr;
   uint32_t max_depth = 1000;
   RecordResult result;
-  std::string rescued;          // the rescued object's members, comma-separated
+  std::string rescued;                     // the rescued object's members, comma-separated
   std::vector<std::string> rescued_paths;  // their names
-  std::string prior_rescued;    // the record's own value of the rescued column, if any
+  std::string prior_rescued;               // the record's own value of the rescued column, if any
   std::vector<Frame> frames;
-  std::vector<std::vector<uint8_t>> seen;   // per depth: which fields of the object were seen
-  std::vector<std::string> key_store;       // per depth: the current key, unescaped
+  std::vector<std::vector<uint8_t>> seen;  // per depth: which fields of the object were seen
+  std::vector<std::string> key_store;      // per depth: the current key, unescaped
   std::vector<std::unordered_set<std::string>> map_keys;  // per depth: a map's keys so far
   std::string scratch;
-  std::string content;          // a string's content with escapes resolved
-  std::string decimal;          // a decimal's normalized text
-  std::string rescued_key;      // "<rescued column>": as JSON
-  std::string skip_stack;       // open brackets while skipping a value
+  std::string content;      // a string's content with escapes resolved
+  std::string decimal;      // a decimal's normalized text
+  std::string rescued_key;  // "<rescued column>": as JSON
+  std::string skip_stack;   // open brackets while skipping a value
   bool fatal = false;
   bool needs_rescue = false;
   uint32_t depth = 0;
@@ -889,9 +935,8 @@ struct alignas(128) RecordValidator::Impl {
   std::string UniqueRescuedName(std::string name) const {
     if (rescued_paths.empty()) return name;
     const std::string base = name;
-    for (int k = 2; std::find(rescued_paths.begin(), rescued_paths.end(), name) !=
-                    rescued_paths.end();
-         ++k) {
+    for (int k = 2;
+         std::find(rescued_paths.begin(), rescued_paths.end(), name) != rescued_paths.end(); ++k) {
       name = base + "#" + std::to_string(k);
     }
     return name;
@@ -971,7 +1016,8 @@ struct alignas(128) RecordValidator::Impl {
       if (p >= end) return Malformed("missing value");
       char c = *p;
       if (c == '{' || c == '[') {
-        if (depth + skip_stack.size() + 1 > max_depth) return Malformed("nesting deeper than the limit");
+        if (depth + skip_stack.size() + 1 > max_depth)
+          return Malformed("nesting deeper than the limit");
         skip_stack.push_back(c);
         ++p;
         SkipSpace();
@@ -1200,7 +1246,8 @@ struct alignas(128) RecordValidator::Impl {
   // A number or boolean token (not null) for place `n`.
   bool WalkAtom(const Node& n, std::string_view atom, Atom kind, Out& out) {
     switch (n.kind) {
-      case TypeKind::kString: return StringFromText(n, atom, out);
+      case TypeKind::kString:
+        return StringFromText(n, atom, out);
       case TypeKind::kBoolean:
         if (kind == Atom::kTrue || kind == Atom::kFalse) {
           out += atom;
@@ -1266,7 +1313,8 @@ struct alignas(128) RecordValidator::Impl {
           // Seconds since the epoch, as Spark reads an integer into a timestamp; the
           // microseconds must fit a long.
           int64_t secs = 0;
-          if (!IntegerValue(atom, &secs) || secs > INT64_MAX / 1000000 || secs < INT64_MIN / 1000000) {
+          if (!IntegerValue(atom, &secs) || secs > INT64_MAX / 1000000 ||
+              secs < INT64_MIN / 1000000) {
             Mismatch(n, ViolationKind::kOutOfRange, atom, out);
             return true;
           }
@@ -1634,8 +1682,8 @@ struct alignas(128) RecordValidator::Impl {
     if (fatal) {
       result.status = RecordStatus::kBad;
     } else if (needs_rescue) {
-      result.status = plan->options().rescued_column.empty() ? RecordStatus::kBad
-                                                             : RecordStatus::kRescued;
+      result.status =
+          plan->options().rescued_column.empty() ? RecordStatus::kBad : RecordStatus::kRescued;
     } else if (!result.violations.empty()) {
       result.status = RecordStatus::kBad;
     }
@@ -1679,8 +1727,8 @@ const RecordResult& RecordValidator::CheckJson(std::string_view text, std::strin
         overflow = true;
         return mark;
       }
-      const bool keep = s.result.status == RecordStatus::kValid ||
-                        s.result.status == RecordStatus::kRescued;
+      const bool keep =
+          s.result.status == RecordStatus::kValid || s.result.status == RecordStatus::kRescued;
       return keep ? mark + o.size() : mark;
     });
     if (!overflow) return s.result;
@@ -1738,7 +1786,8 @@ bool CsvValue(const Node& n, std::string_view v, std::string& out, ViolationKind
       if (!internal::ParseJavaDouble(v)) return false;
       std::string t(v);
       while (!t.empty() && static_cast<unsigned char>(t.back()) <= ' ') t.pop_back();
-      if (!t.empty() && (t.back() == 'd' || t.back() == 'D' || t.back() == 'f' || t.back() == 'F')) {
+      if (!t.empty() &&
+          (t.back() == 'd' || t.back() == 'D' || t.back() == 'f' || t.back() == 'F')) {
         t.pop_back();
       }
       char* end = nullptr;
@@ -1759,9 +1808,13 @@ bool CsvValue(const Node& n, std::string_view v, std::string& out, ViolationKind
     case TypeKind::kDecimal: {
       size_t mark = out.size();
       switch (NormalizeDecimal(v, n.precision, n.scale, out)) {
-        case DecimalResult::kOk: return true;
-        case DecimalResult::kNotANumber: break;
-        case DecimalResult::kPrecision: *kind = ViolationKind::kDecimalPrecision; break;
+        case DecimalResult::kOk:
+          return true;
+        case DecimalResult::kNotANumber:
+          break;
+        case DecimalResult::kPrecision:
+          *kind = ViolationKind::kDecimalPrecision;
+          break;
       }
       out.resize(mark);
       return false;
@@ -1791,8 +1844,12 @@ bool CsvValue(const Node& n, std::string_view v, std::string& out, ViolationKind
           ok = IsTimeOfDay(v);
           *kind = ViolationKind::kInvalidTimestamp;
           break;
-        case TypeKind::kUuid: ok = IsUuid(v); break;
-        case TypeKind::kBinary: ok = true; break;  // CSV binary is the text's bytes
+        case TypeKind::kUuid:
+          ok = IsUuid(v);
+          break;
+        case TypeKind::kBinary:
+          ok = true;
+          break;  // CSV binary is the text's bytes
         case TypeKind::kNull:
         case TypeKind::kBoolean:
         case TypeKind::kInt8:
@@ -1857,10 +1914,10 @@ const RecordResult& RecordValidator::CheckCsv(const CsvRecord& record, const Csv
       s.frames.back().name = layout.header[i];
       std::string raw;
       AppendJsonString(raw, f.value);
-      s.Violation(schema::QuoteFieldName(layout.header[i]),
-                  col == -2   ? ViolationKind::kCaseMismatch
-                  : col == -3 ? ViolationKind::kDuplicateKey
-                              : ViolationKind::kUnknownField);
+      s.Violation(schema::QuoteFieldName(layout.header[i]), col == -2 ? ViolationKind::kCaseMismatch
+                                                            : col == -3
+                                                                ? ViolationKind::kDuplicateKey
+                                                                : ViolationKind::kUnknownField);
       s.AddRescued(raw);
       continue;
     }

@@ -12,9 +12,9 @@
 ///   kept as its JSON text. char(n)/varchar(n): a string of at most n characters. date: a string
 ///   Spark's default date parser takes (yyyy, yyyy-[m]m, yyyy-[m]m-[d]d, then ' ' or 'T' and
 ///   anything). timestamp: a string Spark's default timestamp parser takes, or an integer
-///   (seconds since the epoch). timestamp_ntz: such a string without a zone. time: [h]h:mm[:ss[.f]].
-///   binary: a base64 string. uuid: 8-4-4-4-12 hex digits. struct and map: an object (map keys
-///   must parse as the key type); array: an array. null fits every nullable type.
+///   (seconds since the epoch). timestamp_ntz: such a string without a zone. time:
+///   [h]h:mm[:ss[.f]]. binary: a base64 string. uuid: 8-4-4-4-12 hex digits. struct and map: an
+///   object (map keys must parse as the key type); array: an array. null fits every nullable type.
 /// - A value that does not fit becomes null. A field that is absent is null. Keys that are not
 ///   in the schema are unknown_field; a key that matches a field only when ASCII case is
 ///   ignored is case_mismatch (Auto Loader's readerCaseSensitive=true); a key seen twice in one

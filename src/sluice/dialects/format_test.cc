@@ -26,8 +26,9 @@ std::vector<std::pair<std::string, SchemaPtr>> Schemas() {
        FromDdl("user_id BIGINT NOT NULL, session_id STRING, movies_watched ARRAY<STRUCT<movie_id: "
                "INT, title: STRING, duration_seconds BIGINT, completed BOOLEAN>>")},
       {"seed 001 v2",
-       FromDdl("user_id BIGINT NOT NULL, session_id STRING, movies_watched ARRAY<STRUCT<movie_id: "
-               "STRING, title: STRING, duration_seconds BIGINT, completed BOOLEAN, rating FLOAT>>")},
+       FromDdl(
+           "user_id BIGINT NOT NULL, session_id STRING, movies_watched ARRAY<STRUCT<movie_id: "
+           "STRING, title: STRING, duration_seconds BIGINT, completed BOOLEAN, rating FLOAT>>")},
       {"seed 000 contract",
        FromDdl("order_id BIGINT NOT NULL, customer_id BIGINT NOT NULL, total_amount DECIMAL(10,2) "
                "NOT NULL, created_at TIMESTAMP NOT NULL")},
@@ -60,12 +61,12 @@ TEST(FormatTest, EveryConversionIsExactOrSaysWhatItLost) {
     for (const auto& f : AllFormats()) {
       if (!f.readable || !f.writable) continue;
       auto written = WriteSchema(*s, f.format);
-      ASSERT_TRUE(written.has_value()) << label << " -> " << f.name << ": "
-                                       << written.error().ToString();
+      ASSERT_TRUE(written.has_value())
+          << label << " -> " << f.name << ": " << written.error().ToString();
       auto back = ReadSchema(written->value, f.format);
-      ASSERT_TRUE(back.has_value()) << label << " -> " << f.name << " -> back: "
-                                    << back.error().ToString() << "\n"
-                                    << written->value;
+      ASSERT_TRUE(back.has_value())
+          << label << " -> " << f.name << " -> back: " << back.error().ToString() << "\n"
+          << written->value;
       if (written->notes.empty() && back->notes.empty()) {
         EXPECT_TRUE(evolution::Diff(*s, *back->value, {.case_sensitive = true}).empty())
             << label << " via " << f.name << " changed without a note:\n"
@@ -93,7 +94,8 @@ TEST(FormatTest, DetectsEachLanguage) {
       {"x.schema.json", R"({"type":"array","items":{"type":"integer"}})", Format::kJsonSchema},
       {"x.ddl", "a INT", Format::kSparkDdl},
       {"x.txt", "a INT, b STRING", Format::kSparkDdl},
-      {"c.yaml", "version: 1.0\nrequired_columns:\n  - name: a\n    type: long\n", Format::kContract},
+      {"c.yaml", "version: 1.0\nrequired_columns:\n  - name: a\n    type: long\n",
+       Format::kContract},
       {"c.yaml", "apiVersion: v3.1.0\nkind: DataContract\nid: x\n", Format::kOdcs},
   };
   for (const auto& c : cases) {
@@ -120,8 +122,9 @@ TEST(FormatTest, AvroToAvroKeepsEnums) {
       R"({"type":"record","name":"r","fields":[{"name":"e","type":{"type":"enum","name":"E","symbols":["A","B"]}}]})";
   auto same = Convert(avsc, Format::kAvro, Format::kAvroCanonical);
   ASSERT_TRUE(same.has_value()) << same.error().ToString();
-  EXPECT_EQ(same->value,
-            R"({"name":"r","type":"record","fields":[{"name":"e","type":{"name":"E","type":"enum","symbols":["A","B"]}}]})");
+  EXPECT_EQ(
+      same->value,
+      R"({"name":"r","type":"record","fields":[{"name":"e","type":{"name":"E","type":"enum","symbols":["A","B"]}}]})");
   EXPECT_TRUE(same->notes.empty());
   auto via_model = Convert(avsc, Format::kAvro, Format::kSparkJson);
   ASSERT_TRUE(via_model.has_value());

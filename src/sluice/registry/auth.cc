@@ -29,9 +29,12 @@ std::optional<std::string> Pbkdf2(std::string_view password, std::string_view sa
 
 int Rank(Permission p) {
   switch (p) {
-    case Permission::kRead: return 0;
-    case Permission::kWrite: return 1;
-    case Permission::kAdmin: return 2;
+    case Permission::kRead:
+      return 0;
+    case Permission::kWrite:
+      return 1;
+    case Permission::kAdmin:
+      return 2;
   }
   return 0;
 }
@@ -49,8 +52,8 @@ Result<std::string> HashPassword(std::string_view password, int iterations) {
   }
   auto hash = Pbkdf2(password, salt, iterations);
   if (!hash) return Internal("OpenSSL PBKDF2 failed");
-  return std::string(kScheme) + "$" + std::to_string(iterations) + "$" + Base64Encode(salt) +
-         "$" + Base64Encode(*hash);
+  return std::string(kScheme) + "$" + std::to_string(iterations) + "$" + Base64Encode(salt) + "$" +
+         Base64Encode(*hash);
 }
 
 bool VerifyPassword(std::string_view password, std::string_view encoded) {
@@ -111,8 +114,9 @@ Result<std::unique_ptr<Users>> Users::Parse(std::string_view text) {
     }
     if (!password || !password->is_string() ||
         !password->as_string().starts_with(std::string(kScheme) + "$")) {
-      return InvalidArgument(where + ": \"password\" must be a hash from `sluice registry "
-                                     "hash-password` (pbkdf2-sha256$...)");
+      return InvalidArgument(where +
+                             ": \"password\" must be a hash from `sluice registry "
+                             "hash-password` (pbkdf2-sha256$...)");
     }
     std::vector<Grant> grants;
     if (const JsonValue* perms = u.Find("permissions")) {
@@ -121,8 +125,9 @@ Result<std::unique_ptr<Users>> Users::Parse(std::string_view text) {
         const JsonValue* prefix = g.is_object() ? g.Find("prefix") : nullptr;
         const JsonValue* perm = g.is_object() ? g.Find("permission") : nullptr;
         if (!prefix || !prefix->is_string() || !perm || !perm->is_string()) {
-          return InvalidArgument(where + ": each permission is {\"prefix\": ..., "
-                                         "\"permission\": \"read\"|\"write\"|\"admin\"}");
+          return InvalidArgument(where +
+                                 ": each permission is {\"prefix\": ..., "
+                                 "\"permission\": \"read\"|\"write\"|\"admin\"}");
         }
         std::string level = AsciiLower(perm->as_string());
         Permission p = Permission::kRead;
@@ -139,8 +144,8 @@ Result<std::unique_ptr<Users>> Users::Parse(std::string_view text) {
     }
     const std::string& n = name->as_string();
     if (out->users_.contains(n)) return InvalidArgument(where + ": user '" + n + "' repeated");
-    out->users_.emplace(n, User{password->as_string(),
-                                std::make_unique<UserPolicy>(n, std::move(grants))});
+    out->users_.emplace(
+        n, User{password->as_string(), std::make_unique<UserPolicy>(n, std::move(grants))});
   }
   return out;
 }

@@ -52,7 +52,7 @@ Error Invalid(SchemaType type, const Error& e) {
 }  // namespace
 
 Result<Candidate> SchemaResolver::Resolve(Catalog& catalog, const SchemaRequest& request,
-                                             const std::optional<SchemaRow>& fallback) {
+                                          const std::optional<SchemaRow>& fallback) {
   SLUICE_ASSIGN_OR_RETURN(std::vector<SchemaRef> refs, request.references);
   std::vector<RefText> texts;
   if (!refs.empty()) {
@@ -68,9 +68,9 @@ Result<Candidate> SchemaResolver::ResolveOwn(const SchemaRequest& request) {
 }
 
 Result<Candidate> SchemaResolver::Parse(const SchemaRequest& request,
-                                           const std::optional<SchemaRow>& fallback,
-                                           const std::vector<SchemaRef>& refs,
-                                           const std::vector<RefText>& ref_texts) const {
+                                        const std::optional<SchemaRow>& fallback,
+                                        const std::vector<SchemaRef>& refs,
+                                        const std::vector<RefText>& ref_texts) const {
   if (request.type_error) return Fail(*request.type_error);
   if (!request.schema.has_value()) return Fail(request.schema.error());
   std::string_view text = *request.schema;
@@ -102,8 +102,8 @@ Result<Candidate> SchemaResolver::Parse(const SchemaRequest& request,
 }
 
 Status SchemaResolver::ParseAvro(std::string_view text, const std::vector<SchemaRef>& refs,
-                                    const std::vector<RefText>& ref_texts, Candidate& c,
-                                    std::optional<std::string>& standalone) const {
+                                 const std::vector<RefText>& ref_texts, Candidate& c,
+                                 std::optional<std::string>& standalone) const {
   // The registry's depth limit is checked by a JSON parse only when the text comes near it;
   // otherwise the Avro parser's own JSON parse is the one parse, with the same errors.
   std::optional<JsonValue> json;
@@ -132,9 +132,9 @@ Status SchemaResolver::ParseAvro(std::string_view text, const std::vector<Schema
 }
 
 Status SchemaResolver::ParseJsonSchema(std::string_view text, bool normalize,
-                                          const std::vector<SchemaRef>& refs,
-                                          const std::vector<RefText>& ref_texts, Candidate& c,
-                                          std::optional<std::string>& standalone) const {
+                                       const std::vector<SchemaRef>& refs,
+                                       const std::vector<RefText>& ref_texts, Candidate& c,
+                                       std::optional<std::string>& standalone) const {
   auto json = ParseJson(text, {.max_depth = max_depth_});
   if (!json.has_value()) return Fail(Invalid(SchemaType::kJson, json.error()));
   c.text = ToJson(*json, {.sort_keys = normalize});

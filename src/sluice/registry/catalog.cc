@@ -57,7 +57,7 @@ Status Transaction::Commit() {
 }
 
 Result<std::vector<SqlRow>> Catalog::Query(std::string_view sql,
-                                              std::initializer_list<SqlParam> params) {
+                                           std::initializer_list<SqlParam> params) {
   return FromStore(c_.Query(sql, params));
 }
 
@@ -203,7 +203,7 @@ Status Catalog::ReserveId(int64_t id) {
 }
 
 Status Catalog::InsertSchema(int64_t id, SchemaType type, std::string_view text,
-                                std::string_view refs, std::string_view fingerprint) {
+                             std::string_view refs, std::string_view fingerprint) {
   return Exec(
       "INSERT INTO schemas (id, schema_type, schema_text, refs, fingerprint) VALUES (?, "
       "?, ?, ?, ?)",
@@ -218,7 +218,7 @@ Status Catalog::RemoveIfOrphan(int64_t id) {
 }
 
 Result<std::vector<int64_t>> Catalog::Referrers(std::string_view subject, int64_t version,
-                                                   bool live_only) {
+                                                bool live_only) {
   SLUICE_ASSIGN_OR_RETURN(auto rows,
                           Query("SELECT id, refs FROM schemas WHERE refs <> '[]' ORDER BY id"));
   std::vector<int64_t> out;
@@ -242,14 +242,13 @@ Result<std::vector<int64_t>> Catalog::Referrers(std::string_view subject, int64_
 }
 
 Result<std::optional<std::string>> Catalog::ScopeValue(std::string_view sql,
-                                                          std::string_view scope) {
+                                                       std::string_view scope) {
   SLUICE_ASSIGN_OR_RETURN(auto rows, Query(sql, {scope}));
   if (rows.empty()) return std::optional<std::string>();
   return rows[0][0];
 }
 
-Result<std::optional<evolution::CompatibilityMode>> Catalog::Compatibility(
-    std::string_view scope) {
+Result<std::optional<evolution::CompatibilityMode>> Catalog::Compatibility(std::string_view scope) {
   SLUICE_ASSIGN_OR_RETURN(auto name,
                           ScopeValue("SELECT compatibility FROM configs WHERE scope = ?", scope));
   if (!name) return std::optional<evolution::CompatibilityMode>();

@@ -110,13 +110,12 @@ class Catalog {
   /// An imported id raises the counter, so later registrations never take it.
   Status ReserveId(int64_t id);
   Status InsertSchema(int64_t id, SchemaType type, std::string_view text, std::string_view refs,
-                         std::string_view fingerprint);
+                      std::string_view fingerprint);
   /// Removes schema `id` unless a version still names it.
   Status RemoveIfOrphan(int64_t id);
   /// Ids of the schemas whose references name `subject` version `version`; with `live_only`,
   /// only those that are still a live version somewhere.
-  Result<std::vector<int64_t>> Referrers(std::string_view subject, int64_t version,
-                                            bool live_only);
+  Result<std::vector<int64_t>> Referrers(std::string_view subject, int64_t version, bool live_only);
 
   // ---- config and mode ("" is the registry as a whole) ----
   Result<std::optional<evolution::CompatibilityMode>> Compatibility(std::string_view scope);
@@ -133,7 +132,7 @@ class Catalog {
 
  private:
   Result<std::vector<SqlRow>> Query(std::string_view sql,
-                                       std::initializer_list<SqlParam> params = {});
+                                    std::initializer_list<SqlParam> params = {});
   Status Exec(std::string_view sql, std::initializer_list<SqlParam> params = {});
   Result<std::optional<std::string>> ScopeValue(std::string_view sql, std::string_view scope);
 

@@ -65,9 +65,9 @@ std::vector<std::string> CompatibilityMessages(const evolution::CompatibilityRep
 }
 
 Result<evolution::CompatibilityReport> Service::Check(Catalog& catalog, CompatibilityMode mode,
-                                                         const std::vector<VersionRow>& live,
-                                                         const Candidate& candidate,
-                                                         std::vector<SchemaRow>& texts) {
+                                                      const std::vector<VersionRow>& live,
+                                                      const Candidate& candidate,
+                                                      std::vector<SchemaRow>& texts) {
   for (const VersionRow& v : live) {
     SLUICE_ASSIGN_OR_RETURN(SchemaRow row, catalog.SchemaOf(v));
     texts.push_back(std::move(row));

@@ -21,9 +21,9 @@ Error NoOwnLevel(std::string_view subject) {
 }
 
 Error NoOwnMode(std::string_view subject) {
-  return ApiError(404, 40409,
-                  "Subject '" + std::string(subject) +
-                      "' does not have subject-level mode configured");
+  return ApiError(
+      404, 40409,
+      "Subject '" + std::string(subject) + "' does not have subject-level mode configured");
 }
 
 }  // namespace

@@ -91,8 +91,8 @@ Result<VersionRow> ReferencedVersion(Catalog& catalog, const SchemaRef& ref) {
 
 }  // namespace
 
-Status CollectReferences(Catalog& catalog, std::vector<SchemaRef>& refs, int depth,
-                            SchemaType type, std::vector<RefText>& texts) {
+Status CollectReferences(Catalog& catalog, std::vector<SchemaRef>& refs, int depth, SchemaType type,
+                         std::vector<RefText>& texts) {
   if (depth > 32) return Fail(InvalidSchema("Invalid schema: references nest too deeply"));
   for (SchemaRef& ref : refs) {
     SLUICE_ASSIGN_OR_RETURN(VersionRow found, ReferencedVersion(catalog, ref));

@@ -79,8 +79,8 @@ Result<std::string> Service::RegisterSchema(const Call& call) {
 }
 
 Result<int64_t> Service::ChooseVersion(const std::vector<VersionRow>& versions,
-                                          std::optional<int64_t> requested, bool importing,
-                                          std::string_view subject) {
+                                       std::optional<int64_t> requested, bool importing,
+                                       std::string_view subject) {
   const int64_t next = versions.empty() ? 1 : versions.back().version + 1;
   if (!requested) return next;
   if (!importing) {
@@ -99,8 +99,7 @@ Result<int64_t> Service::ChooseVersion(const std::vector<VersionRow>& versions,
 }
 
 Status Service::CheckRegistrable(Catalog& catalog, std::string_view subject,
-                                    const std::vector<VersionRow>& live,
-                                    const Candidate& candidate) {
+                                 const std::vector<VersionRow>& live, const Candidate& candidate) {
   SLUICE_ASSIGN_OR_RETURN(evolution::CompatibilityMode level,
                           catalog.EffectiveCompatibility(subject, options_.default_compatibility));
   std::vector<SchemaRow> texts;
@@ -119,7 +118,7 @@ Status Service::CheckRegistrable(Catalog& catalog, std::string_view subject,
 }
 
 Result<int64_t> Service::AssignId(Catalog& catalog, std::optional<int64_t> requested,
-                                     const Candidate& candidate) {
+                                  const Candidate& candidate) {
   if (requested) {
     SLUICE_ASSIGN_OR_RETURN(std::optional<SchemaRow> existing, catalog.SchemaById(*requested));
     if (!existing) {

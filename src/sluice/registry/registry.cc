@@ -73,8 +73,8 @@ class Registry::Impl {
   static Response Answer(const Error& e) { return Answer(Result<std::string>(Fail(e))); }
 
   Result<std::string> Dispatch(const internal::Route& route, const internal::PathParams& params,
-                                  const internal::Query& query, std::string_view body,
-                                  const AccessPolicy* policy) {
+                               const internal::Query& query, std::string_view body,
+                               const AccessPolicy* policy) {
     if (params.subject && !internal::ValidSubject(*params.subject)) {
       return Fail(
           ApiError(422, 42208, "The specified subject '" + *params.subject + "' is not a valid."));

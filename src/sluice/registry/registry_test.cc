@@ -14,8 +14,7 @@
 namespace sluice::registry {
 namespace {
 
-const char* kOrderV1 =
-    R"({"type":"record","name":"Order","fields":[{"name":"id","type":"long"}]})";
+const char* kOrderV1 = R"({"type":"record","name":"Order","fields":[{"name":"id","type":"long"}]})";
 const char* kOrderV2 =  // adds a field with a default: backward compatible
     R"({"type":"record","name":"Order","fields":[{"name":"id","type":"long"},)"
     R"({"name":"note","type":["null","string"],"default":null}]})";
@@ -72,8 +71,7 @@ class RegistryTest : public ::testing::Test {
     EXPECT_TRUE(v.has_value()) << r.body;
     return v.has_value() ? *v : JsonValue();
   }
-  int64_t Register(std::string_view subject, std::string_view schema,
-                   std::string_view type = "") {
+  int64_t Register(std::string_view subject, std::string_view schema, std::string_view type = "") {
     JsonValue v = CallJson("POST", "/subjects/" + std::string(subject) + "/versions",
                            Body(schema, type), 200);
     const JsonValue* id = v.Find("id");
@@ -121,7 +119,8 @@ TEST_F(RegistryTest, SameSchemaSameIdInEverySubject) {
   JsonValue subjects = CallJson("GET", "/schemas/ids/" + std::to_string(a) + "/subjects", "", 200);
   EXPECT_EQ(ToJson(subjects), R"(["a-value","b-value"])");
   JsonValue versions = CallJson("GET", "/schemas/ids/" + std::to_string(a) + "/versions", "", 200);
-  EXPECT_EQ(ToJson(versions), R"([{"subject":"a-value","version":1},{"subject":"b-value","version":1}])");
+  EXPECT_EQ(ToJson(versions),
+            R"([{"subject":"a-value","version":1},{"subject":"b-value","version":1}])");
 }
 
 TEST_F(RegistryTest, PrimitiveSchemaIsStoredInAvrosCompactForm) {
@@ -169,15 +168,15 @@ TEST_F(RegistryTest, TransitiveModesCheckEveryLiveVersion) {
 
 TEST_F(RegistryTest, CompatibilityEndpoint) {
   // A missing subject with "latest" is compatible.
-  JsonValue none = CallJson("POST", "/compatibility/subjects/x/versions/latest", Body(kOrderV1),
-                            200);
+  JsonValue none =
+      CallJson("POST", "/compatibility/subjects/x/versions/latest", Body(kOrderV1), 200);
   EXPECT_EQ(ToJson(none), R"({"is_compatible":true})");
   Register("x", kOrderV1);
-  EXPECT_EQ(ToJson(CallJson("POST", "/compatibility/subjects/x/versions/latest", Body(kOrderV2),
-                            200)),
-            R"({"is_compatible":true})");
-  JsonValue bad = CallJson("POST", "/compatibility/subjects/x/versions?verbose=true",
-                           Body(kOrderBad), 200);
+  EXPECT_EQ(
+      ToJson(CallJson("POST", "/compatibility/subjects/x/versions/latest", Body(kOrderV2), 200)),
+      R"({"is_compatible":true})");
+  JsonValue bad =
+      CallJson("POST", "/compatibility/subjects/x/versions?verbose=true", Body(kOrderBad), 200);
   EXPECT_FALSE(bad.Find("is_compatible")->as_bool());
   ASSERT_TRUE(bad.Find("messages"));
   EXPECT_GE(bad.Find("messages")->items().size(), 2u);
@@ -186,7 +185,8 @@ TEST_F(RegistryTest, CompatibilityEndpoint) {
   EXPECT_EQ(quiet.Find("messages"), nullptr);
   EXPECT_EQ(ErrorCode(Call("POST", "/compatibility/subjects/x/versions/7", Body(kOrderV1))), 40402);
   // Invalid schema: 42201, or a message with verbose.
-  EXPECT_EQ(ErrorCode(Call("POST", "/compatibility/subjects/x/versions", Body("{\"type\":"))), 42201);
+  EXPECT_EQ(ErrorCode(Call("POST", "/compatibility/subjects/x/versions", Body("{\"type\":"))),
+            42201);
   JsonValue verbose_bad = CallJson("POST", "/compatibility/subjects/x/versions?verbose=true",
                                    Body("{\"type\":\"nope\"}"), 200);
   EXPECT_FALSE(verbose_bad.Find("is_compatible")->as_bool());
@@ -295,7 +295,8 @@ TEST_F(RegistryTest, ImportModeKeepsGivenIds) {
   JsonValue r = CallJson("POST", "/subjects/imp/versions",
                          R"({"schema":"\"int\"","id":42,"version":3})", 200);
   EXPECT_EQ(r.Find("id")->as_int64(), 42);
-  EXPECT_EQ(CallJson("GET", "/subjects/imp/versions/latest", "", 200).Find("version")->as_int64(), 3);
+  EXPECT_EQ(CallJson("GET", "/subjects/imp/versions/latest", "", 200).Find("version")->as_int64(),
+            3);
   // The same id for another schema is refused.
   EXPECT_EQ(ErrorCode(Call("POST", "/subjects/imp2/versions", R"({"schema":"\"long\"","id":42})")),
             42205);
@@ -331,8 +332,9 @@ TEST_F(RegistryTest, BadInputGets4xx) {
   EXPECT_EQ(Call("POST", "/subjects/b/versions", R"({"schema":5})").status, 422);
   EXPECT_EQ(ErrorCode(Call("POST", "/subjects/b/versions", R"({"schema":""})")), 42201);
   EXPECT_EQ(ErrorCode(Call("POST", "/subjects/b/versions", Body("{\"type\":\"nope\"}"))), 42201);
-  EXPECT_EQ(ErrorCode(Call("POST", "/subjects/b/versions", Body("syntax = \"proto3\";", "PROTOBUF"))),
-            42201);
+  EXPECT_EQ(
+      ErrorCode(Call("POST", "/subjects/b/versions", Body("syntax = \"proto3\";", "PROTOBUF"))),
+      42201);
   EXPECT_EQ(ErrorCode(Call("POST", "/subjects/b/versions", Body("\"int\"", "XML"))), 42201);
   // Unknown fields are ignored, as every Confluent entity does.
   EXPECT_EQ(Call("POST", "/subjects/b/versions", R"({"schema":"\"int\"","colour":"blue"})").status,
@@ -391,10 +393,16 @@ TEST_F(RegistryTest, ErrorsComeInConfluentsOrder) {
 // A registration's schema is parsed once and its parsed form kept for the checks that follow;
 // after a restart the stored text is parsed instead. Both give the same verdicts and messages.
 TEST_F(RegistryTest, ChecksAgainstARegisteredSchemaAreTheSameAfterARestart) {
-  EXPECT_EQ(Register("address", R"({"type":"record","name":"Address","namespace":"acme","fields":[{"name":"city","type":"string"}]})"), 1);
-  CallJson("POST", "/subjects/customer/versions",
-           WithRefsForward(R"({"type":"record","name":"Customer","namespace":"acme","fields":[{"name":"id","type":"long"},{"name":"home","type":"acme.Address"}]})"),
-           200);
+  EXPECT_EQ(
+      Register(
+          "address",
+          R"({"type":"record","name":"Address","namespace":"acme","fields":[{"name":"city","type":"string"}]})"),
+      1);
+  CallJson(
+      "POST", "/subjects/customer/versions",
+      WithRefsForward(
+          R"({"type":"record","name":"Customer","namespace":"acme","fields":[{"name":"id","type":"long"},{"name":"home","type":"acme.Address"}]})"),
+      200);
   Register("orders", kOrderV1);
   Register("j", R"({"type":"object","properties":{"b":{"type":"string"},"a":{"type":"string"}}})",
            "JSON");
@@ -403,9 +411,12 @@ TEST_F(RegistryTest, ChecksAgainstARegisteredSchemaAreTheSameAfterARestart) {
     out.push_back(Call("POST", "/subjects/orders/versions", Body(kOrderBad)).body);
     out.push_back(
         Call("POST", "/compatibility/subjects/orders/versions?verbose=true", Body(kOrderV2)).body);
-    out.push_back(Call("POST", "/compatibility/subjects/customer/versions?verbose=true",
-                       WithRefsForward(R"({"type":"record","name":"Customer","namespace":"acme","fields":[{"name":"home","type":"acme.Address"}]})"))
-                      .body);
+    out.push_back(
+        Call(
+            "POST", "/compatibility/subjects/customer/versions?verbose=true",
+            WithRefsForward(
+                R"({"type":"record","name":"Customer","namespace":"acme","fields":[{"name":"home","type":"acme.Address"}]})"))
+            .body);
     out.push_back(Call("POST", "/compatibility/subjects/j/versions?verbose=true",
                        Body(R"({"type":"object","properties":{"a":{"type":"integer"}}})", "JSON"))
                       .body);
@@ -427,8 +438,8 @@ TEST_F(RegistryTest, EncodedSubjectNames) {
 // Found by the fuzz target: a subject that is not UTF-8 was echoed into the error message as
 // raw bytes, so the answer was not JSON.
 TEST_F(RegistryTest, ErrorsQuotingBadBytesAreStillJson) {
-  for (std::string_view target : {"/subjects/a%FFb/versions", "/subjects/\xa6\xf2/versions",
-                                  "/subjects/x/versions/%C3"}) {
+  for (std::string_view target :
+       {"/subjects/a%FFb/versions", "/subjects/\xa6\xf2/versions", "/subjects/x/versions/%C3"}) {
     Response r = Call("GET", target);
     EXPECT_EQ(r.status / 100, 4) << target;
     auto v = ParseJson(r.body);
@@ -437,7 +448,10 @@ TEST_F(RegistryTest, ErrorsQuotingBadBytesAreStillJson) {
   }
   Response r = Call("GET", "/subjects/a%FFb/versions");
   EXPECT_EQ(ErrorCode(r), 42208);
-  EXPECT_NE(r.body.find("a\xEF\xBF\xBD" "b"), std::string::npos) << r.body;
+  EXPECT_NE(r.body.find("a\xEF\xBF\xBD"
+                        "b"),
+            std::string::npos)
+      << r.body;
 }
 
 // Confluent's schema references: a record type defined under one subject, used by name in
@@ -460,12 +474,12 @@ TEST_F(RegistryTest, ReferencesResolveNamedTypesFromOtherSubjects) {
   Response r = Call("POST", "/subjects/customer/versions", Body(kCustomer));
   EXPECT_EQ(r.status, 422);
   EXPECT_EQ(ErrorCode(r), 42201);
-  JsonValue v = CallJson("POST", "/subjects/customer/versions", WithRefs(kCustomer, kAddressRef),
-                         200);
+  JsonValue v =
+      CallJson("POST", "/subjects/customer/versions", WithRefs(kCustomer, kAddressRef), 200);
   EXPECT_EQ(ToJson(v), R"({"id":2})");
   // Idempotent, and the references are part of what makes the schema the same.
-  EXPECT_EQ(ToJson(CallJson("POST", "/subjects/customer/versions",
-                            WithRefs(kCustomer, kAddressRef), 200)),
+  EXPECT_EQ(ToJson(CallJson("POST", "/subjects/customer/versions", WithRefs(kCustomer, kAddressRef),
+                            200)),
             R"({"id":2})");
   JsonValue got = CallJson("GET", "/schemas/ids/2", "", 200);
   EXPECT_EQ(got.Find("schema")->as_string(), kCustomer);  // the request's own text
@@ -478,25 +492,23 @@ TEST_F(RegistryTest, ReferencesResolveNamedTypesFromOtherSubjects) {
                 ->as_int64(),
             2);
   EXPECT_EQ(ErrorCode(Call("POST", "/subjects/customer", Body(kCustomer))), 42201);
-  EXPECT_EQ(ToJson(CallJson("GET", "/subjects/address/versions/1/referencedby", "", 200)),
-            "[2]");
+  EXPECT_EQ(ToJson(CallJson("GET", "/subjects/address/versions/1/referencedby", "", 200)), "[2]");
   EXPECT_EQ(ToJson(CallJson("GET", "/subjects/customer/versions/1/referencedby", "", 200)), "[]");
 }
 
 TEST_F(RegistryTest, ReferencesAreCheckedAndResolved) {
   EXPECT_EQ(Register("address", kAddress), 1);
-  for (std::string_view refs :
-       {R"([{"name":"acme.Address","subject":"address","version":2}])",
-        R"([{"name":"acme.Address","subject":"nowhere","version":1}])",
-        R"([{"name":"acme.Address","subject":"address"}])", R"([{"subject":"address","version":1}])",
-        R"([7])"}) {
+  for (std::string_view refs : {R"([{"name":"acme.Address","subject":"address","version":2}])",
+                                R"([{"name":"acme.Address","subject":"nowhere","version":1}])",
+                                R"([{"name":"acme.Address","subject":"address"}])",
+                                R"([{"subject":"address","version":1}])", R"([7])"}) {
     Response r = Call("POST", "/subjects/customer/versions", WithRefs(kCustomer, refs));
     EXPECT_EQ(r.status, 422) << refs << ": " << r.body;
     EXPECT_EQ(ErrorCode(r), 42201) << refs;
   }
-  EXPECT_EQ(ErrorCode(Call("POST", "/subjects/customer/versions",
-                           WithRefs(kCustomer, R"({"a":1})"))),
-            422);
+  EXPECT_EQ(
+      ErrorCode(Call("POST", "/subjects/customer/versions", WithRefs(kCustomer, R"({"a":1})"))),
+      422);
   // -1 names the latest version; what is stored names it by number.
   JsonValue v = CallJson(
       "POST", "/subjects/customer/versions",
@@ -559,7 +571,9 @@ TEST_F(RegistryTest, ReferencesReachingOneSchemaTwice) {
       R"({"type":"record","name":"Both","namespace":"acme","fields":[{"name":"s","type":"acme.Site"},{"name":"a","type":"acme.Address"}]})";
   JsonValue v = CallJson(
       "POST", "/subjects/both/versions",
-      WithRefs(both, R"([{"name":"acme.Site","subject":"site","version":1},{"name":"address.avsc","subject":"address","version":1}])"),
+      WithRefs(
+          both,
+          R"([{"name":"acme.Site","subject":"site","version":1},{"name":"address.avsc","subject":"address","version":1}])"),
       200);
   EXPECT_EQ(ToJson(v), R"({"id":3})");
 }
@@ -575,20 +589,23 @@ TEST_F(RegistryTest, CompatibilityOfSchemasWithReferences) {
   EXPECT_EQ(ToJson(ok), R"({"is_compatible":true})");
   // A new address version without a default for its new field is not compatible for readers of
   // customer v1 reading through address v2.
-  EXPECT_EQ(Register("address", R"({"type":"record","name":"Address","namespace":"acme","fields":[{"name":"city","type":"string"},{"name":"zip","type":"string","default":""}]})"),
-            3);
+  EXPECT_EQ(
+      Register(
+          "address",
+          R"({"type":"record","name":"Address","namespace":"acme","fields":[{"name":"city","type":"string"},{"name":"zip","type":"string","default":""}]})"),
+      3);
   const std::string bad =
       R"({"type":"record","name":"Customer","namespace":"acme","fields":[{"name":"id","type":"string"},{"name":"home","type":"acme.Address"}]})";
-  JsonValue no = CallJson("POST", "/compatibility/subjects/customer/versions/latest",
-                          WithRefs(bad, R"([{"name":"acme.Address","subject":"address","version":2}])"),
-                          200);
+  JsonValue no =
+      CallJson("POST", "/compatibility/subjects/customer/versions/latest",
+               WithRefs(bad, R"([{"name":"acme.Address","subject":"address","version":2}])"), 200);
   EXPECT_EQ(ToJson(no), R"({"is_compatible":false})");
-  EXPECT_EQ(CallJson("POST", "/subjects/customer/versions",
-                     WithRefs(v2, R"([{"name":"acme.Address","subject":"address","version":2}])"),
-                     200)
-                .Find("id")
-                ->as_int64(),
-            4);
+  EXPECT_EQ(
+      CallJson("POST", "/subjects/customer/versions",
+               WithRefs(v2, R"([{"name":"acme.Address","subject":"address","version":2}])"), 200)
+          .Find("id")
+          ->as_int64(),
+      4);
 }
 
 TEST_F(RegistryTest, ReferencedVersionsCannotBeDeleted) {
@@ -664,7 +681,6 @@ TEST(StoreTest, InMemorySqlite) {
   EXPECT_EQ(r.Handle({"GET", "/subjects", ""}).body, R"(["m"])");
 }
 
-
 // Users and passwords, as the server checks an Authorization header.
 class UsersTest : public ::testing::Test {
  protected:
@@ -735,10 +751,11 @@ TEST_F(UsersTest, LoadsTheUsersFileFromTheCallersFileSystem) {
 }
 
 TEST_F(UsersTest, BadUsersFilesAreClearErrors) {
-  for (std::string_view text :
-       {"", "[]", R"({"users":[{"name":"a"}]})",
-        R"({"users":[{"name":"a","password":"plain","permissions":[]}]})",
-        R"({"users":[{"name":"a","password":"pbkdf2-sha256$1000$AA==$AA==","permissions":[{"prefix":"x","permission":"root"}]}]})"}) {
+  for (
+      std::string_view text :
+      {"", "[]", R"({"users":[{"name":"a"}]})",
+       R"({"users":[{"name":"a","password":"plain","permissions":[]}]})",
+       R"({"users":[{"name":"a","password":"pbkdf2-sha256$1000$AA==$AA==","permissions":[{"prefix":"x","permission":"root"}]}]})"}) {
     auto users = Users::Parse(text);
     EXPECT_FALSE(users.has_value()) << text;
   }

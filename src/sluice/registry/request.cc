@@ -30,7 +30,7 @@ bool IsBlank(std::string_view s) { return s.find_first_not_of(" \t\r\n") == std:
 
 // An integer member: nullopt when absent or null, 422 `message` when not an integer.
 Result<std::optional<int64_t>> IntegerMember(const JsonValue& body, std::string_view key,
-                                                std::string_view message) {
+                                             std::string_view message) {
   const JsonValue* v = body.Find(key);
   if (v == nullptr || v->is_null()) return std::nullopt;
   std::optional<int64_t> n = v->is_number() ? v->as_int64() : std::nullopt;

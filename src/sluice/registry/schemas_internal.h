@@ -54,7 +54,7 @@ class SchemaResolver {
   /// for `fallback` (the subject's latest), as Confluent has it. Errors are 42201 (invalid
   /// schema or reference), 422 (a member of the wrong type) and 50001.
   Result<Candidate> Resolve(Catalog& catalog, const SchemaRequest& request,
-                               const std::optional<SchemaRow>& fallback);
+                            const std::optional<SchemaRow>& fallback);
   /// Resolve for a request with a schema of its own and no references: it needs no store, so a
   /// registration parses before it takes the write lock.
   Result<Candidate> ResolveOwn(const SchemaRequest& request);
@@ -68,15 +68,14 @@ class SchemaResolver {
 
  private:
   Result<Candidate> Parse(const SchemaRequest& request, const std::optional<SchemaRow>& fallback,
-                             const std::vector<SchemaRef>& refs,
-                             const std::vector<RefText>& ref_texts) const;
+                          const std::vector<SchemaRef>& refs,
+                          const std::vector<RefText>& ref_texts) const;
   Status ParseAvro(std::string_view text, const std::vector<SchemaRef>& refs,
-                      const std::vector<RefText>& ref_texts, Candidate& c,
-                      std::optional<std::string>& standalone) const;
-  Status ParseJsonSchema(std::string_view text, bool normalize,
-                            const std::vector<SchemaRef>& refs,
-                            const std::vector<RefText>& ref_texts, Candidate& c,
-                            std::optional<std::string>& standalone) const;
+                   const std::vector<RefText>& ref_texts, Candidate& c,
+                   std::optional<std::string>& standalone) const;
+  Status ParseJsonSchema(std::string_view text, bool normalize, const std::vector<SchemaRef>& refs,
+                         const std::vector<RefText>& ref_texts, Candidate& c,
+                         std::optional<std::string>& standalone) const;
   Result<evolution::ParsedSchemaPtr> ParseStored(Catalog& catalog, const SchemaRow& row);
 
   size_t max_depth_;
@@ -87,8 +86,8 @@ class SchemaResolver {
 /// Appends the schemas `refs` name to `texts`, each after the ones it references in turn (depth
 /// first), as the Avro parser needs them. They must be of `type` (the referring schema's). -1 is
 /// resolved to the latest live version in `refs`, so what is stored names a fixed version.
-Status CollectReferences(Catalog& catalog, std::vector<SchemaRef>& refs, int depth,
-                            SchemaType type, std::vector<RefText>& texts);
+Status CollectReferences(Catalog& catalog, std::vector<SchemaRef>& refs, int depth, SchemaType type,
+                         std::vector<RefText>& texts);
 
 /// A stored schema with references as one standalone schema, for the compatibility engine.
 Result<std::string> Standalone(SchemaType type, std::string_view text,

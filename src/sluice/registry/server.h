@@ -15,7 +15,7 @@ namespace sluice::registry {
 
 struct ServerOptions {
   std::string host = "127.0.0.1";
-  int port = 8081;  // 0: any free port (see Server::port)
+  int port = 8081;       // 0: any free port (see Server::port)
   std::string tls_cert;  // PEM files; both set for HTTPS
   std::string tls_key;
   size_t max_body_bytes = 16u << 20;  // larger bodies get 413

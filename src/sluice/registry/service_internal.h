@@ -1,7 +1,7 @@
-// The registry's endpoints: one handler per route, each answering 200 with JSON or an API error (api_error_internal.h).
-// Handlers are grouped by concern: schema_handlers.cc (ids and listings), subject_handlers.cc
-// (versions, lookups, deletes), register_handler.cc, compatibility_handlers.cc and
-// config_handlers.cc (config and mode); routes.cc holds the table that maps paths to them.
+// The registry's endpoints: one handler per route, each answering 200 with JSON or an API error
+// (api_error_internal.h). Handlers are grouped by concern: schema_handlers.cc (ids and listings),
+// subject_handlers.cc (versions, lookups, deletes), register_handler.cc, compatibility_handlers.cc
+// and config_handlers.cc (config and mode); routes.cc holds the table that maps paths to them.
 #pragma once
 
 #include <cstdint>
@@ -92,20 +92,19 @@ class Service {
 
   // Registration steps (register_handler.cc).
   Result<int64_t> ChooseVersion(const std::vector<VersionRow>& versions,
-                                   std::optional<int64_t> requested, bool importing,
-                                   std::string_view subject);
+                                std::optional<int64_t> requested, bool importing,
+                                std::string_view subject);
   Status CheckRegistrable(Catalog& catalog, std::string_view subject,
-                             const std::vector<VersionRow>& live, const Candidate& candidate);
+                          const std::vector<VersionRow>& live, const Candidate& candidate);
   Result<int64_t> AssignId(Catalog& catalog, std::optional<int64_t> requested,
-                              const Candidate& candidate);
+                           const Candidate& candidate);
 
   // Check `candidate` against `live` (oldest first) in `mode`; `texts` gets the live versions'
   // schemas, for the messages.
-  Result<evolution::CompatibilityReport> Check(Catalog& catalog,
-                                                  evolution::CompatibilityMode mode,
-                                                  const std::vector<VersionRow>& live,
-                                                  const Candidate& candidate,
-                                                  std::vector<SchemaRow>& texts);
+  Result<evolution::CompatibilityReport> Check(Catalog& catalog, evolution::CompatibilityMode mode,
+                                               const std::vector<VersionRow>& live,
+                                               const Candidate& candidate,
+                                               std::vector<SchemaRow>& texts);
 
   RegistryOptions options_;
   SchemaResolver resolver_;

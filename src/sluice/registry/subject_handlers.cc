@@ -8,7 +8,7 @@ namespace {
 // 42206 when another schema still refers to the version (a permanent delete counts
 // soft-deleted referrers too: their ids still resolve, and need what they refer to).
 Status CheckUnreferenced(Catalog& catalog, std::string_view subject, int64_t version,
-                            bool permanent) {
+                         bool permanent) {
   SLUICE_ASSIGN_OR_RETURN(std::vector<int64_t> referrers,
                           catalog.Referrers(subject, version, !permanent));
   if (referrers.empty()) return {};

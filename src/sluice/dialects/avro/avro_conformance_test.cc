@@ -1,13 +1,13 @@
 // Runs Apache Avro's Parsing Canonical Form vectors (share/test/data/schema-tests.txt) from the
 // shared conformance folder. Skips when the folder is absent.
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <fstream>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "sluice/base/strings.h"
 #include "sluice/dialects/avro/avro_schema.h"

@@ -1,14 +1,14 @@
 // Avro <-> model conversion, following spark-avro's SchemaConverters (Spark 3.5).
 #include "sluice/dialects/avro/avro_convert.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <limits>
 #include <set>
 #include <unordered_set>
 #include <utility>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "sluice/base/json_writer.h"
 #include "sluice/base/strings.h"
@@ -307,8 +307,8 @@ class ToModelConverter {
           "them too)",
           path.ToString(), n.full_name()));
     }
-    notes_.Add(path, fmt::format("record {} read as a struct: its name is not kept",
-                                 n.full_name()));
+    notes_.Add(path,
+               fmt::format("record {} read as a struct: its name is not kept", n.full_name()));
     if (n.doc()) notes_.Add(path, fmt::format("doc of record {} is not kept", n.full_name()));
     NoteNamedExtras(n, path);
     stack_.insert(&n);
@@ -338,7 +338,8 @@ class ToModelConverter {
     } else if (rest.size() == 2) {
       // spark-avro compares the branches' base types only, logical types aside.
       std::set<AvroType> types = {rest[0]->type(), rest[1]->type()};
-      if (types == std::set<AvroType>{AvroType::kInt, AvroType::kLong}) shape = UnionShape::kIntLong;
+      if (types == std::set<AvroType>{AvroType::kInt, AvroType::kLong})
+        shape = UnionShape::kIntLong;
       if (types == std::set<AvroType>{AvroType::kFloat, AvroType::kDouble}) {
         shape = UnionShape::kFloatDouble;
       }
@@ -365,8 +366,8 @@ class ToModelConverter {
         return Typed{Type::Null(), true};
       case UnionShape::kSingle: {
         if (!has_null) {
-          notes_.Add(path, fmt::format("union {} of one branch read as that branch",
-                                       BranchList(n)));
+          notes_.Add(path,
+                     fmt::format("union {} of one branch read as that branch", BranchList(n)));
         }
         SLUICE_ASSIGN_OR_RETURN(Typed t, Convert(*rest[0], path, depth + 1));
         return Typed{t.type, t.nullable || has_null};
@@ -497,8 +498,8 @@ class FromModelConverter {
     if (!ns.empty()) record.Set("namespace", JsonValue::String(ns));
     if (info.doc) record.Set("doc", JsonValue::String(*info.doc));
     std::string child_ns = ns.empty() ? name : ns + "." + name;
-    SLUICE_ASSIGN_OR_RETURN(JsonValue fields, FieldsJson(*schema.struct_type(), FieldPath(),
-                                                         child_ns));
+    SLUICE_ASSIGN_OR_RETURN(JsonValue fields,
+                            FieldsJson(*schema.struct_type(), FieldPath(), child_ns));
     record.Set("fields", std::move(fields));
     return Converted<JsonValue>{std::move(record), notes_.Take()};
   }
@@ -556,9 +557,9 @@ class FromModelConverter {
 
   Result<JsonValue> FieldJson(const Field& f, const FieldPath& path, const std::string& ns) {
     if (!internal::IsValidName(f.name())) {
-      return InvalidArgument(fmt::format(
-          "{}: field name \"{}\" is not a valid Avro name ([A-Za-z_][A-Za-z0-9_]*)",
-          path.ToString(), EscapeForMessage(f.name())));
+      return InvalidArgument(
+          fmt::format("{}: field name \"{}\" is not a valid Avro name ([A-Za-z_][A-Za-z0-9_]*)",
+                      path.ToString(), EscapeForMessage(f.name())));
     }
     JsonValue out = JsonValue::Object();
     out.Set("name", JsonValue::String(f.name()));
@@ -694,8 +695,9 @@ class FromModelConverter {
           case TimeUnit::kMicros:
             return Logical("long", "time-micros");
           case TimeUnit::kNanos:
-            notes_.Add(path, "time(9) written as long (nanoseconds since midnight): Avro has no "
-                             "time-nanos");
+            notes_.Add(path,
+                       "time(9) written as long (nanoseconds since midnight): Avro has no "
+                       "time-nanos");
             return JsonValue::String("long");
         }
         return Logical("long", "time-micros");

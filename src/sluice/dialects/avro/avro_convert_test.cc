@@ -1,11 +1,11 @@
 #include "sluice/dialects/avro/avro_convert.h"
 
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <fmt/format.h>
-#include <gtest/gtest.h>
 
 #include "sluice/base/json_writer.h"
 
@@ -38,9 +38,8 @@ Converted<std::string> MustWrite(const Schema& s, int indent = 0) {
 
 // The model type a single field of Avro type `avro_type` reads as.
 std::string FieldType(std::string_view avro_type) {
-  Converted<SchemaPtr> c = MustRead(
-      fmt::format(R"({{"type":"record","name":"R","fields":[{{"name":"f","type":{}}}]}})",
-                  avro_type));
+  Converted<SchemaPtr> c = MustRead(fmt::format(
+      R"({{"type":"record","name":"R","fields":[{{"name":"f","type":{}}}]}})", avro_type));
   const Field& f = c.value->fields()[0];
   return schema::TypeWithNullability(*f.type(), f.nullable());
 }
@@ -185,8 +184,9 @@ TEST(AvroToModelTest, NotesEveryLossyStep) {
   const auto& n = c.notes;
   EXPECT_TRUE(HasNote(n, "", "aliases of record R are not kept: Old"));
   EXPECT_TRUE(HasNote(n, "", "attributes of R are not kept: team"));
-  EXPECT_TRUE(HasNote(n, "e", "enum E read as string: its symbols are not kept (A, B), nor its "
-                              "default A"));
+  EXPECT_TRUE(HasNote(n, "e",
+                      "enum E read as string: its symbols are not kept (A, B), nor its "
+                      "default A"));
   EXPECT_TRUE(HasNote(n, "f", "fixed F read as binary: its name and size (3 bytes)"));
   EXPECT_TRUE(HasNote(n, "u", "union [int, string] read as a struct"));
   EXPECT_TRUE(HasNote(n, "n", "union [int, long] read as int64"));
@@ -197,8 +197,8 @@ TEST(AvroToModelTest, NotesEveryLossyStep) {
   EXPECT_TRUE(HasNote(n, "r", "doc of record Inner is not kept"));
   EXPECT_TRUE(HasNote(n, "d", "duration"));
   // The plain nullable union is Spark's nullable column, not a loss.
-  Converted<SchemaPtr> plain = MustRead(
-      R"({"type":"record","name":"R","fields":[{"name":"a","type":["null","int"]}]})");
+  Converted<SchemaPtr> plain =
+      MustRead(R"({"type":"record","name":"R","fields":[{"name":"a","type":["null","int"]}]})");
   EXPECT_TRUE(plain.notes.empty()) << ::testing::PrintToString(NoteTexts(plain.notes));
 }
 
@@ -283,26 +283,27 @@ TEST(AvroFromModelTest, WritesTheSeedModelLikeSparkAvro) {
                              F("duration_seconds", Type::Int64(), false),
                              F("completed", Type::Boolean(), false)})
                    .value();
-  auto schema = Schema::Make({F("user_id", Type::Int64(), false),
-                              F("session_id", Type::String(), false),
-                              F("movies_watched", Type::Array(movie, false).value(), true)})
-                    .value();
+  auto schema =
+      Schema::Make({F("user_id", Type::Int64(), false), F("session_id", Type::String(), false),
+                    F("movies_watched", Type::Array(movie, false).value(), true)})
+          .value();
   Converted<std::string> c = MustWrite(*schema);
-  EXPECT_EQ(c.value,
-            R"({"type":"record","name":"topLevelRecord","fields":[)"
-            R"({"name":"user_id","type":"long"},{"name":"session_id","type":"string"},)"
-            R"({"name":"movies_watched","type":["null",{"type":"array","items":{"type":"record",)"
-            R"("name":"movies_watched","namespace":"topLevelRecord","fields":[)"
-            R"({"name":"movie_id","type":"int"},{"name":"title","type":"string"},)"
-            R"({"name":"duration_seconds","type":"long"},{"name":"completed","type":"boolean"}]}}],)"
-            R"("default":null}]})");
+  EXPECT_EQ(
+      c.value,
+      R"({"type":"record","name":"topLevelRecord","fields":[)"
+      R"({"name":"user_id","type":"long"},{"name":"session_id","type":"string"},)"
+      R"({"name":"movies_watched","type":["null",{"type":"array","items":{"type":"record",)"
+      R"("name":"movies_watched","namespace":"topLevelRecord","fields":[)"
+      R"({"name":"movie_id","type":"int"},{"name":"title","type":"string"},)"
+      R"({"name":"duration_seconds","type":"long"},{"name":"completed","type":"boolean"}]}}],)"
+      R"("default":null}]})");
   EXPECT_TRUE(c.notes.empty());
 }
 
 TEST(AvroFromModelTest, UsesSchemaInfoAndNestsNamespaces) {
-  auto addr = Type::Struct({F("geo", Type::Struct({F("lat", Type::Float64(), false)}).value(),
-                              false)})
-                  .value();
+  auto addr =
+      Type::Struct({F("geo", Type::Struct({F("lat", Type::Float64(), false)}).value(), false)})
+          .value();
   auto schema = Schema::Make({F("address", addr, false)},
                              SchemaInfo{"Customer", "com.shop", std::string("A customer")})
                     .value();
@@ -314,11 +315,11 @@ TEST(AvroFromModelTest, UsesSchemaInfoAndNestsNamespaces) {
 }
 
 TEST(AvroFromModelTest, WritesNullableFieldsNullFirstWithDefaultNull) {
-  auto schema = Schema::Make({F("a", Type::Int32()),
-                              F("b", Type::Int32()).set_default_value(JsonValue::Int(5)),
-                              F("c", Type::Int32(), false).set_default_value(JsonValue::Int(1)),
-                              F("z", Type::Null())})
-                    .value();
+  auto schema =
+      Schema::Make(
+          {F("a", Type::Int32()), F("b", Type::Int32()).set_default_value(JsonValue::Int(5)),
+           F("c", Type::Int32(), false).set_default_value(JsonValue::Int(1)), F("z", Type::Null())})
+          .value();
   EXPECT_EQ(MustWrite(*schema).value,
             R"({"type":"record","name":"topLevelRecord","fields":[)"
             R"({"name":"a","type":["null","int"],"default":null},)"
@@ -330,13 +331,12 @@ TEST(AvroFromModelTest, WritesDecimalsAsMinimalFixedAndLogicalTypes) {
   auto schema =
       Schema::Make({F("price", Type::Decimal(10, 2).value(), false),
                     F("big", Type::Decimal(38, 0).value(), false),
-                    F("small", Type::Decimal(2, 1).value(), false),
-                    F("day", Type::Date(), false),
+                    F("small", Type::Decimal(2, 1).value(), false), F("day", Type::Date(), false),
                     F("at", Type::Timestamp(TimeUnit::kMillis), false),
                     F("local", Type::TimestampNtz(TimeUnit::kNanos), false),
                     F("t3", Type::Time(TimeUnit::kMillis), false),
-                    F("t6", Type::Time(TimeUnit::kMicros), false),
-                    F("id", Type::Uuid(), false), F("raw", Type::Binary(), false)})
+                    F("t6", Type::Time(TimeUnit::kMicros), false), F("id", Type::Uuid(), false),
+                    F("raw", Type::Binary(), false)})
           .value();
   Converted<std::string> c = MustWrite(*schema);
   AvroSchema avro = Parse(c.value).value();
@@ -384,14 +384,13 @@ TEST(AvroFromModelTest, NotesWhatAvroCannotHold) {
 }
 
 TEST(AvroFromModelTest, ConvertsDefaultsToAvroEncoding) {
-  auto schema =
-      Schema::Make({F("price", Type::Decimal(6, 2).value(), false)
-                        .set_default_value(JsonValue::NumberText("12.34")),
-                    F("neg", Type::Decimal(4, 1).value(), false)
-                        .set_default_value(JsonValue::NumberText("-0.1")),
-                    F("inexact", Type::Decimal(4, 1).value(), false)
-                        .set_default_value(JsonValue::NumberText("1.25"))})
-          .value();
+  auto schema = Schema::Make({F("price", Type::Decimal(6, 2).value(), false)
+                                  .set_default_value(JsonValue::NumberText("12.34")),
+                              F("neg", Type::Decimal(4, 1).value(), false)
+                                  .set_default_value(JsonValue::NumberText("-0.1")),
+                              F("inexact", Type::Decimal(4, 1).value(), false)
+                                  .set_default_value(JsonValue::NumberText("1.25"))})
+                    .value();
   Converted<std::string> c = MustWrite(*schema);
   AvroSchema avro = Parse(c.value).value();
   // 1234 = 0x0004d2 in the 3 bytes of a decimal(6,2) fixed.
@@ -409,13 +408,12 @@ TEST(AvroFromModelTest, StructDefaultsFollowAvroUnionRules) {
   // Nested nullable fields are written ["null", T], so inside a record default they take only
   // null; a default that needs another value there is dropped with a note.
   auto inner = Type::Struct({F("x", Type::Int32()), F("y", Type::Int32(), false)}).value();
-  auto schema = Schema::Make({F("ok", inner, false).set_default_value(
-                                  ParseJson(R"({"x":null,"y":2})").value()),
-                              F("missing_ok", inner, false).set_default_value(
-                                  ParseJson(R"({"y":2})").value()),
-                              F("not_ok", inner, false).set_default_value(
-                                  ParseJson(R"({"x":1,"y":2})").value())})
-                    .value();
+  auto schema =
+      Schema::Make(
+          {F("ok", inner, false).set_default_value(ParseJson(R"({"x":null,"y":2})").value()),
+           F("missing_ok", inner, false).set_default_value(ParseJson(R"({"y":2})").value()),
+           F("not_ok", inner, false).set_default_value(ParseJson(R"({"x":1,"y":2})").value())})
+          .value();
   Converted<std::string> c = MustWrite(*schema);
   AvroSchema avro = Parse(c.value).value();
   EXPECT_TRUE(avro.root().fields()[0].default_value().has_value());
@@ -428,9 +426,8 @@ TEST(AvroFromModelTest, MetadataBecomesFieldAttributesAndAliases) {
   JsonValue meta = ParseJson(R"({"pii":true,"avro.aliases":["old"],"type":"x"})").value();
   auto schema = Schema::Make({F("a", Type::Int32(), false).set_metadata(meta)}).value();
   Converted<std::string> c = MustWrite(*schema);
-  EXPECT_EQ(c.value,
-            R"({"type":"record","name":"topLevelRecord","fields":[)"
-            R"({"name":"a","type":"int","pii":true,"aliases":["old"]}]})");
+  EXPECT_EQ(c.value, R"({"type":"record","name":"topLevelRecord","fields":[)"
+                     R"({"name":"a","type":"int","pii":true,"aliases":["old"]}]})");
   EXPECT_TRUE(HasNote(c.notes, "a", "metadata key \"type\" is not kept"));
 }
 
@@ -462,25 +459,25 @@ TEST(AvroRoundTripTest, AvroToModelToAvroToModelIsStable) {
     Converted<std::string> written = MustWrite(*first.value);
     Converted<SchemaPtr> second = MustRead(written.value);
     EXPECT_TRUE(second.value->Equals(*first.value))
-        << first.value->struct_type()->ToString() << "\n" << second.value->struct_type()->ToString();
+        << first.value->struct_type()->ToString() << "\n"
+        << second.value->struct_type()->ToString();
     EXPECT_EQ(second.value->info().name, first.value->info().name);
     EXPECT_EQ(second.value->info().namespace_name, first.value->info().namespace_name);
   }
 }
 
 TEST(AvroRoundTripTest, ModelToAvroToModelKeepsWhatAvroHolds) {
-  auto item = Type::Struct({F("sku", Type::String(), false),
-                            F("qty", Type::Int32()),
+  auto item = Type::Struct({F("sku", Type::String(), false), F("qty", Type::Int32()),
                             F("price", Type::Decimal(12, 3).value(), false)})
                   .value();
   auto schema =
       Schema::Make(
           {F("order_id", Type::Int64(), false).set_doc("primary key"),
            F("placed_at", Type::Timestamp(TimeUnit::kMicros), false),
-           F("local", Type::TimestampNtz(TimeUnit::kMillis)),
-           F("day", Type::Date(), false), F("tod", Type::Time(TimeUnit::kMillis), false),
-           F("id", Type::Uuid(), false), F("blob", Type::Binary(), false),
-           F("ratio", Type::Float32(), false), F("amount", Type::Float64(), false),
+           F("local", Type::TimestampNtz(TimeUnit::kMillis)), F("day", Type::Date(), false),
+           F("tod", Type::Time(TimeUnit::kMillis), false), F("id", Type::Uuid(), false),
+           F("blob", Type::Binary(), false), F("ratio", Type::Float32(), false),
+           F("amount", Type::Float64(), false),
            F("flag", Type::Boolean(), false).set_default_value(JsonValue::Bool(true)),
            F("items", Type::Array(item, true).value(), false),
            F("tags", Type::Map(Type::String(), Type::String(), false).value(), false),

@@ -1,6 +1,8 @@
 // Parsing and validating Avro schema JSON into the arena-backed AvroSchema.
 #include "sluice/dialects/avro/avro_schema.h"
 
+#include <fmt/format.h>
+
 #include <array>
 #include <cmath>
 #include <deque>
@@ -9,8 +11,6 @@
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
-
-#include <fmt/format.h>
 
 #include "sluice/base/strings.h"
 #include "sluice/dialects/avro/avro_internal.h"
@@ -229,8 +229,8 @@ class AvroParser {
       text_ = references_[i];
       auto ref = ParseReference();
       if (!ref.has_value()) {
-        return sluice::Fail(ref.error().code(),
-                    "referenced schema " + std::to_string(i + 1) + ": " + ref.error().message());
+        return sluice::Fail(ref.error().code(), "referenced schema " + std::to_string(i + 1) +
+                                                    ": " + ref.error().message());
       }
     }
     text_ = main;
@@ -377,8 +377,8 @@ class AvroParser {
     if (type == nullptr) return Fail(j, "missing \"type\"");
     if (!type->is_string()) {
       Step step(path_, "type");
-      return Fail(*type, fmt::format("\"type\" must be a string naming a type; got {}",
-                                     KindWord(*type)));
+      return Fail(*type,
+                  fmt::format("\"type\" must be a string naming a type; got {}", KindWord(*type)));
     }
     const std::string& t = type->as_string();
     if (auto primitive = PrimitiveType(t)) return ParsePrimitive(j, *primitive);
@@ -395,7 +395,8 @@ class AvroParser {
   }
 
   // Copy every member not in `reserved` into node props, in source order.
-  static JsonValue CollectProps(const JsonValue& j, std::initializer_list<std::string_view> reserved,
+  static JsonValue CollectProps(const JsonValue& j,
+                                std::initializer_list<std::string_view> reserved,
                                 bool logical_consumed) {
     JsonValue props = JsonValue::Object();
     for (const JsonMember& m : j.members()) {
@@ -558,8 +559,8 @@ class AvroParser {
     if (const JsonValue* aliases = j.Find("aliases")) {
       Step step(path_, "aliases");
       if (!aliases->is_array()) {
-        return Fail(*aliases,
-                    fmt::format("\"aliases\" must be an array of names; got {}", KindWord(*aliases)));
+        return Fail(*aliases, fmt::format("\"aliases\" must be an array of names; got {}",
+                                          KindWord(*aliases)));
       }
       for (size_t i = 0; i < aliases->items().size(); ++i) {
         const JsonValue& a = aliases->items()[i];
@@ -614,7 +615,8 @@ class AvroParser {
       field.name_ = name->as_string();
       FieldPath child_path = field_path.Child(field.name_);
       const JsonValue* type = fj.Find("type");
-      if (type == nullptr) return Fail(fj, fmt::format("field \"{}\" needs a \"type\"", field.name_));
+      if (type == nullptr)
+        return Fail(fj, fmt::format("field \"{}\" needs a \"type\"", field.name_));
       {
         Step s(path_, "type");
         SLUICE_ASSIGN_OR_RETURN(field.type_,
@@ -654,10 +656,12 @@ class AvroParser {
         Step s(path_, "default");
         defaults_.push_back(DefaultSite{node, i, path_, child_path});
       }
-      field.props_ = CollectProps(fj, {"name", "type", "doc", "default", "order", "aliases"}, false);
+      field.props_ =
+          CollectProps(fj, {"name", "type", "doc", "default", "order", "aliases"}, false);
       node->fields_.push_back(std::move(field));
     }
-    node->props_ = CollectProps(j, {"type", "name", "namespace", "doc", "aliases", "fields"}, false);
+    node->props_ =
+        CollectProps(j, {"type", "name", "namespace", "doc", "aliases", "fields"}, false);
     return node;
   }
 
@@ -669,8 +673,8 @@ class AvroParser {
     {
       Step step(path_, "symbols");
       if (!symbols->is_array()) {
-        return Fail(*symbols,
-                    fmt::format("\"symbols\" must be an array of names; got {}", KindWord(*symbols)));
+        return Fail(*symbols, fmt::format("\"symbols\" must be an array of names; got {}",
+                                          KindWord(*symbols)));
       }
       std::unordered_set<std::string> seen;
       for (size_t i = 0; i < symbols->items().size(); ++i) {
@@ -842,8 +846,8 @@ class AvroParser {
           auto bytes = DecodeByteString(v.as_string());
           if (bytes && static_cast<int64_t>(bytes->size()) == type.size()) return std::nullopt;
         }
-        return expected(fmt::format("a string of exactly {} code points U+0000..U+00FF",
-                                    type.size()));
+        return expected(
+            fmt::format("a string of exactly {} code points U+0000..U+00FF", type.size()));
       }
       case AvroType::kEnum: {
         if (v.is_string()) {
@@ -879,8 +883,8 @@ class AvroParser {
           const JsonValue* member = v.Find(f.name());
           if (member == nullptr) {
             if (!f.default_value()) {
-              return fmt::format("{}: missing, and field {} of {} has no default", inner,
-                                 f.name(), type.full_name());
+              return fmt::format("{}: missing, and field {} of {} has no default", inner, f.name(),
+                                 type.full_name());
             }
             continue;
           }
@@ -904,9 +908,9 @@ class AvroParser {
       const AvroField& f = site.record->fields()[site.field];
       auto problem = DefaultProblem(f.type(), *f.default_value(), "", 0);
       if (problem) {
-        return FailAt(site.path, f.default_value()->offset(),
-                      fmt::format("invalid default for field {}: {}", site.field_path.ToString(),
-                                  *problem));
+        return FailAt(
+            site.path, f.default_value()->offset(),
+            fmt::format("invalid default for field {}: {}", site.field_path.ToString(), *problem));
       }
     }
     return Ok();
@@ -928,7 +932,8 @@ class AvroParser {
   }
 
   // Return false as soon as anything written at `level` (1 for the document) exceeds the limit.
-  bool WrittenLevels(const AvroNode& n, size_t level, std::unordered_set<const AvroNode*>& written) {
+  bool WrittenLevels(const AvroNode& n, size_t level,
+                     std::unordered_set<const AvroNode*>& written) {
     if (level > kMaxJsonLevels) return false;
     auto props_fit = [&](const JsonValue& props) {
       for (const JsonMember& m : props.members()) {
@@ -987,8 +992,7 @@ Result<AvroSchema> Parse(std::string_view json_text) {
   return parser.Run();
 }
 
-Result<AvroSchema> Parse(std::string_view json_text,
-                         std::span<const std::string_view> references) {
+Result<AvroSchema> Parse(std::string_view json_text, std::span<const std::string_view> references) {
   internal::AvroParser parser(json_text, references);
   return parser.Run();
 }

@@ -4,10 +4,10 @@
 // compatibility checker walks AvroSchema/AvroNode directly, since the model cannot hold Avro's
 // names, aliases and unions.
 //
-// Rules follow the Avro 1.11/1.12 specification. Where the spec leaves room, sluice follows the Java
-// implementation (the reference for fingerprints and for Confluent's registry): a short name that is
-// not defined in the enclosing namespace falls back to the null namespace, `{"type": "Name"}` is a
-// reference, an `error` record is canonicalised as `record`.
+// Rules follow the Avro 1.11/1.12 specification. Where the spec leaves room, sluice follows the
+// Java implementation (the reference for fingerprints and for Confluent's registry): a short name
+// that is not defined in the enclosing namespace falls back to the null namespace, `{"type":
+// "Name"}` is a reference, an `error` record is canonicalised as `record`.
 #pragma once
 
 #include <cstddef>

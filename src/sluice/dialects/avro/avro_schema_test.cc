@@ -1,10 +1,10 @@
 #include "sluice/dialects/avro/avro_schema.h"
 
-#include <string>
-#include <utility>
-
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
 
 #include "sluice/base/hash.h"
 
@@ -63,8 +63,8 @@ constexpr std::string_view kUserMovieActivity = R"({
   ]})";
 
 TEST(AvroParseTest, ReadsPrimitivesBareOrAsObjects) {
-  for (std::string_view name : {"null", "boolean", "int", "long", "float", "double", "bytes",
-                                "string"}) {
+  for (std::string_view name :
+       {"null", "boolean", "int", "long", "float", "double", "bytes", "string"}) {
     AvroSchema bare = MustParse(fmt::format("\"{}\"", name));
     AvroSchema object = MustParse(fmt::format(R"({{"type":"{}"}})", name));
     EXPECT_EQ(AvroTypeName(bare.root().type()), name);
@@ -163,9 +163,10 @@ TEST(AvroParseTest, ForwardReferenceToALaterDefinedType) {
       {"name":"def","type":{"type":"record","name":"B","fields":[{"name":"x","type":"int"}]}}]})");
   EXPECT_EQ(&s.root().fields()[0].type(), s.FindNamed("n.B"));
   // Written in full where a depth-first walk meets it first (Java's SchemaNormalization walk).
-  EXPECT_EQ(ParsingCanonicalForm(s),
-            R"({"name":"n.A","type":"record","fields":[{"name":"early","type":{"name":"n.B",)"
-            R"("type":"record","fields":[{"name":"x","type":"int"}]}},{"name":"def","type":"n.B"}]})");
+  EXPECT_EQ(
+      ParsingCanonicalForm(s),
+      R"({"name":"n.A","type":"record","fields":[{"name":"early","type":{"name":"n.B",)"
+      R"("type":"record","fields":[{"name":"x","type":"int"}]}},{"name":"def","type":"n.B"}]})");
   AvroSchema again = MustParse(WriteJson(s));
   EXPECT_EQ(ParsingCanonicalForm(again), ParsingCanonicalForm(s));
 }
@@ -197,36 +198,36 @@ TEST(AvroParseTest, RejectsInvalidNames) {
   EXPECT_TRUE(FailsWith(R"({"type":"record","name":"1abc","fields":[]})", kInvalid,
                         {"/name", "invalid name \"1abc\""}));
   EXPECT_TRUE(FailsWith(R"({"type":"record","name":"a..b","fields":[]})", kInvalid, {"a..b"}));
-  EXPECT_TRUE(FailsWith(R"({"type":"record","name":"R","namespace":"x-y","fields":[]})",
-                        kInvalid, {"/namespace", "invalid namespace"}));
+  EXPECT_TRUE(FailsWith(R"({"type":"record","name":"R","namespace":"x-y","fields":[]})", kInvalid,
+                        {"/namespace", "invalid namespace"}));
   EXPECT_TRUE(FailsWith(Record(R"({"name":"my field","type":"int"})"), kInvalid,
                         {"/fields/0/name", "invalid field name \"my field\""}));
   EXPECT_TRUE(FailsWith(R"({"type":"enum","name":"E","symbols":["ok","not-ok"]})", kInvalid,
                         {"/symbols/1", "enum symbol"}));
   EXPECT_TRUE(FailsWith(R"({"type":"record","name":"int","fields":[]})", kInvalid,
                         {"primitive type name"}));
-  EXPECT_TRUE(FailsWith(R"({"type":"record","name":"R","aliases":["a b"],"fields":[]})",
-                        kInvalid, {"/aliases/0"}));
+  EXPECT_TRUE(FailsWith(R"({"type":"record","name":"R","aliases":["a b"],"fields":[]})", kInvalid,
+                        {"/aliases/0"}));
 }
 
 TEST(AvroParseTest, RejectsDuplicateFieldsAndSymbols) {
-  EXPECT_TRUE(FailsWith(Record(R"({"name":"a","type":"int"},{"name":"a","type":"long"})"),
-                        kInvalid, {"/fields/1/name", "duplicate field name \"a\""}));
+  EXPECT_TRUE(FailsWith(Record(R"({"name":"a","type":"int"},{"name":"a","type":"long"})"), kInvalid,
+                        {"/fields/1/name", "duplicate field name \"a\""}));
   EXPECT_TRUE(FailsWith(R"({"type":"enum","name":"E","symbols":["A","B","A"]})", kInvalid,
                         {"/symbols/2", "duplicate enum symbol \"A\""}));
 }
 
 TEST(AvroParseTest, EnforcesUnionRules) {
   EXPECT_TRUE(FailsWith(R"(["int",["string"]])", kInvalid, {"/1", "another union"}));
-  EXPECT_TRUE(FailsWith(R"(["int","string","int"])", kInvalid,
-                        {"/2", "more than one branch of type int"}));
+  EXPECT_TRUE(
+      FailsWith(R"(["int","string","int"])", kInvalid, {"/2", "more than one branch of type int"}));
   // A logical type does not make a second int distinct.
   EXPECT_TRUE(FailsWith(R"(["int",{"type":"int","logicalType":"date"}])", kInvalid,
                         {"branch of type int"}));
   EXPECT_TRUE(FailsWith(R"([{"type":"array","items":"int"},{"type":"array","items":"long"}])",
                         kInvalid, {"branch of type array"}));
-  EXPECT_TRUE(FailsWith(R"([{"type":"fixed","name":"F","size":1},"F"])", kInvalid,
-                        {"branch of type F"}));
+  EXPECT_TRUE(
+      FailsWith(R"([{"type":"fixed","name":"F","size":1},"F"])", kInvalid, {"branch of type F"}));
   // Named types with different names, and one array beside one map, are fine.
   AvroSchema s = MustParse(R"([{"type":"fixed","name":"F","size":1},
       {"type":"fixed","name":"G","size":1},{"type":"array","items":"int"},
@@ -240,10 +241,10 @@ TEST(AvroParseTest, ChecksFixedSize) {
   EXPECT_EQ(MustParse(R"({"type":"fixed","name":"F","size":0})").root().size(), 0);
   EXPECT_EQ(MustParse(R"({"type":"fixed","name":"F","size":2147483647})").root().size(),
             2147483647);
-  for (std::string_view bad : {"-1", "1.5", "1e3", "\"16\"", "2147483648",
-                               "123456789012345678901234567890"}) {
-    EXPECT_TRUE(FailsWith(fmt::format(R"({{"type":"fixed","name":"F","size":{}}})", bad),
-                          kInvalid, {"/size", "\"size\" must be an integer"}))
+  for (std::string_view bad :
+       {"-1", "1.5", "1e3", "\"16\"", "2147483648", "123456789012345678901234567890"}) {
+    EXPECT_TRUE(FailsWith(fmt::format(R"({{"type":"fixed","name":"F","size":{}}})", bad), kInvalid,
+                          {"/size", "\"size\" must be an integer"}))
         << bad;
   }
   EXPECT_TRUE(FailsWith(R"({"type":"fixed","name":"F"})", kInvalid, {"needs a \"size\""}));
@@ -269,8 +270,7 @@ TEST(AvroParseTest, RecognisesValidLogicalTypes) {
        LogicalKind::kLocalTimestampNanos},
       {R"({"type":"string","logicalType":"uuid"})", LogicalKind::kUuid},
       {R"({"type":"fixed","name":"U","size":16,"logicalType":"uuid"})", LogicalKind::kUuid},
-      {R"({"type":"fixed","name":"D","size":12,"logicalType":"duration"})",
-       LogicalKind::kDuration},
+      {R"({"type":"fixed","name":"D","size":12,"logicalType":"duration"})", LogicalKind::kDuration},
       {R"({"type":"bytes","logicalType":"decimal","precision":10,"scale":2})",
        LogicalKind::kDecimal},
   };
@@ -282,10 +282,9 @@ TEST(AvroParseTest, RecognisesValidLogicalTypes) {
   AvroSchema d = MustParse(R"({"type":"bytes","logicalType":"decimal","precision":10,"scale":2})");
   EXPECT_EQ(d.root().logical_type(), (LogicalType{LogicalKind::kDecimal, 10, 2}));
   // Scale defaults to 0.
-  EXPECT_EQ(MustParse(R"({"type":"bytes","logicalType":"decimal","precision":5})")
-                .root()
-                .logical_type(),
-            (LogicalType{LogicalKind::kDecimal, 5, 0}));
+  EXPECT_EQ(
+      MustParse(R"({"type":"bytes","logicalType":"decimal","precision":5})").root().logical_type(),
+      (LogicalType{LogicalKind::kDecimal, 5, 0}));
 }
 
 TEST(AvroParseTest, IgnoresInvalidLogicalTypesAndKeepsThemAsProps) {
@@ -453,9 +452,9 @@ TEST(AvroDefaultTest, ErrorNamesTheNestedFieldPath) {
       {"name":"movies","type":{"type":"array","items":{"type":"record","name":"M","fields":[
           {"name":"id","type":"int"},
           {"name":"rating","type":["null","float"],"default":1.5}]}}}]})";
-  EXPECT_TRUE(FailsWith(text, kInvalid,
-                        {"/fields/0/type/items/fields/1/default", "field movies[].rating",
-                         "line 4"}));
+  EXPECT_TRUE(
+      FailsWith(text, kInvalid,
+                {"/fields/0/type/items/fields/1/default", "field movies[].rating", "line 4"}));
 }
 
 TEST(AvroDefaultTest, RecursiveRecordDefaultTerminates) {
@@ -481,7 +480,8 @@ TEST(AvroHostileInputTest, FailsCleanlyOnWrongShapes) {
   EXPECT_TRUE(FailsWith("{}", kInvalid, {"missing \"type\""}));
   EXPECT_TRUE(FailsWith(R"({"type":{"type":"int"}})", kInvalid, {"/type", "must be a string"}));
   EXPECT_TRUE(FailsWith(R"({"type":"union"})", kInvalid, {"JSON array"}));
-  EXPECT_TRUE(FailsWith(R"("record")", kInvalid, {"unknown type \"record\"", "written as an object"}));
+  EXPECT_TRUE(
+      FailsWith(R"("record")", kInvalid, {"unknown type \"record\"", "written as an object"}));
   EXPECT_TRUE(FailsWith(R"("Nope")", kInvalid, {"unknown type \"Nope\""}));
   EXPECT_TRUE(FailsWith(R"({"type":"record","name":"R"})", kInvalid, {"needs \"fields\""}));
   EXPECT_TRUE(FailsWith(R"({"type":"record","name":"R","fields":{}})", kInvalid,
@@ -494,8 +494,8 @@ TEST(AvroHostileInputTest, FailsCleanlyOnWrongShapes) {
                         {"\"name\" must be a string"}));
   EXPECT_TRUE(FailsWith(R"({"type":"record","fields":[]})", kInvalid, {"needs a \"name\""}));
   EXPECT_TRUE(FailsWith(R"({"type":"enum","name":"E"})", kInvalid, {"needs \"symbols\""}));
-  EXPECT_TRUE(FailsWith(R"({"type":"enum","name":"E","symbols":"A"})", kInvalid,
-                        {"must be an array"}));
+  EXPECT_TRUE(
+      FailsWith(R"({"type":"enum","name":"E","symbols":"A"})", kInvalid, {"must be an array"}));
   EXPECT_TRUE(FailsWith(R"({"type":"map"})", kInvalid, {"needs \"values\""}));
   EXPECT_TRUE(FailsWith(R"({"type":"array","items":null})", kInvalid, {"/items"}));
 }
@@ -598,17 +598,19 @@ TEST(AvroCanonicalFormTest, FollowsTheSpecTransformations) {
         {"name":"b","type":{"values":"x.y.E","type":"map"}},
         {"name":"c","type":{"size":8,"type":"fixed","name":"q.F","logicalType":"decimal",
                             "precision":3}}]})");
-  EXPECT_EQ(ParsingCanonicalForm(s),
-            R"({"name":"x.y.R","type":"record","fields":[)"
-            R"({"name":"a","type":{"type":"array","items":{"name":"x.y.E","type":"enum","symbols":["A"]}}},)"
-            R"({"name":"b","type":{"type":"map","values":"x.y.E"}},)"
-            R"({"name":"c","type":{"name":"q.F","type":"fixed","size":8}}]})");
+  EXPECT_EQ(
+      ParsingCanonicalForm(s),
+      R"({"name":"x.y.R","type":"record","fields":[)"
+      R"({"name":"a","type":{"type":"array","items":{"name":"x.y.E","type":"enum","symbols":["A"]}}},)"
+      R"({"name":"b","type":{"type":"map","values":"x.y.E"}},)"
+      R"({"name":"c","type":{"name":"q.F","type":"fixed","size":8}}]})");
   // An error record is canonicalised as a record, as Java does.
   EXPECT_EQ(ParsingCanonicalForm(MustParse(R"({"type":"error","name":"E","fields":[]})")),
             R"({"name":"E","type":"record","fields":[]})");
   // Escaped characters in names come out unescaped (STRINGS).
-  EXPECT_EQ(ParsingCanonicalForm(MustParse(R"({"type":"enum","name":"\u0045","symbols":["\u0041"]})")),
-            R"({"name":"E","type":"enum","symbols":["A"]})");
+  EXPECT_EQ(
+      ParsingCanonicalForm(MustParse(R"({"type":"enum","name":"\u0045","symbols":["\u0041"]})")),
+      R"({"name":"E","type":"enum","symbols":["A"]})");
 }
 
 TEST(AvroFingerprintTest, MatchesTheSpecVectorsAndDigestsOfThePcf) {
@@ -638,7 +640,8 @@ TEST(AvroFingerprintTest, MatchesTheSpecVectorsAndDigestsOfThePcf) {
 }
 
 TEST(AvroSchemaTest, StaysValidWhenMoved) {
-  auto parsed = Parse(R"({"type":"record","name":"L","fields":[{"name":"n","type":["null","L"]}]})");
+  auto parsed =
+      Parse(R"({"type":"record","name":"L","fields":[{"name":"n","type":["null","L"]}]})");
   ASSERT_TRUE(parsed.has_value());
   AvroSchema moved = std::move(parsed).value();
   AvroSchema target = MustParse("\"int\"");

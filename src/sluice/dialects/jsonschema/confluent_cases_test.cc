@@ -1,14 +1,14 @@
 // Every schema of Confluent's published JSON Schema diff cases must load into the parsed form:
 // a later compatibility diff runs on it. The cases live outside the repository; without them the
 // test skips.
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "sluice/base/json.h"
 #include "sluice/base/json_writer.h"

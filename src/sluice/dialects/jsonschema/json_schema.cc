@@ -1,12 +1,12 @@
 #include "sluice/dialects/jsonschema/json_schema.h"
 
+#include <fmt/format.h>
+
 #include <cctype>
 #include <charconv>
 #include <cmath>
 #include <unordered_map>
 #include <utility>
-
-#include <fmt/format.h>
 
 #include "sluice/base/strings.h"
 

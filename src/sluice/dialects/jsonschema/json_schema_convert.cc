@@ -1,12 +1,12 @@
 #include "sluice/dialects/jsonschema/json_schema_convert.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <utility>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "sluice/base/json_writer.h"
 #include "sluice/base/strings.h"

@@ -1,9 +1,9 @@
 #include "sluice/dialects/jsonschema/json_schema_convert.h"
 
+#include <gtest/gtest.h>
+
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "sluice/base/json.h"
 #include "sluice/base/json_writer.h"

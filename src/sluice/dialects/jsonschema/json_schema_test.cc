@@ -1,8 +1,8 @@
 #include "sluice/dialects/jsonschema/json_schema.h"
 
-#include <string>
-
 #include <gtest/gtest.h>
+
+#include <string>
 
 #include "sluice/base/json_writer.h"
 

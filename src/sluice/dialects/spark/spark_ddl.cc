@@ -489,8 +489,9 @@ Converted<std::string> WriteDdl(const schema::Schema& s) {
   NoteSink notes;
   std::string out;
   if (s.fields().empty()) {
-    notes.Add(FieldPath(), "a schema with no columns is an empty DDL string, which Spark's "
-                           "parser (and sluice's) cannot read back");
+    notes.Add(FieldPath(),
+              "a schema with no columns is an empty DDL string, which Spark's "
+              "parser (and sluice's) cannot read back");
   }
   for (size_t i = 0; i < s.fields().size(); ++i) {
     const Field& f = s.fields()[i];
