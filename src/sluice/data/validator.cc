@@ -23,6 +23,20 @@ namespace sluice::data {
 
 using schema::TypeKind;
 
+std::string_view RecordStatusName(RecordStatus status) {
+  switch (status) {
+    case RecordStatus::kValid:
+      return "valid";
+    case RecordStatus::kRescued:
+      return "rescued";
+    case RecordStatus::kBad:
+      return "bad";
+    case RecordStatus::kMalformed:
+      return "malformed";
+  }
+  return "unknown";
+}
+
 std::string_view ViolationKindName(ViolationKind kind) {
   switch (kind) {
     case ViolationKind::kMalformed:

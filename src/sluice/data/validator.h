@@ -64,6 +64,8 @@ struct RecordViolation {
 
 /// What happened to one record.
 enum class RecordStatus : uint8_t { kValid, kRescued, kBad, kMalformed };
+/// "valid", "rescued", "bad", "malformed".
+std::string_view RecordStatusName(RecordStatus status);
 
 struct RecordResult {
   RecordStatus status = RecordStatus::kValid;

@@ -234,20 +234,6 @@ std::optional<std::vector<std::pair<std::string, bool>>> SplitCsvRow(std::string
 // ---------------------------------------------------------------------------------------------
 // Checking one record.
 
-std::string_view StatusName(RecordStatus s) {
-  switch (s) {
-    case RecordStatus::kValid:
-      return "valid";
-    case RecordStatus::kRescued:
-      return "rescued";
-    case RecordStatus::kBad:
-      return "bad";
-    case RecordStatus::kMalformed:
-      return "malformed";
-  }
-  return "?";
-}
-
 // What one check gave, and which of the invariants it broke.
 struct Outcome {
   std::string status;
@@ -273,7 +259,7 @@ constexpr std::string_view kEarlierOutput = "previous line\n";
 
 Outcome Collect(const RecordResult& r, const std::string& out) {
   Outcome o;
-  o.status = StatusName(r.status);
+  o.status = std::string(RecordStatusName(r.status));
   for (const RecordViolation& v : r.violations) {
     if (!o.violations.empty()) o.violations += ' ';
     o.violations += v.path;

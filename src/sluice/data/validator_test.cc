@@ -31,20 +31,6 @@ std::shared_ptr<const ValidationPlan> Plan(schema::SchemaPtr schema,
   return plan.has_value() ? *plan : nullptr;
 }
 
-std::string StatusName(RecordStatus s) {
-  switch (s) {
-    case RecordStatus::kValid:
-      return "valid";
-    case RecordStatus::kRescued:
-      return "rescued";
-    case RecordStatus::kBad:
-      return "bad";
-    case RecordStatus::kMalformed:
-      return "malformed";
-  }
-  return "?";
-}
-
 // What one check gave, in a form tests compare directly.
 struct Outcome {
   std::string status;
@@ -57,7 +43,7 @@ struct Outcome {
 
 Outcome Collect(const RecordResult& r, const std::string& appended) {
   Outcome o;
-  o.status = StatusName(r.status);
+  o.status = std::string(RecordStatusName(r.status));
   for (const RecordViolation& v : r.violations) {
     if (!o.violations.empty()) o.violations += ' ';
     o.violations += v.path;

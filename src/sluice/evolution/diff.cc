@@ -13,6 +13,7 @@ namespace sluice::evolution {
 
 using schema::Field;
 using schema::FieldPath;
+using schema::IntegerRank;
 using schema::StringLength;
 using schema::Type;
 using schema::TypeKind;
@@ -93,14 +94,6 @@ int SchemaDiff::CountBySeverity(ChangeSeverity severity) const {
 }
 
 namespace {
-
-int IntegerRank(TypeKind k) {
-  if (k == TypeKind::kInt8) return 1;
-  if (k == TypeKind::kInt16) return 2;
-  if (k == TypeKind::kInt32) return 3;
-  if (k == TypeKind::kInt64) return 4;
-  return 0;
-}
 
 int UnitRank(schema::TimeUnit u) {
   switch (u) {

@@ -65,14 +65,6 @@ bool IcebergAtomicEquals(const Type& a, const Type& b) {
   return true;
 }
 
-int IntegerRank(TypeKind k) {
-  if (k == TypeKind::kInt8) return 1;
-  if (k == TypeKind::kInt16) return 2;
-  if (k == TypeKind::kInt32) return 3;
-  if (k == TypeKind::kInt64) return 4;
-  return 0;
-}
-
 // Spark's DataType.toString, which Delta's merge errors print ("IntegerType", "DecimalType(10,2)").
 std::string ScalaTypeString(const Type& t) {
   switch (SparkKind(t.kind())) {
@@ -406,10 +398,10 @@ Status CheckIcebergVersion(TableFormat format, int version) {
 
 using internal::IcebergAtomicEquals;
 using internal::IcebergKind;
-using internal::IntegerRank;
 using internal::IsAtomic;
 using internal::SparkAtomicEquals;
 using internal::SparkKind;
+using schema::IntegerRank;
 
 bool IsDeltaSupportedWidening(const Type& from, const Type& to) {
   if (!IsAtomic(from) || !IsAtomic(to) || SparkAtomicEquals(from, to)) return false;

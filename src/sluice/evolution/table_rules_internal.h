@@ -30,8 +30,6 @@ bool SparkAtomicEquals(const schema::Type& a, const schema::Type& b);
 /// Equal as Iceberg types: byte/short/int are int, strings are strings, timestamps differ only
 /// between micros and nanos.
 bool IcebergAtomicEquals(const schema::Type& a, const schema::Type& b);
-/// 1 for int8 up to 4 for int64; 0 for every other kind.
-int IntegerRank(schema::TypeKind k);
 
 /// Spark's DataType.toString, as Delta's merge errors print it ("IntegerType",
 /// "DecimalType(10,2)").

@@ -169,6 +169,14 @@ std::string TypeWithNullability(const Type& type, bool nullable) {
   return s;
 }
 
+int IntegerRank(TypeKind kind) {
+  if (kind == TypeKind::kInt8) return 1;
+  if (kind == TypeKind::kInt16) return 2;
+  if (kind == TypeKind::kInt32) return 3;
+  if (kind == TypeKind::kInt64) return 4;
+  return 0;
+}
+
 std::string_view TypeKindName(TypeKind kind) {
   switch (kind) {
     case TypeKind::kNull:

@@ -179,6 +179,9 @@ class Type {
 /// "int32", "struct", ... : the kind alone, without parameters.
 std::string_view TypeKindName(TypeKind kind);
 
+/// 1 for int8 up to 4 for int64, so that integer widths compare; 0 for every other kind.
+int IntegerRank(TypeKind kind);
+
 /// "(3)" for milliseconds, "" for microseconds (the default), "(9)" for nanoseconds: the
 /// precision suffix of time and timestamp type names.
 std::string_view TimeUnitSuffix(TimeUnit unit);
