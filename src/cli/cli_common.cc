@@ -4,9 +4,12 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <iostream>
 
+#include "cli/usage_errors.h"
 #include "sluice/base/std_io.h"
+#include "sluice/base/strings.h"
 #include "sluice/dialects/contract/dcs.h"
 
 namespace sluice::cli {
@@ -41,15 +44,103 @@ Result<dialects::contract::Contract> LoadContract(const std::string& path) {
   return c;
 }
 
+namespace {
+
+std::string_view Red(bool color) { return color ? "\x1b[31m" : ""; }
+std::string_view Yellow(bool color) { return color ? "\x1b[33m" : ""; }
+std::string_view Reset(bool color) { return color ? "\x1b[0m" : ""; }
+
+}  // namespace
+
 void PrintNotes(const std::vector<schema::LossyNote>& notes, std::string_view source) {
+  const bool color = ColorEnabled(2);
   for (const auto& n : notes) {
-    std::cerr << "note: " << source << ": " << n.ToString() << "\n";
+    std::cerr << Yellow(color) << "note:" << Reset(color) << " " << source << ": " << n.ToString()
+              << "\n";
   }
 }
 
 int ReportError(const Error& error) {
-  std::cerr << "sluice: error: " << error.message() << "\n";
+  const bool color = ColorEnabled(2);
+  std::cerr << "sluice: " << Red(color) << "error:" << Reset(color) << " " << error.message()
+            << "\n";
   return kExitError;
+}
+
+bool ColorEnabled(int fd) {
+  const char* no_color = std::getenv("NO_COLOR");
+  if (no_color != nullptr && *no_color != '\0') return false;
+  const char* term = std::getenv("TERM");
+  if (term != nullptr && std::string_view(term) == "dumb") return false;
+  return IsTerminal(fd);
+}
+
+void OutputFlags::Register(CLI::App* cmd, const std::vector<std::string>& formats,
+                           const std::string& output_help) {
+  format = formats.front();
+  std::string names;
+  for (const std::string& f : formats) names += (names.empty() ? "" : ", ") + f;
+  cmd->add_option("--format", format, "Output format: " + names)
+      ->transform(OneOf(formats))
+      ->capture_default_str();
+  cmd->add_option("-o,--output", output, output_help);
+  cmd->add_flag("-q,--quiet", quiet, "Quiet: no notes, summaries or progress on standard error");
+}
+
+report::RenderOptions OutputFlags::Render() const {
+  return {.color = format == "text" && IsStandardStream(output) && ColorEnabled(1)};
+}
+
+Status WriteResult(const OutputFlags& flags, std::string_view text) {
+  Status st = WriteOutput(flags.output, text);
+  if (!st.has_value() && !IsStandardStream(flags.output)) {
+    return Fail(st.error().WithContext("--output"));
+  }
+  return st;
+}
+
+Status CheckWritable(std::string_view flag, const std::string& path) {
+  if (IsStandardStream(path)) return Ok();
+  auto file = LocalFileSystem()->OpenWritable(path, {.sync = false});
+  if (!file.has_value()) return Fail(file.error().WithContext(flag));
+  return Ok();
+}
+
+void AddThreadsFlag(CLI::App* cmd, unsigned& threads) {
+  CLI::Validator at_least_one(
+      [](std::string& v) -> std::string {
+        char* end = nullptr;
+        long n = std::strtol(v.c_str(), &end, 10);
+        if (end == v.c_str() || *end != '\0' || n < 1 || n > 1024) {
+          return "takes a number of threads from 1 to 1024, not '" + v +
+                 "' (leave it out for one thread per core)";
+        }
+        return "";
+      },
+      "N >= 1");
+  cmd->add_option("--threads", threads, "Worker threads, 1 or more (default: one per core)")
+      ->check(at_least_one);
+}
+
+CLI::Validator OneOf(std::vector<std::string> values) {
+  std::string list;
+  for (const std::string& v : values) list += (list.empty() ? "" : "|") + v;
+  return CLI::Validator(
+      [values](std::string& v) -> std::string {
+        const std::string lower = AsciiLower(v);
+        for (const std::string& m : values) {
+          if (AsciiLower(m) == lower) {
+            v = m;
+            return "";
+          }
+        }
+        std::string all;
+        for (const std::string& m : values) all += (all.empty() ? "" : ", ") + m;
+        std::string near = NearestWord(lower, values);
+        return "'" + v + "' is not one of " + all +
+               (near.empty() ? "" : "; did you mean '" + near + "'?");
+      },
+      list);
 }
 
 Status WriteOutput(const std::string& path, std::string_view text) {

@@ -9,14 +9,17 @@
 #include <vector>
 
 #include "sluice/base/result.h"
+#include "sluice/base/std_io.h"
 #include "sluice/dialects/contract/contract.h"
 #include "sluice/dialects/format.h"
 #include "sluice/registry/client.h"
+#include "sluice/report/format.h"
 #include "sluice/schema/conversion.h"
 #include "sluice/schema/schema.h"
 
 namespace CLI {
 class App;
+class Validator;
 }  // namespace CLI
 
 namespace sluice::cli {
@@ -50,10 +53,11 @@ Result<LoadedSchema> LoadSchema(const std::string& path, const std::string& from
 /// Specification. Errors carry the path in front of the message.
 Result<dialects::contract::Contract> LoadContract(const std::string& path);
 
-/// Print notes to stderr as "note: <source>: <path>: <message>".
+/// Print notes to stderr as "note: <source>: <path>: <message>" ("note:" in yellow on a terminal).
 void PrintNotes(const std::vector<schema::LossyNote>& notes, std::string_view source);
 
-/// Print "sluice: error: <message>" to stderr and return kExitError.
+/// Print "sluice: error: <message>" to stderr ("error:" in red on a terminal) and return
+/// kExitError.
 int ReportError(const Error& error);
 
 /// Write `text` to `path` through the local file system (sluice::WriteOutput: replaced
@@ -66,6 +70,43 @@ Result<dialects::Format> OutputFormat(const std::string& as);
 
 /// True if standard output (fd 1) or standard error (fd 2) is a terminal.
 bool IsTerminal(int fd);
+
+/// Whether text written to `fd` may be coloured, as git and buf decide: `fd` is a terminal,
+/// NO_COLOR is unset or empty, and TERM is not "dumb".
+bool ColorEnabled(int fd);
+
+/// The output flags of every command that prints a result: `--format` (the output's format,
+/// in any case), `-o/--output` (a file instead of standard output) and `-q/--quiet`.
+struct OutputFlags {
+  std::string format = "text";
+  std::string output;
+  bool quiet = false;
+
+  /// Add the three flags to `cmd`; `formats` are the values --format takes, the first the
+  /// default. `output_help` says what -o writes.
+  void Register(
+      CLI::App* cmd, const std::vector<std::string>& formats,
+      const std::string& output_help = "Write the result here instead of standard output");
+  Result<report::Format> Format() const { return report::ParseFormat(format); }
+  /// Colour for text going to a terminal.
+  report::RenderOptions Render() const;
+};
+
+/// Write a rendered result where `flags` say: the -o file (replaced atomically) or standard
+/// output. The error names the flag and the path.
+Status WriteResult(const OutputFlags& flags, std::string_view text);
+
+/// Check that `path` can be written before a long run starts: open it for writing and discard
+/// it. "" and "-" always can. The error names `flag` and the path.
+Status CheckWritable(std::string_view flag, const std::string& path);
+
+/// `--threads N`, N at least 1 (leave the flag out for one thread per core).
+void AddThreadsFlag(CLI::App* cmd, unsigned& threads);
+
+/// A check for an option that takes one of `values`, in any case: the value becomes the
+/// member's own spelling ("Merge" -> "merge"); anything else is refused with the list and the
+/// nearest member.
+CLI::Validator OneOf(std::vector<std::string> values);
 
 /// Where a schema registry is and how to log in to it: the flags of every command that talks to
 /// one (`sluice registry ...`, `sluice decode`, `sluice encode`).

@@ -20,13 +20,12 @@ struct CheckOptions {
   std::string contract;
   std::string previous;
   std::string object;
-  std::string format = "text";
   bool exact_types = false;
-  bool quiet = false;
+  OutputFlags out;
 };
 
 int RunCheck(const CheckOptions& opt) {
-  auto format = report::ParseFormat(opt.format);
+  auto format = opt.out.Format();
   if (!format.has_value()) return ReportError(format.error());
   auto loaded = LoadSchema(opt.schema, "");
   if (!loaded.has_value()) return ReportError(loaded.error());
@@ -38,7 +37,7 @@ int RunCheck(const CheckOptions& opt) {
     if (!p.has_value()) return ReportError(p.error());
     previous = std::move(*p);
   }
-  if (!opt.quiet) PrintNotes(loaded->notes, opt.schema);
+  if (!opt.out.quiet) PrintNotes(loaded->notes, opt.schema);
   evolution::ContractCheckOptions copt;
   copt.object_name = opt.object;
   copt.exact_types = opt.exact_types;
@@ -47,21 +46,21 @@ int RunCheck(const CheckOptions& opt) {
   if (!result.has_value()) return ReportError(result.error().WithContext(opt.contract));
 
   report::CheckContext context{opt.schema, opt.contract, opt.previous};
-  auto text = report::Render(*result, context, *format);
+  auto text = report::Render(*result, context, *format, opt.out.Render());
   if (!text.has_value()) return ReportError(text.error());
-  std::cout << *text;
+  if (Status st = WriteResult(opt.out, *text); !st.has_value()) return ReportError(st.error());
   return result->ok() ? kExitOk : kExitFindings;
 }
 
 struct BreakingOptions {
   std::string old_contract;
   std::string new_contract;
-  std::string format = "text";
   bool all = false;
+  OutputFlags out;
 };
 
 int RunBreaking(const BreakingOptions& opt) {
-  auto format = report::ParseFormat(opt.format);
+  auto format = opt.out.Format();
   if (!format.has_value()) return ReportError(format.error());
   auto before = LoadContract(opt.old_contract);
   if (!before.has_value()) return ReportError(before.error());
@@ -69,9 +68,9 @@ int RunBreaking(const BreakingOptions& opt) {
   if (!after.has_value()) return ReportError(after.error());
   evolution::BreakingChangeReport result = evolution::BreakingChanges(*before, *after);
   report::BreakingContext context{opt.old_contract, opt.new_contract, opt.all};
-  auto text = report::Render(result, context, *format);
+  auto text = report::Render(result, context, *format, opt.out.Render());
   if (!text.has_value()) return ReportError(text.error());
-  std::cout << *text;
+  if (Status st = WriteResult(opt.out, *text); !st.has_value()) return ReportError(st.error());
   return result.passed() ? kExitOk : kExitFindings;
 }
 
@@ -92,9 +91,8 @@ void RegisterCheckCommand(CLI::App& app, int& exit_code) {
   cmd->add_flag(
       "--exact-types", opt->exact_types,
       "Seed contracts: types must equal the contract's (default: lossless widening passes)");
-  cmd->add_option("--format", opt->format, "Output: text, json or github (annotations)")
-      ->check(CLI::IsMember({"text", "json", "github"}));
-  cmd->add_flag("-q,--quiet", opt->quiet, "Do not print notes about lossy conversion");
+  opt->out.Register(cmd, {"text", "json", "github"},
+                    "Write the verdict here instead of standard output");
   cmd->callback([opt, &exit_code] { exit_code = RunCheck(*opt); });
 
   auto bopt = std::make_shared<BreakingOptions>();
@@ -106,8 +104,8 @@ void RegisterCheckCommand(CLI::App& app, int& exit_code) {
       "datacontract-cli's rules and severities. Exit 1 when any is an error");
   breaking->add_option("old", bopt->old_contract, "The earlier contract")->required();
   breaking->add_option("new", bopt->new_contract, "The later contract")->required();
-  breaking->add_option("--format", bopt->format, "Output: text or json")
-      ->check(CLI::IsMember({"text", "json"}));
+  bopt->out.Register(breaking, {"text", "json"},
+                     "Write the changes here instead of standard output");
   breaking->add_flag("--all", bopt->all, "Also list info-level changes (a changelog)");
   breaking->callback([bopt, &exit_code] { exit_code = RunBreaking(*bopt); });
 }

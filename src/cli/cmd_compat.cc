@@ -18,9 +18,9 @@ struct CompatOptions {
   std::vector<std::string> files;
   std::string type = "auto";
   std::string mode = "BACKWARD";
-  std::string format = "text";
   std::string policy = "strict";
   bool type_widening = false;
+  OutputFlags out;
 };
 
 // The schema type a file implies when --type is auto: Avro and JSON Schema have their own rules;
@@ -33,7 +33,7 @@ Result<evolution::SchemaType> AutoType(const std::string& path, const std::strin
 }
 
 int RunCompat(const CompatOptions& opt) {
-  auto format = report::ParseFormat(opt.format);
+  auto format = opt.out.Format();
   if (!format.has_value()) return ReportError(format.error());
   auto mode = evolution::ParseCompatibilityMode(opt.mode);
   if (!mode.has_value()) return ReportError(mode.error());
@@ -69,9 +69,9 @@ int RunCompat(const CompatOptions& opt) {
   report::CompatContext context;
   context.history.assign(opt.files.begin(), opt.files.end() - 1);
   context.candidate = opt.files.back();
-  auto text = report::Render(result, context, *format);
+  auto text = report::Render(result, context, *format, opt.out.Render());
   if (!text.has_value()) return ReportError(text.error());
-  std::cout << *text;
+  if (Status st = WriteResult(opt.out, *text); !st.has_value()) return ReportError(st.error());
   return result.compatible ? kExitOk : kExitFindings;
 }
 
@@ -87,16 +87,16 @@ void RegisterCompatCommand(CLI::App& app, int& exit_code) {
   cmd->add_option("files", opt->files, "V1 [V2 ...] NEW")->required()->expected(2, -1);
   cmd->add_option("--type", opt->type,
                   "avro, json-schema, table (Delta rules), iceberg, or auto (from NEW's format)")
-      ->check(CLI::IsMember({"auto", "avro", "json-schema", "json", "table", "delta", "iceberg"}));
+      ->transform(OneOf({"auto", "avro", "json-schema", "json", "table", "delta", "iceberg"}));
   cmd->add_option("--mode", opt->mode,
                   "NONE, BACKWARD (default), BACKWARD_TRANSITIVE, FORWARD, FORWARD_TRANSITIVE, "
                   "FULL, FULL_TRANSITIVE");
-  cmd->add_option("--format", opt->format, "Output: text, json or github (annotations)")
-      ->check(CLI::IsMember({"text", "json", "github"}));
   cmd->add_option("--policy", opt->policy, "JSON Schema: strict (Confluent's default) or lenient")
-      ->check(CLI::IsMember({"strict", "lenient"}));
+      ->transform(OneOf({"strict", "lenient"}));
   cmd->add_flag("--type-widening", opt->type_widening,
                 "Tables: allow Delta's type widening (delta.enableTypeWidening)");
+  opt->out.Register(cmd, {"text", "json", "github"},
+                    "Write the verdict here instead of standard output");
   cmd->callback([opt, &exit_code] { exit_code = RunCompat(*opt); });
 }
 

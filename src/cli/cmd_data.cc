@@ -14,6 +14,7 @@
 #include "sluice/base/std_io.h"
 #include "sluice/base/strings.h"
 #include "sluice/data/file_runs.h"
+#include "sluice/data/input_files.h"
 #include "sluice/report/data_render.h"
 
 namespace sluice::cli {
@@ -139,7 +140,8 @@ Result<RecordFormat> ResolveFormat(const std::string& flag, const std::vector<st
     RecordFormat guess = data::GuessRecordFormat(f, head);
     if (found && *found != guess) {
       return InvalidArgument(fmt::format(
-          "{}: its format differs from the other inputs'; give --format to read them all alike",
+          "{}: its format differs from the other inputs'; give --input-format to read them all "
+          "alike",
           f));
     }
     found = guess;
@@ -155,15 +157,66 @@ Result<ParseMode> ParseModeName(const std::string& m) {
   return InvalidArgument(fmt::format("unknown mode '{}' (permissive, dropmalformed, failfast)", m));
 }
 
+// The input and output formats of validate and infer. --format names the output's format;
+// before 0.2 it named the input's, and the input formats it took then (jsonl, csv, auto) still
+// read as --input-format, with a note. `--format json` is the output's now: JSON documents as
+// input are `--input-format json` (or found by their '[' and .json name).
+struct DataFormats {
+  std::string input = "auto";
+  std::string format = "text";
+  std::string pattern;
+
+  void Register(CLI::App* cmd) {
+    cmd->add_option("--input-format", input, "Record format: jsonl, json, csv or auto (default)")
+        ->transform(OneOf({"jsonl", "json", "csv", "auto"}));
+    cmd->add_option("--format", format,
+                    "Output format: text (default) or json (the report on standard output)")
+        ->transform(OneOf({"text", "json", "jsonl", "csv", "auto"}));
+    cmd->add_option("--pattern", pattern,
+                    "A glob the names of files found in folders must match, e.g. '*.json'");
+  }
+
+  // Resolve the deprecated spelling; kInvalidArgument if both flags name an input format.
+  Result<report::Format> Output(bool quiet) {
+    if (format == "jsonl" || format == "csv" || format == "auto") {
+      if (input != "auto") {
+        return InvalidArgument("--format " + format + " and --input-format " + input +
+                               " both name the input's format; keep --input-format");
+      }
+      if (!quiet) {
+        fmt::print(stderr,
+                   "note: --format {0} names the input's format, which is now --input-format {0}; "
+                   "--format names the output's (text or json)\n",
+                   format);
+      }
+      input = format;
+      format = "text";
+    }
+    return report::ParseFormat(format);
+  }
+};
+
+// The files the paths name (folders read as Spark reads them), through the local file system.
+Result<std::vector<std::string>> InputFiles(const std::vector<std::string>& paths,
+                                            const std::string& pattern) {
+  return data::ListInputFiles(*LocalFileSystem(), paths, pattern);
+}
+
+// Where nothing is written: valid records under `--format json` without -o.
+class DiscardSink final : public ByteSink {
+ public:
+  Status Write(std::string_view) override { return Ok(); }
+};
+
 struct ValidateOptions {
   std::vector<std::string> files;
   std::string schema;
   std::string schema_from;
   std::string contract;
   std::string object;
-  std::string format = "auto";
+  DataFormats formats;
   std::string mode = "permissive";
-  std::string out = "-";
+  std::string out;
   std::string quarantine;
   std::string report;
   std::string rescued_column = "_rescued_data";
@@ -172,26 +225,43 @@ struct ValidateOptions {
   CsvFlags csv;
 };
 
-int RunValidate(const ValidateOptions& opt) {
-  if (Status cpu = CheckCpu(); !cpu.has_value()) return ReportError(cpu.error());
+Result<schema::SchemaPtr> ValidationSchema(const ValidateOptions& opt) {
   if (opt.schema.empty() == opt.contract.empty()) {
-    return ReportError(
-        Error(ErrorCode::kInvalidArgument, "give exactly one of --schema or --contract"));
+    return InvalidArgument("give exactly one of --schema or --contract");
   }
-  schema::SchemaPtr schema;
   if (!opt.schema.empty()) {
-    auto loaded = LoadSchema(opt.schema, opt.schema_from);
-    if (!loaded.has_value()) return ReportError(loaded.error());
-    if (!opt.quiet) PrintNotes(loaded->notes, opt.schema);
-    schema = loaded->schema;
-  } else {
-    auto c = LoadContract(opt.contract);
-    if (!c.has_value()) return ReportError(c.error());
-    auto object = c->Object(opt.object);
-    if (!object.has_value()) return ReportError(object.error().WithContext(opt.contract));
-    schema = (*object)->schema;
+    SLUICE_ASSIGN_OR_RETURN(LoadedSchema loaded, LoadSchema(opt.schema, opt.schema_from));
+    if (!opt.quiet) PrintNotes(loaded.notes, opt.schema);
+    return loaded.schema;
   }
-  auto format = ResolveFormat(opt.format, opt.files);
+  SLUICE_ASSIGN_OR_RETURN(dialects::contract::Contract c, LoadContract(opt.contract));
+  auto object = c.Object(opt.object);
+  if (!object.has_value()) return Fail(object.error().WithContext(opt.contract));
+  return (*object)->schema;
+}
+
+int RunValidate(ValidateOptions opt) {
+  if (Status cpu = CheckCpu(); !cpu.has_value()) return ReportError(cpu.error());
+  auto output_format = opt.formats.Output(opt.quiet);
+  if (!output_format.has_value()) return ReportError(output_format.error());
+  const bool json = *output_format == report::Format::kJson;
+  if (json && opt.out == "-") {
+    return ReportError(Error(ErrorCode::kInvalidArgument,
+                             "--format json writes the report to standard output; give -o FILE "
+                             "for the valid records"));
+  }
+  // Every output path is tried before the run, so a typo does not cost a long run.
+  for (const auto& [flag, path] :
+       {std::pair<std::string_view, const std::string&>{"--output", opt.out},
+        {"--quarantine", opt.quarantine},
+        {"--report", opt.report}}) {
+    if (Status st = CheckWritable(flag, path); !st.has_value()) return ReportError(st.error());
+  }
+  auto schema = ValidationSchema(opt);
+  if (!schema.has_value()) return ReportError(schema.error());
+  auto files = InputFiles(opt.files, opt.formats.pattern);
+  if (!files.has_value()) return ReportError(files.error());
+  auto format = ResolveFormat(opt.formats.input, *files);
   if (!format.has_value()) return ReportError(format.error());
   auto mode = ParseModeName(opt.mode);
   if (!mode.has_value()) return ReportError(mode.error());
@@ -204,30 +274,44 @@ int RunValidate(const ValidateOptions& opt) {
   ro.threads = opt.threads;
   ro.csv = *csv;
   ro.rescued_column = opt.rescued_column;
-  ProgressBar bar(IsTerminal(2) && !opt.quiet && !opt.out.empty() && opt.out != "-");
+  ProgressBar bar(IsTerminal(2) && !opt.quiet && !IsStandardStream(opt.out));
   ro.progress = [&bar](const data::Progress& p) { bar.Update(p); };
 
   // Outputs can be recomputed from the inputs: no fsync.
   FileSystem& fs = *LocalFileSystem();
-  auto out = OpenOutput(fs, opt.out, STDOUT_FILENO, {.sync = false});
-  if (!out.has_value()) return ReportError(out.error());
+  std::unique_ptr<ByteSink> discard;
+  std::unique_ptr<WritableFile> out;
+  if (json && opt.out.empty()) {
+    discard = std::make_unique<DiscardSink>();
+  } else {
+    auto opened = OpenOutput(fs, opt.out, STDOUT_FILENO, {.sync = false});
+    if (!opened.has_value()) return ReportError(opened.error().WithContext("--output"));
+    out = std::move(opened).value();
+  }
   // Without --quarantine, quarantined records go to standard error: nothing is dropped unseen.
   auto quarantine = OpenOutput(
       fs, opt.quarantine, opt.quarantine.empty() ? STDERR_FILENO : STDOUT_FILENO, {.sync = false});
-  if (!quarantine.has_value()) return ReportError(quarantine.error());
-  auto report = data::ValidateFiles(opt.files, schema, ro, **out, **quarantine);
+  if (!quarantine.has_value()) return ReportError(quarantine.error().WithContext("--quarantine"));
+  ByteSink& records = out ? static_cast<ByteSink&>(*out) : *discard;
+  auto report = data::ValidateFiles(*files, *schema, ro, records, **quarantine);
   bar.Done();
   if (!report.has_value()) return ReportError(report.error());
-  if (Status s = (*out)->Commit(); !s.has_value()) return ReportError(s.error());
-  if (Status s = (*quarantine)->Commit(); !s.has_value()) return ReportError(s.error());
-  if (!opt.report.empty()) {
-    auto json = report::Render(*report, report::Format::kJson);
-    if (!json.has_value()) return ReportError(json.error());
-    Status s = WriteOutput(opt.report, *json);
-    if (!s.has_value()) return ReportError(s.error());
+  if (out) {
+    if (Status s = out->Commit(); !s.has_value()) return ReportError(s.error());
   }
-  if (!opt.quiet) {
-    auto summary = report::Render(*report, report::Format::kText);
+  if (Status s = (*quarantine)->Commit(); !s.has_value()) return ReportError(s.error());
+  auto report_json = report::Render(*report, report::Format::kJson);
+  if (!report_json.has_value()) return ReportError(report_json.error());
+  if (!opt.report.empty()) {
+    Status s = WriteOutput(opt.report, *report_json);
+    if (!s.has_value()) return ReportError(s.error().WithContext("--report"));
+  }
+  if (json) {
+    Status s = WriteOutput("-", *report_json);
+    if (!s.has_value()) return ReportError(s.error());
+  } else if (!opt.quiet) {
+    auto summary =
+        report::Render(*report, report::Format::kText, {.color = ColorEnabled(STDERR_FILENO)});
     if (!summary.has_value()) return ReportError(summary.error());
     fmt::print(stderr, "{}", *summary);
   }
@@ -236,7 +320,7 @@ int RunValidate(const ValidateOptions& opt) {
 
 struct InferOptions {
   std::vector<std::string> files;
-  std::string format = "auto";
+  DataFormats formats;
   std::string mode = "spark";
   double sampling_ratio = 1.0;
   bool infer_column_types = false;
@@ -250,38 +334,29 @@ struct InferOptions {
   CsvFlags csv;
 };
 
-int RunInfer(const InferOptions& opt) {
-  if (Status cpu = CheckCpu(); !cpu.has_value()) return ReportError(cpu.error());
-  auto format = ResolveFormat(opt.format, opt.files);
-  if (!format.has_value()) return ReportError(format.error());
-  auto csv = opt.csv.Build();
-  if (!csv.has_value()) return ReportError(csv.error());
+// The reader options of an inference run, from the flags.
+Result<data::InferRunOptions> InferRunOptions(const InferOptions& opt, RecordFormat format) {
+  SLUICE_ASSIGN_OR_RETURN(data::CsvRunOptions csv, opt.csv.Build());
   if (!(opt.sampling_ratio > 0.0 && opt.sampling_ratio <= 1.0)) {
-    return ReportError(Error(ErrorCode::kInvalidArgument, "--sampling-ratio must be in (0, 1]"));
-  }
-  if (opt.mode != "spark" && opt.mode != "autoloader") {
-    return ReportError(Error(ErrorCode::kInvalidArgument,
-                             "--mode is spark or autoloader, not '" + opt.mode + "'"));
+    return InvalidArgument("--sampling-ratio must be in (0, 1]");
   }
   if (opt.mode == "spark" && (opt.infer_column_types || !opt.hints.empty())) {
-    return ReportError(Error(ErrorCode::kInvalidArgument,
-                             "--infer-column-types and --hints are Auto Loader options; add "
-                             "--mode autoloader"));
+    return InvalidArgument(
+        "--infer-column-types and --hints are Auto Loader options; add --mode autoloader");
   }
   std::vector<std::pair<std::string, std::string>> kv;
   for (const std::string& o : opt.spark_options) {
     size_t eq = o.find('=');
     if (eq == std::string::npos || eq == 0) {
-      return ReportError(
-          Error(ErrorCode::kInvalidArgument, "--option takes KEY=VALUE, not '" + o + "'"));
+      return InvalidArgument("--option takes KEY=VALUE, not '" + o + "'");
     }
     kv.emplace_back(o.substr(0, eq), o.substr(eq + 1));
   }
   data::InferRunOptions ro;
-  ro.format = *format;
+  ro.format = format;
   ro.threads = opt.threads;
   ro.sampling_ratio = opt.sampling_ratio;
-  ro.csv = *csv;
+  ro.csv = csv;
   std::optional<data::AutoLoaderOptions> al;
   if (opt.mode == "autoloader") {
     al.emplace();
@@ -289,29 +364,48 @@ int RunInfer(const InferOptions& opt) {
     al->schema_hints = opt.hints;
     al->rescued_data_column = opt.rescued_column;
     auto hints = data::ParseSchemaHints(opt.hints);
-    if (!hints.has_value()) return ReportError(hints.error().WithContext("--hints"));
+    if (!hints.has_value()) return Fail(hints.error().WithContext("--hints"));
   }
-  if (*format == RecordFormat::kCsv) {
-    auto o = data::CsvInferOptions::FromMap(kv);
-    if (!o.has_value()) return ReportError(o.error());
-    ro.csv_infer = *o;
+  if (format == RecordFormat::kCsv) {
+    SLUICE_ASSIGN_OR_RETURN(ro.csv_infer, data::CsvInferOptions::FromMap(kv));
     // Spark infers CSV types only with inferSchema=true; `sluice infer` is asked for types.
     bool has_infer_key = false;
     for (const auto& [k, v] : kv) has_infer_key = has_infer_key || AsciiLower(k) == "inferschema";
     if (!has_infer_key) ro.csv_infer.infer_schema = true;
-    if (ro.csv_infer.null_value.empty()) ro.csv_infer.null_value = csv->null_value;
+    if (ro.csv_infer.null_value.empty()) ro.csv_infer.null_value = csv.null_value;
     ro.csv_infer.auto_loader = al;
   } else {
-    auto o = data::JsonInferOptions::FromMap(kv);
-    if (!o.has_value()) return ReportError(o.error());
-    ro.json = *o;
+    SLUICE_ASSIGN_OR_RETURN(ro.json, data::JsonInferOptions::FromMap(kv));
     ro.json.auto_loader = al;
   }
+  return ro;
+}
+
+int RunInfer(InferOptions opt) {
+  if (Status cpu = CheckCpu(); !cpu.has_value()) return ReportError(cpu.error());
+  auto output_format = opt.formats.Output(opt.quiet);
+  if (!output_format.has_value()) return ReportError(output_format.error());
+  const bool json = *output_format == report::Format::kJson;
+  if (Status st = CheckWritable("--output", opt.output); !st.has_value()) {
+    return ReportError(st.error());
+  }
+  auto files = InputFiles(opt.files, opt.formats.pattern);
+  if (!files.has_value()) return ReportError(files.error());
+  auto format = ResolveFormat(opt.formats.input, *files);
+  if (!format.has_value()) return ReportError(format.error());
+  auto ro = InferRunOptions(opt, *format);
+  if (!ro.has_value()) return ReportError(ro.error());
   ProgressBar bar(IsTerminal(2) && !opt.quiet);
-  ro.progress = [&bar](const data::Progress& p) { bar.Update(p); };
-  auto result = data::InferFiles(opt.files, ro);
+  ro->progress = [&bar](const data::Progress& p) { bar.Update(p); };
+  auto result = data::InferFiles(*files, *ro);
   bar.Done();
   if (!result.has_value()) return ReportError(result.error());
+  if (json) {
+    auto summary = report::Render(*result, report::Format::kJson);
+    if (!summary.has_value()) return ReportError(summary.error());
+    if (Status st = WriteOutput("-", *summary); !st.has_value()) return ReportError(st.error());
+    if (opt.output.empty()) return kExitOk;
+  }
   auto to = OutputFormat(opt.as);
   if (!to.has_value()) return ReportError(to.error());
   auto text = dialects::WriteSchema(*result->schema, *to);
@@ -319,8 +413,11 @@ int RunInfer(const InferOptions& opt) {
   if (!opt.quiet) PrintNotes(text->notes, "inferred schema");
   std::string s = std::move(text->value);
   if (!s.empty() && s.back() != '\n') s += '\n';
-  if (Status st = WriteOutput(opt.output, s); !st.has_value()) return ReportError(st.error());
-  if (!opt.quiet) {
+  if (Status st = WriteOutput(opt.output, s); !st.has_value()) {
+    return ReportError(IsStandardStream(opt.output) ? st.error()
+                                                    : st.error().WithContext("--output"));
+  }
+  if (!opt.quiet && !json) {
     auto summary = report::Render(*result, report::Format::kText);
     if (!summary.has_value()) return ReportError(summary.error());
     fmt::print(stderr, "{}", *summary);
@@ -336,22 +433,24 @@ void RegisterValidateCommand(CLI::App& app, int& exit_code) {
       "validate",
       "Check records against a schema or contract: valid records out, bad ones to quarantine, "
       "a report that accounts for every record");
-  cmd->add_option("files", opt->files, "Record files (JSON lines, JSON, CSV)")->required();
+  cmd->add_option("files", opt->files, "Record files or folders (JSON lines, JSON, CSV)")
+      ->required();
   cmd->add_option("--schema", opt->schema, "The schema (any schema language)");
   cmd->add_option("--from", opt->schema_from, "The schema's format, when detection is not enough");
   cmd->add_option("--contract", opt->contract, "A data contract whose schema the records keep");
   cmd->add_option("--object", opt->object, "The contract's schema object (default: the first)");
-  cmd->add_option("--format", opt->format, "Record format: jsonl, json, csv or auto")
-      ->check(CLI::IsMember({"jsonl", "json", "csv", "auto"}));
+  opt->formats.Register(cmd);
   cmd->add_option("--mode", opt->mode, "permissive (default), dropmalformed or failfast")
-      ->check(CLI::IsMember({"permissive", "dropmalformed", "failfast"}, CLI::ignore_case));
-  cmd->add_option("--out", opt->out, "Valid records as JSON lines (default: standard output)");
+      ->transform(OneOf({"permissive", "dropmalformed", "failfast"}));
+  cmd->add_option("-o,--output,--out", opt->out,
+                  "Valid records as JSON lines (default: standard output; with --format json, "
+                  "not written unless given)");
   cmd->add_option("--quarantine", opt->quarantine,
                   "Quarantined records as JSON lines (default: standard error)");
   cmd->add_option("--report", opt->report, "The run's report as JSON");
   cmd->add_option("--rescued-column", opt->rescued_column,
                   "Name of the rescued-data column (permissive mode)");
-  cmd->add_option("--threads", opt->threads, "Worker threads (default: all cores)");
+  AddThreadsFlag(cmd, opt->threads);
   cmd->add_flag("-q,--quiet", opt->quiet, "No summary, notes or progress on standard error");
   opt->csv.Register(cmd);
   cmd->callback([opt, &exit_code] { exit_code = RunValidate(*opt); });
@@ -361,12 +460,13 @@ void RegisterInferCommand(CLI::App& app, int& exit_code) {
   auto opt = std::make_shared<InferOptions>();
   CLI::App* cmd = app.add_subcommand(
       "infer", "Infer the schema of record files as Spark (or Auto Loader) would");
-  cmd->add_option("files", opt->files, "Record files (JSON lines, JSON, CSV)")->required();
-  cmd->add_option("--format", opt->format, "Record format: jsonl, json, csv or auto")
-      ->check(CLI::IsMember({"jsonl", "json", "csv", "auto"}));
+  cmd->add_option("files", opt->files, "Record files or folders (JSON lines, JSON, CSV)")
+      ->required();
+  opt->formats.Register(cmd);
   cmd->add_option("--mode", opt->mode,
                   "spark (inferSchema, the default) or autoloader (cloudFiles: strings unless "
-                  "--infer-column-types)");
+                  "--infer-column-types)")
+      ->transform(OneOf({"spark", "autoloader"}));
   cmd->add_option("--sampling-ratio", opt->sampling_ratio,
                   "Share of records to infer from, 0 < R <= 1 (Spark's samplingRatio)");
   cmd->add_flag("--infer-column-types", opt->infer_column_types,
@@ -378,7 +478,7 @@ void RegisterInferCommand(CLI::App& app, int& exit_code) {
   cmd->add_option("--option", opt->spark_options,
                   "A Spark reader option KEY=VALUE (primitivesAsString, prefersDecimal, "
                   "dropFieldIfAllNull, inferTimestamp, timestampFormat, mode, nanValue, ...)");
-  cmd->add_option("--threads", opt->threads, "Worker threads (default: all cores)");
+  AddThreadsFlag(cmd, opt->threads);
   cmd->add_option("--as", opt->as,
                   "Output schema format (default: tree on a terminal, spark-json otherwise)");
   cmd->add_option("-o,--output", opt->output, "Write the schema here instead of standard output");

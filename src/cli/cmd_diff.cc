@@ -18,28 +18,28 @@ struct DiffOptions {
   std::string new_file;
   std::string old_from;
   std::string new_from;
-  std::string format = "text";
   bool case_sensitive = false;
-  bool quiet = false;
+  OutputFlags out;
 };
 
 int RunDiff(const DiffOptions& opt) {
-  auto format = report::ParseFormat(opt.format);
+  auto format = opt.out.Format();
   if (!format.has_value()) return ReportError(format.error());
   auto before = LoadSchema(opt.old_file, opt.old_from);
   if (!before.has_value()) return ReportError(before.error());
   auto after = LoadSchema(opt.new_file, opt.new_from);
   if (!after.has_value()) return ReportError(after.error());
-  if (!opt.quiet) {
+  if (!opt.out.quiet) {
     PrintNotes(before->notes, opt.old_file);
     PrintNotes(after->notes, opt.new_file);
   }
   evolution::DiffOptions dopt;
   dopt.case_sensitive = opt.case_sensitive;
   SchemaDiff d = evolution::Diff(*before->schema, *after->schema, dopt);
-  auto text = report::Render(d, report::DiffContext{opt.old_file, opt.new_file}, *format);
+  auto text =
+      report::Render(d, report::DiffContext{opt.old_file, opt.new_file}, *format, opt.out.Render());
   if (!text.has_value()) return ReportError(text.error());
-  std::cout << *text;
+  if (Status st = WriteResult(opt.out, *text); !st.has_value()) return ReportError(st.error());
   return d.empty() ? kExitOk : kExitFindings;
 }
 
@@ -53,13 +53,12 @@ void RegisterDiffCommand(CLI::App& app, int& exit_code) {
       "identical, 1 when changes were found, 2 on usage or input errors");
   diff->add_option("old", opt->old_file, "The earlier schema")->required();
   diff->add_option("new", opt->new_file, "The later schema")->required();
-  diff->add_option("--format", opt->format, "Output: text, json or github (annotations)")
-      ->check(CLI::IsMember({"text", "json", "github"}));
   diff->add_flag("--case-sensitive", opt->case_sensitive,
                  "Match field names exactly (default: ignoring case, as Spark does)");
   diff->add_option("--old-from", opt->old_from, "Format of OLD (default: detected)");
   diff->add_option("--new-from", opt->new_from, "Format of NEW (default: detected)");
-  diff->add_flag("-q,--quiet", opt->quiet, "Do not print notes about lossy conversion");
+  opt->out.Register(diff, {"text", "json", "github"},
+                    "Write the diff here instead of standard output");
   diff->callback([opt, &exit_code] { exit_code = RunDiff(*opt); });
 }
 

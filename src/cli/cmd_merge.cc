@@ -20,14 +20,12 @@ struct MergeOptions {
   std::string mode = "enforce";
   std::string table_format = "delta";
   std::string as = "spark-json";
-  std::string format = "text";
-  std::string output;
   bool type_widening = false;
-  bool quiet = false;
+  OutputFlags out;
 };
 
 int RunMerge(const MergeOptions& opt) {
-  auto format = report::ParseFormat(opt.format);
+  auto format = opt.out.Format();
   if (!format.has_value()) return ReportError(format.error());
   auto table = LoadSchema(opt.table, "");
   if (!table.has_value()) return ReportError(table.error());
@@ -35,7 +33,7 @@ int RunMerge(const MergeOptions& opt) {
   if (!incoming.has_value()) return ReportError(incoming.error());
   auto as = dialects::ParseFormatName(opt.as);
   if (!as.has_value()) return ReportError(as.error());
-  if (!opt.quiet) {
+  if (!opt.out.quiet) {
     PrintNotes(table->notes, opt.table);
     PrintNotes(incoming->notes, opt.incoming);
   }
@@ -53,20 +51,20 @@ int RunMerge(const MergeOptions& opt) {
   context.incoming_name = opt.incoming;
   context.options = mopt;
   context.schema_format = opt.as;
-  context.schema_in_text = opt.output.empty();
+  context.schema_in_text = IsStandardStream(opt.out.output);
   if (result->ok()) {
     auto written = dialects::WriteSchema(*result->schema, *as);
     if (!written.has_value()) return ReportError(written.error());
-    if (!opt.quiet) PrintNotes(written->notes, "result");
+    if (!opt.out.quiet) PrintNotes(written->notes, "result");
     std::string schema_text = std::move(written->value);
     if (!schema_text.empty() && schema_text.back() != '\n') schema_text += '\n';
     context.schema_text = std::move(schema_text);
-    if (!opt.output.empty()) {
-      Status st = WriteOutput(opt.output, context.schema_text);
+    if (!context.schema_in_text) {
+      Status st = WriteResult(opt.out, context.schema_text);
       if (!st.has_value()) return ReportError(st.error());
     }
   }
-  auto text = report::Render(*result, context, *format);
+  auto text = report::Render(*result, context, *format, opt.out.Render());
   if (!text.has_value()) return ReportError(text.error());
   std::cout << *text;
   return result->ok() ? kExitOk : kExitFindings;
@@ -86,16 +84,14 @@ void RegisterMergeCommand(CLI::App& app, int& exit_code) {
   cmd->add_option("--mode", opt->mode,
                   "enforce (plain append, the default), merge (mergeSchema), overwrite "
                   "(overwriteSchema)")
-      ->check(CLI::IsMember({"enforce", "merge", "overwrite"}));
+      ->transform(OneOf({"enforce", "merge", "overwrite"}));
   cmd->add_flag("--type-widening", opt->type_widening,
                 "The table has delta.enableTypeWidening=true");
   cmd->add_option("--table-format", opt->table_format, "delta (default) or iceberg")
-      ->check(CLI::IsMember({"delta", "iceberg"}));
+      ->transform(OneOf({"delta", "iceberg"}));
   cmd->add_option("--as", opt->as, "Format of the resulting schema (default spark-json)");
-  cmd->add_option("--format", opt->format, "Report: text or json")
-      ->check(CLI::IsMember({"text", "json"}));
-  cmd->add_option("-o,--output", opt->output, "Write the resulting schema to this file");
-  cmd->add_flag("-q,--quiet", opt->quiet, "Do not print notes about lossy conversion");
+  // -o writes the schema, not the report: the report stays on standard output.
+  opt->out.Register(cmd, {"text", "json"}, "Write the resulting schema to this file");
   cmd->callback([opt, &exit_code] { exit_code = RunMerge(*opt); });
 }
 

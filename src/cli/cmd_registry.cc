@@ -210,7 +210,9 @@ void RegisterRegistryCommand(CLI::App& app, int& exit_code) {
     CLI::App* c = reg->add_subcommand("register", "Register a schema file under a subject");
     c->add_option("subject", *subject, "Subject")->required();
     c->add_option("file", *file, "Schema file (- for stdin)")->required();
-    c->add_option("--type", *type, "avro, json or auto (from the file)")->capture_default_str();
+    c->add_option("--type", *type, "avro, json or auto (from the file)")
+        ->transform(OneOf({"auto", "avro", "json"}))
+        ->capture_default_str();
     c->add_flag("--normalize", *normalize, "Ask the registry to normalize the schema");
     AddClientFlags(c, *f);
     c->callback([=, &exit_code] {
@@ -312,7 +314,9 @@ void RegisterRegistryCommand(CLI::App& app, int& exit_code) {
         "compat", "Check a schema file against a live subject (exit 1 when incompatible)");
     c->add_option("subject", *subject, "Subject")->required();
     c->add_option("file", *file, "Schema file (- for stdin)")->required();
-    c->add_option("--type", *type, "avro, json or auto (from the file)")->capture_default_str();
+    c->add_option("--type", *type, "avro, json or auto (from the file)")
+        ->transform(OneOf({"auto", "avro", "json"}))
+        ->capture_default_str();
     c->add_option("--version", *version,
                   "Check against this one version only (default: what the level implies)");
     AddClientFlags(c, *f);
@@ -360,7 +364,9 @@ void RegisterRegistryCommand(CLI::App& app, int& exit_code) {
     CLI::App* c = reg->add_subcommand(
         "config", "Show or set the compatibility level of a subject or the registry");
     c->add_option("subject", *subject, "Subject (default: the registry's global level)");
-    c->add_option("--set", *level, "New level: NONE, BACKWARD, FULL_TRANSITIVE, ...");
+    c->add_option("--set", *level, "New level: NONE, BACKWARD, FULL_TRANSITIVE, ...")
+        ->transform(OneOf({"NONE", "BACKWARD", "BACKWARD_TRANSITIVE", "FORWARD",
+                           "FORWARD_TRANSITIVE", "FULL", "FULL_TRANSITIVE"}));
     AddClientFlags(c, *f);
     c->callback([=, &exit_code] {
       auto client = Connect(*f);

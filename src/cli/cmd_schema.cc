@@ -33,7 +33,7 @@ std::string FormatList(bool readable_only) {
   return out;
 }
 
-int RunShow(const ShowOptions& opt, bool convert) {
+int RunShow(const ShowOptions& opt) {
   auto input = ReadInput(opt.file);
   if (!input.has_value()) return ReportError(input.error());
   auto from = opt.from.empty() ? dialects::DetectFormat(opt.file, *input)
@@ -49,8 +49,8 @@ int RunShow(const ShowOptions& opt, bool convert) {
   if (!opt.quiet) PrintNotes(out->notes, opt.file);
   std::string text = std::move(out->value);
   if (!text.empty() && text.back() != '\n') text += '\n';
-  Status st = WriteOutput(convert ? opt.output : "", text);
-  if (!st.has_value()) return ReportError(st.error());
+  Status st = WriteOutput(opt.output, text);
+  if (!st.has_value()) return ReportError(st.error().WithContext("--output"));
   return kExitOk;
 }
 
@@ -58,6 +58,7 @@ struct FingerprintOptions {
   std::string file;
   std::string from;
   std::string algo = "sha256";
+  std::string output;
   bool quiet = false;
 };
 
@@ -108,7 +109,8 @@ int RunFingerprint(const FingerprintOptions& opt) {
     out += algos.size() > 1 ? fmt::format("{:<12} {}\n", algo, value) : value + "\n";
   }
   if (!opt.quiet) PrintNotes(notes, opt.file);
-  std::cout << out;
+  Status st = WriteOutput(opt.output, out);
+  if (!st.has_value()) return ReportError(st.error().WithContext("--output"));
   return kExitOk;
 }
 
@@ -126,8 +128,9 @@ void RegisterSchemaCommand(CLI::App& app, int& exit_code) {
                    "Input format (default: detected). One of: " + FormatList(true));
   show->add_option("--as", show_opt->as, "Output format. One of: " + FormatList(false));
   show->add_option("--table", show_opt->table, "Table name for sql-* output");
+  show->add_option("-o,--output", show_opt->output, "Output file (default: standard output)");
   show->add_flag("-q,--quiet", show_opt->quiet, "Do not print notes about lossy conversion");
-  show->callback([show_opt, &exit_code] { exit_code = RunShow(*show_opt, false); });
+  show->callback([show_opt, &exit_code] { exit_code = RunShow(*show_opt); });
 
   auto conv_opt = std::make_shared<ShowOptions>();
   CLI::App* convert = schema->add_subcommand("convert", "Convert a schema to another language");
@@ -138,7 +141,7 @@ void RegisterSchemaCommand(CLI::App& app, int& exit_code) {
   convert->add_option("-o,--output", conv_opt->output, "Output file (default: standard output)");
   convert->add_option("--table", conv_opt->table, "Table name for sql-* output");
   convert->add_flag("-q,--quiet", conv_opt->quiet, "Do not print notes about lossy conversion");
-  convert->callback([conv_opt, &exit_code] { exit_code = RunShow(*conv_opt, true); });
+  convert->callback([conv_opt, &exit_code] { exit_code = RunShow(*conv_opt); });
 
   auto fp_opt = std::make_shared<FingerprintOptions>();
   CLI::App* fp = schema->add_subcommand(
@@ -148,7 +151,8 @@ void RegisterSchemaCommand(CLI::App& app, int& exit_code) {
       "Canonical Form), or all");
   fp->add_option("file", fp_opt->file, "Schema file, or - for standard input")->required();
   fp->add_option("--algo", fp_opt->algo, "Fingerprint algorithm")
-      ->check(CLI::IsMember({"sha256", "spark-md5", "crc64-avro", "md5", "avro-sha256", "all"}));
+      ->transform(OneOf({"sha256", "spark-md5", "crc64-avro", "md5", "avro-sha256", "all"}));
+  fp->add_option("-o,--output", fp_opt->output, "Output file (default: standard output)");
   fp->add_option("--from", fp_opt->from, "Input format (default: detected)");
   fp->add_flag("-q,--quiet", fp_opt->quiet, "Do not print notes about lossy conversion");
   fp->callback([fp_opt, &exit_code] { exit_code = RunFingerprint(*fp_opt); });

@@ -4,6 +4,7 @@
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
+#include "cli/usage_errors.h"
 
 namespace {
 constexpr const char* kVersion = "0.1.0";
@@ -29,9 +30,11 @@ int main(int argc, char** argv) {
   sluice::cli::RegisterWireCommands(app, exit_code);
   try {
     app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);  // --help, --version
   } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
-    return code == 0 ? sluice::cli::kExitOk : sluice::cli::kExitError;
+    // Every error starts with "sluice: error:" and names the word that is wrong.
+    return sluice::cli::ReportError(sluice::cli::DescribeUsageError(app, argc, argv, e));
   }
   return exit_code;
 }

@@ -1,6 +1,7 @@
 #include "e2e/run.h"
 
 #include <fcntl.h>
+#include <pty.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -68,6 +69,51 @@ RunResult RunSluice(const std::vector<std::string>& args, const std::string& std
   ::unlink(in_path.c_str());
   ::unlink(out_path.c_str());
   ::unlink(err_path.c_str());
+  return r;
+}
+
+RunResult RunSluiceOnTerminal(const std::vector<std::string>& args,
+                              const std::vector<std::string>& env) {
+  std::vector<std::string> argv_store = {SLUICE_BINARY};
+  argv_store.insert(argv_store.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : argv_store) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::vector<std::string> env_store;
+  for (char** e = environ; *e != nullptr; ++e) {
+    std::string_view kv = *e;
+    // The test decides about colour; the caller's own settings stay out.
+    if (kv.starts_with("NO_COLOR=") || kv.starts_with("TERM=")) continue;
+    env_store.emplace_back(kv);
+  }
+  bool term_given = false;
+  for (const std::string& e : env) term_given = term_given || e.starts_with("TERM=");
+  if (!term_given) env_store.emplace_back("TERM=xterm");
+  env_store.insert(env_store.end(), env.begin(), env.end());
+  std::vector<char*> envp;
+  for (auto& e : env_store) envp.push_back(e.data());
+  envp.push_back(nullptr);
+
+  RunResult r;
+  int master = -1;
+  pid_t pid = ::forkpty(&master, nullptr, nullptr, nullptr);
+  if (pid < 0) return r;
+  if (pid == 0) {
+    if (::chdir(SLUICE_SOURCE_DIR) != 0) ::_exit(127);
+    ::execve(SLUICE_BINARY, argv.data(), envp.data());
+    ::_exit(127);
+  }
+  char buf[4096];
+  while (true) {
+    ssize_t n = ::read(master, buf, sizeof buf);
+    if (n <= 0) break;  // EIO once the child has closed the terminal
+    r.out.append(buf, static_cast<size_t>(n));
+  }
+  ::close(master);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
   return r;
 }
 

@@ -141,7 +141,8 @@ Result<std::pair<Fd, struct stat>> OpenForRead(std::string_view path) {
 Result<std::string> WriteTemp(std::string_view path, std::string_view data, bool sync) {
   std::string tmp = TempNameFor(path);
   Fd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
-  if (fd.get() < 0) return ErrnoError("cannot create", tmp, errno);
+  // The error names the file asked for, not the temporary name beside it.
+  if (fd.get() < 0) return ErrnoError("cannot write", path, errno);
   Status st = WriteAllToFd(fd.get(), data, tmp);
   if (st.has_value() && sync && ::fsync(fd.get()) != 0) st = ErrnoError("fsync failed", tmp, errno);
   if (st.has_value()) st = fd.Close(tmp);

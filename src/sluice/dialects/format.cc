@@ -57,8 +57,10 @@ std::vector<std::string> FormatNames(bool readable_only) {
 }
 
 Result<Format> ParseFormatName(std::string_view name) {
+  // Names are lower case; any spelling is accepted, as every enum value on the command line is.
+  const std::string lower = AsciiLower(name);
   for (const auto& f : AllFormats()) {
-    if (f.name == name) return f.format;
+    if (f.name == lower) return f.format;
   }
   return InvalidArgument(fmt::format("unknown format \"{}\"; formats are: {}",
                                      EscapeForMessage(name, 40),

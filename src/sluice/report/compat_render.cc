@@ -18,22 +18,25 @@ std::string VersionName(const CompatContext& ctx, size_t index) {
   return index < ctx.history.size() ? ctx.history[index] : std::string("?");
 }
 
-std::string RenderText(const CompatibilityReport& r, const CompatContext& ctx) {
+std::string RenderText(const CompatibilityReport& r, const CompatContext& ctx, bool color) {
   std::string out;
   std::string mode(evolution::CompatibilityModeName(r.mode));
   if (r.checked_versions.empty()) {
-    return fmt::format("{}: {} is compatible ({})\n", mode, ctx.candidate,
+    return fmt::format("{}: {} is {} ({})\n", mode, ctx.candidate,
+                       internal::Paint("compatible", internal::Tone::kGood, color),
                        r.mode == evolution::CompatibilityMode::kNone ? "mode NONE checks nothing"
                                                                      : "no earlier versions");
   }
   out += fmt::format("{} ({}): {} is {}\n", mode, evolution::SchemaTypeName(r.type), ctx.candidate,
-                     r.compatible ? "compatible" : "NOT compatible");
+                     r.compatible ? internal::Paint("compatible", internal::Tone::kGood, color)
+                                  : internal::Paint("NOT compatible", internal::Tone::kBad, color));
   for (const Incompatibility& inc : r.incompatibilities) {
     std::string against = VersionName(ctx, inc.version_index);
     std::string who = inc.direction == evolution::CheckDirection::kBackward
                           ? fmt::format("new schema reading data written with {}", against)
                           : fmt::format("{} reading data written with the new schema", against);
-    out += fmt::format("  {} at {} ({})\n    {}\n", inc.kind,
+    out += fmt::format("  {} at {} ({})\n    {}\n",
+                       internal::Paint(inc.kind, internal::Tone::kBad, color),
                        inc.location.empty() ? "the top level" : inc.location, who, inc.message);
     if (!inc.hint.empty()) out += fmt::format("    fix: {}\n", inc.hint);
   }
@@ -88,10 +91,10 @@ std::string RenderGithub(const CompatibilityReport& r, const CompatContext& ctx)
 }  // namespace
 
 Result<std::string> Render(const CompatibilityReport& report, const CompatContext& context,
-                           Format format) {
+                           Format format, const RenderOptions& options) {
   switch (format) {
     case Format::kText:
-      return RenderText(report, context);
+      return RenderText(report, context, options.color);
     case Format::kJson:
       return RenderJson(report, context);
     case Format::kGithub:

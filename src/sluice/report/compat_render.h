@@ -23,6 +23,7 @@ struct CompatContext {
 /// found against and its fix, the versions checked), kJson, kGithub (one error annotation on
 /// the candidate per incompatibility, then the verdict). kUnimplemented otherwise.
 Result<std::string> Render(const evolution::CompatibilityReport& report,
-                           const CompatContext& context, Format format);
+                           const CompatContext& context, Format format,
+                           const RenderOptions& options = {});
 
 }  // namespace sluice::report

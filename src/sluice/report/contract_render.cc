@@ -18,10 +18,12 @@ using internal::GithubProperty;
 // ---------------------------------------------------------------------------------------------
 // Schema against contract.
 
-std::string RenderCheckText(const ContractCheckReport& r, const CheckContext& ctx) {
-  std::string out = fmt::format("{} against {}{}: {}\n", ctx.schema_name, ctx.contract_name,
-                                r.object.empty() ? "" : " (" + r.object + ")",
-                                r.ok() ? "contract kept" : "contract VIOLATED");
+std::string RenderCheckText(const ContractCheckReport& r, const CheckContext& ctx, bool color) {
+  std::string out =
+      fmt::format("{} against {}{}: {}\n", ctx.schema_name, ctx.contract_name,
+                  r.object.empty() ? "" : " (" + r.object + ")",
+                  r.ok() ? internal::Paint("contract kept", internal::Tone::kGood, color)
+                         : internal::Paint("contract VIOLATED", internal::Tone::kBad, color));
   for (const ContractViolation& v : r.violations) {
     out += fmt::format("  {}  {}: {}\n", v.path.ToString(), evolution::ViolationRuleName(v.rule),
                        v.message);
@@ -136,10 +138,10 @@ std::string RenderBreakingJson(const BreakingChangeReport& r, const BreakingCont
 }  // namespace
 
 Result<std::string> Render(const ContractCheckReport& report, const CheckContext& context,
-                           Format format) {
+                           Format format, const RenderOptions& options) {
   switch (format) {
     case Format::kText:
-      return RenderCheckText(report, context);
+      return RenderCheckText(report, context, options.color);
     case Format::kJson:
       return RenderCheckJson(report, context);
     case Format::kGithub:
@@ -152,9 +154,10 @@ Result<std::string> Render(const ContractCheckReport& report, const CheckContext
 }
 
 Result<std::string> Render(const BreakingChangeReport& report, const BreakingContext& context,
-                           Format format) {
+                           Format format, const RenderOptions&) {
   switch (format) {
     case Format::kText:
+      // datacontract-cli's own words, unpainted: scripts compare them.
       return RenderBreakingText(report, context);
     case Format::kJson:
       return RenderBreakingJson(report, context);

@@ -23,7 +23,8 @@ struct CheckContext {
 /// Render `report` in `format`: kText, kJson, kGithub (one error annotation on the schema per
 /// violation, then the verdict). kUnimplemented otherwise.
 Result<std::string> Render(const evolution::ContractCheckReport& report,
-                           const CheckContext& context, Format format);
+                           const CheckContext& context, Format format,
+                           const RenderOptions& options = {});
 
 /// The two contract versions, as the user named them, and what to list.
 struct BreakingContext {
@@ -38,6 +39,7 @@ struct BreakingContext {
 /// separated by blank lines, with no newline after the last; `changelog` with include_info), and
 /// kJson. kUnimplemented otherwise.
 Result<std::string> Render(const evolution::BreakingChangeReport& report,
-                           const BreakingContext& context, Format format);
+                           const BreakingContext& context, Format format,
+                           const RenderOptions& options = {});
 
 }  // namespace sluice::report

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "sluice/dialects/spark/spark.h"
 #include "sluice/report/render_internal.h"
 
 namespace sluice::report {
@@ -71,10 +72,13 @@ std::string RenderValidateJson(const ValidateReport& r) {
   return internal::Finish(w);
 }
 
-std::string RenderValidateText(const ValidateReport& r) {
-  std::string out =
-      fmt::format("{} records: {} valid ({} rescued), {} quarantined ({} malformed)\n",
-                  r.records_in, r.valid, r.rescued, r.quarantined, r.malformed);
+std::string RenderValidateText(const ValidateReport& r, bool color) {
+  std::string rescued = fmt::format("{} rescued", r.rescued);
+  if (r.rescued > 0) rescued = internal::Paint(rescued, internal::Tone::kWarn, color);
+  std::string quarantined = fmt::format("{} quarantined", r.quarantined);
+  if (r.quarantined > 0) quarantined = internal::Paint(quarantined, internal::Tone::kBad, color);
+  std::string out = fmt::format("{} records: {} valid ({}), {} ({} malformed)\n", r.records_in,
+                                r.valid, rescued, quarantined, r.malformed);
   if (r.stopped) {
     const data::FailFastStop& s = *r.stopped;
     out += fmt::format("stopped (failfast) at {}:{} (byte {}){}: {}\n", s.file, s.line, s.offset,
@@ -85,10 +89,11 @@ std::string RenderValidateText(const ValidateReport& r) {
 
 }  // namespace
 
-Result<std::string> Render(const ValidateReport& report, Format format) {
+Result<std::string> Render(const ValidateReport& report, Format format,
+                           const RenderOptions& options) {
   switch (format) {
     case Format::kText:
-      return RenderValidateText(report);
+      return RenderValidateText(report, options.color);
     case Format::kJson:
       return RenderValidateJson(report);
     case Format::kGithub:
@@ -99,12 +104,21 @@ Result<std::string> Render(const ValidateReport& report, Format format) {
   return Fail(Unsupported("a validation report", format));
 }
 
-Result<std::string> Render(const data::InferResult& result, Format format) {
+Result<std::string> Render(const data::InferResult& result, Format format, const RenderOptions&) {
   switch (format) {
     case Format::kText:
       return fmt::format("inferred from {} records ({} malformed)\n", result.records,
                          result.malformed);
-    case Format::kJson:
+    case Format::kJson: {
+      JsonWriter w = internal::ReportWriter();
+      w.BeginObject();
+      w.Key("records").Uint(result.records);
+      w.Key("malformed").Uint(result.malformed);
+      // The schema as Spark's StructType JSON, an object inside the report.
+      w.Key("schema").Raw(dialects::spark::WriteJson(*result.schema).value);
+      w.EndObject();
+      return internal::Finish(w);
+    }
     case Format::kGithub:
     case Format::kSlack:
     case Format::kHtml:

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include "sluice/base/json.h"
+#include "sluice/dialects/spark/spark.h"
+
 namespace sluice::report {
 namespace {
 
@@ -168,14 +171,26 @@ TEST(ValidateRenderTest, GithubAndReservedFormatsAreUnimplemented) {
   }
 }
 
-TEST(InferRenderTest, TextSummaryOnly) {
+TEST(InferRenderTest, TextAndJsonSummaries) {
   data::InferResult r;
   r.records = 7;
   r.malformed = 1;
+  r.schema = dialects::spark::ReadDdl("id BIGINT, tags ARRAY<STRING>")->value;
   auto text = Render(r, Format::kText);
   ASSERT_TRUE(text.has_value());
   EXPECT_EQ(*text, "inferred from 7 records (1 malformed)\n");
-  for (Format f : {Format::kJson, Format::kGithub, Format::kSlack, Format::kHtml}) {
+  auto json = Render(r, Format::kJson);
+  ASSERT_TRUE(json.has_value());
+  auto parsed = ParseJson(*json);
+  ASSERT_TRUE(parsed.has_value()) << *json;
+  EXPECT_EQ(parsed->Find("records")->as_int64(), 7);
+  EXPECT_EQ(parsed->Find("malformed")->as_int64(), 1);
+  // The schema is Spark's StructType JSON, an object a reader can load as it is.
+  const JsonValue* schema = parsed->Find("schema");
+  ASSERT_NE(schema, nullptr);
+  EXPECT_EQ(schema->Find("type")->as_string(), "struct");
+  EXPECT_EQ(schema->Find("fields")->items()[1].Find("name")->as_string(), "tags");
+  for (Format f : {Format::kGithub, Format::kSlack, Format::kHtml}) {
     auto other = Render(r, f);
     ASSERT_FALSE(other.has_value());
     EXPECT_EQ(other.error().code(), ErrorCode::kUnimplemented);

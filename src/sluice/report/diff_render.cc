@@ -15,6 +15,8 @@ using evolution::ChangeSeverity;
 using evolution::SchemaDiff;
 using internal::GithubData;
 using internal::GithubProperty;
+using internal::Paint;
+using internal::Tone;
 
 char Marker(ChangeKind kind) {
   switch (kind) {
@@ -44,15 +46,32 @@ std::string Describe(const Change& c) {
   return c.from.value_or("(none)") + " -> " + c.to.value_or("(none)");
 }
 
-std::string SummaryLine(const SchemaDiff& d) {
+std::string SummaryLine(const SchemaDiff& d, bool color = false) {
   if (d.empty()) return "no changes";
-  return fmt::format("{} change{}: {} breaking, {} compatible, {} cosmetic", d.changes.size(),
-                     d.changes.size() == 1 ? "" : "s", d.CountBySeverity(ChangeSeverity::kBreaking),
+  int breaking = d.CountBySeverity(ChangeSeverity::kBreaking);
+  std::string breaking_text = fmt::format("{} breaking", breaking);
+  if (breaking > 0) breaking_text = Paint(breaking_text, Tone::kBad, color);
+  return fmt::format("{} change{}: {}, {} compatible, {} cosmetic", d.changes.size(),
+                     d.changes.size() == 1 ? "" : "s", breaking_text,
                      d.CountBySeverity(ChangeSeverity::kCompatible),
                      d.CountBySeverity(ChangeSeverity::kCosmetic));
 }
 
-std::string RenderText(const SchemaDiff& d, const DiffContext& ctx) {
+// The severity tag at the end of a change line: red when it breaks, green when compatible.
+std::string SeverityTag(ChangeSeverity severity, bool color) {
+  std::string tag = fmt::format("[{}]", evolution::ChangeSeverityName(severity));
+  switch (severity) {
+    case ChangeSeverity::kBreaking:
+      return Paint(tag, Tone::kBad, color);
+    case ChangeSeverity::kCompatible:
+      return Paint(tag, Tone::kGood, color);
+    case ChangeSeverity::kCosmetic:
+      break;
+  }
+  return tag;
+}
+
+std::string RenderText(const SchemaDiff& d, const DiffContext& ctx, bool color) {
   std::string out = fmt::format("{} -> {}\n", ctx.old_name, ctx.new_name);
   size_t path_w = 4;
   size_t kind_w = 4;
@@ -65,15 +84,15 @@ std::string RenderText(const SchemaDiff& d, const DiffContext& ctx) {
   // Long docs or defaults would push the severity column off the screen; they overflow instead.
   desc_w = std::min<size_t>(desc_w, 60);
   for (const Change& c : d.changes) {
-    out += fmt::format("  {} {:<{}}  {:<{}}  {:<{}}  [{}]\n", Marker(c.kind), c.path.ToString(),
+    out += fmt::format("  {} {:<{}}  {:<{}}  {:<{}}  {}\n", Marker(c.kind), c.path.ToString(),
                        path_w, evolution::ChangeKindName(c.kind), kind_w, Describe(c), desc_w,
-                       evolution::ChangeSeverityName(c.severity()));
+                       SeverityTag(c.severity(), color));
   }
   for (const auto& h : d.hints) {
     out += fmt::format("  hint: {} may have been renamed to {} ({})\n", h.from.ToString(),
                        h.to.ToString(), h.reason);
   }
-  out += SummaryLine(d) + "\n";
+  out += SummaryLine(d, color) + "\n";
   return out;
 }
 
@@ -155,10 +174,11 @@ std::string RenderGithub(const SchemaDiff& d, const DiffContext& ctx) {
 
 }  // namespace
 
-Result<std::string> Render(const SchemaDiff& diff, const DiffContext& context, Format format) {
+Result<std::string> Render(const SchemaDiff& diff, const DiffContext& context, Format format,
+                           const RenderOptions& options) {
   switch (format) {
     case Format::kText:
-      return RenderText(diff, context);
+      return RenderText(diff, context, options.color);
     case Format::kJson:
       return RenderJson(diff, context);
     case Format::kGithub:

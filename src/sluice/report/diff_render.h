@@ -19,6 +19,6 @@ struct DiffContext {
 /// Render `diff` in `format`: kText, kJson, kGithub (annotations on the new file; breaking
 /// changes are errors, compatible ones warnings, the rest notices). kUnimplemented otherwise.
 Result<std::string> Render(const evolution::SchemaDiff& diff, const DiffContext& context,
-                           Format format);
+                           Format format, const RenderOptions& options = {});
 
 }  // namespace sluice::report

@@ -13,6 +13,12 @@ namespace sluice::report {
 /// request). kSlack and kHtml are reserved for alerts and the UI; no renderer supports them yet.
 enum class Format : uint8_t { kText, kJson, kGithub, kSlack, kHtml };
 
+/// How a text report is painted. Colour is for people at a terminal: the caller decides (a
+/// terminal, NO_COLOR unset); other formats ignore it.
+struct RenderOptions {
+  bool color = false;
+};
+
 /// "text", "json", "github", "slack", "html".
 std::string_view FormatName(Format format);
 

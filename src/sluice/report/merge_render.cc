@@ -54,11 +54,16 @@ std::string RulesInWords(const evolution::MergeOptions& o) {
   return words;
 }
 
-std::string RenderText(const MergeResult& r, const MergeContext& ctx) {
-  std::string out = fmt::format("{} into {} ({}): {}\n", ctx.incoming_name, ctx.table_name,
-                                RulesInWords(ctx.options), evolution::MergeVerdictName(r.verdict));
+std::string RenderText(const MergeResult& r, const MergeContext& ctx, bool color) {
+  internal::Tone tone = r.verdict == evolution::MergeVerdict::kRejected  ? internal::Tone::kBad
+                        : r.verdict == evolution::MergeVerdict::kEvolved ? internal::Tone::kWarn
+                                                                         : internal::Tone::kGood;
+  std::string out = fmt::format(
+      "{} into {} ({}): {}\n", ctx.incoming_name, ctx.table_name, RulesInWords(ctx.options),
+      internal::Paint(evolution::MergeVerdictName(r.verdict), tone, color));
   for (const TableViolation& v : r.violations) {
-    out += fmt::format("  ! {}: {}{}\n", v.path.empty() ? "(table)" : v.path.ToString(),
+    out += fmt::format("  {} {}: {}{}\n", internal::Paint("!", internal::Tone::kBad, color),
+                       v.path.empty() ? "(table)" : v.path.ToString(),
                        v.error_class.empty() ? "" : "[" + v.error_class + "] ", v.message);
     if (!v.hint.empty()) out += fmt::format("    fix: {}\n", v.hint);
   }
@@ -112,10 +117,11 @@ std::string RenderJson(const MergeResult& r, const MergeContext& ctx) {
 
 }  // namespace
 
-Result<std::string> Render(const MergeResult& result, const MergeContext& context, Format format) {
+Result<std::string> Render(const MergeResult& result, const MergeContext& context, Format format,
+                           const RenderOptions& options) {
   switch (format) {
     case Format::kText:
-      return RenderText(result, context);
+      return RenderText(result, context, options.color);
     case Format::kJson:
       return RenderJson(result, context);
     case Format::kGithub:

@@ -29,6 +29,6 @@ struct MergeContext {
 /// Render `result` in `format`: kText (the verdict, each violation with its fix, each change,
 /// then the resulting schema), kJson. kUnimplemented otherwise.
 Result<std::string> Render(const evolution::MergeResult& result, const MergeContext& context,
-                           Format format);
+                           Format format, const RenderOptions& options = {});
 
 }  // namespace sluice::report

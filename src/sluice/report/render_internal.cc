@@ -32,6 +32,17 @@ std::string GithubProperty(std::string_view s) {
   return out;
 }
 
+std::string Paint(std::string_view text, Tone tone, bool color) {
+  if (!color) return std::string(text);
+  std::string_view code = tone == Tone::kBad    ? "\x1b[31m"
+                          : tone == Tone::kWarn ? "\x1b[33m"
+                                                : "\x1b[32m";
+  std::string out(code);
+  out += text;
+  out += "\x1b[0m";
+  return out;
+}
+
 JsonWriter ReportWriter() {
   JsonFormat f;
   f.indent = 2;

@@ -1,6 +1,7 @@
 // Helpers the renderers share; not for use outside src/sluice/report.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,6 +14,13 @@ namespace sluice::report::internal {
 /// LF), `GithubProperty` for a property value such as `file=` or `title=` (also ':' and ',').
 std::string GithubData(std::string_view s);
 std::string GithubProperty(std::string_view s);
+
+/// What a word in a text report says, and so its colour: red for what breaks, yellow for what
+/// warns, green for what holds.
+enum class Tone : uint8_t { kBad, kWarn, kGood };
+
+/// `text` in the tone's ANSI colour when `color`, else as it is.
+std::string Paint(std::string_view text, Tone tone, bool color);
 
 /// A writer for a JSON report: indented by two spaces, as every JSON report is.
 JsonWriter ReportWriter();
