@@ -333,7 +333,7 @@ void RegisterWireCommands(CLI::App& app, int& exit_code) {
     AddRegistryFlags(c, f->registry, "--registry");
     c->add_option("--reader-schema", f->reader_schema,
                   "Avro schema (.avsc) to read every message as (schema resolution)");
-    c->add_option("--out", f->out, "Write the JSON lines here (default: standard output)");
+    c->add_option("-o,--output,--out", f->out, "Write the JSON lines here (default: standard output)");
     c->add_flag(
         "--with-meta", f->with_meta,
         "Write {\"index\",\"offset\",\"schema_id\",\"value\"} objects instead of bare values");
@@ -351,7 +351,7 @@ void RegisterWireCommands(CLI::App& app, int& exit_code) {
     c->add_option("--subject", f->subject, "Take the schema of this subject's --version");
     c->add_option("--version", f->version, "Version number or latest (default: latest)");
     c->add_option("--id", f->id, "Take the schema with this id");
-    c->add_option("--out", f->out,
+    c->add_option("-o,--output,--out", f->out,
                   "Write the message file here (default: standard output, when not a terminal)");
     c->add_flag("-q,--quiet", f->quiet, "No summary line on standard error");
     c->callback([f, &exit_code] { exit_code = RunEncode(*f); });
