@@ -43,7 +43,7 @@ bench: build
 	bench/registry
 
 # Every C++ file tracked by git, formatted with the repository's .clang-format (clang-format 14).
-FORMAT_FILES = $(shell git ls-files '*.cc' '*.h')
+FORMAT_FILES = $(shell git ls-files --cached --others --exclude-standard '*.cc' '*.h')
 format:
 	@clang-format -i $(FORMAT_FILES)
 

@@ -333,7 +333,8 @@ void RegisterWireCommands(CLI::App& app, int& exit_code) {
     AddRegistryFlags(c, f->registry, "--registry");
     c->add_option("--reader-schema", f->reader_schema,
                   "Avro schema (.avsc) to read every message as (schema resolution)");
-    c->add_option("-o,--output,--out", f->out, "Write the JSON lines here (default: standard output)");
+    c->add_option("-o,--output,--out", f->out,
+                  "Write the JSON lines here (default: standard output)");
     c->add_flag(
         "--with-meta", f->with_meta,
         "Write {\"index\",\"offset\",\"schema_id\",\"value\"} objects instead of bare values");

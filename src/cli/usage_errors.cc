@@ -1,9 +1,9 @@
 #include "cli/usage_errors.h"
 
+#include <fmt/format.h>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
-
-#include <fmt/format.h>
 
 namespace sluice::cli {
 
@@ -101,10 +101,10 @@ Error DescribeUsageError(const CLI::App& app, int argc, char** argv, const CLI::
       continue;
     }
     if (cmd->get_require_subcommand_min() > 0) {
-      return Error(ErrorCode::kInvalidArgument,
-                   fmt::format("unknown command '{}'{}{}", word,
-                               cmd == &app ? "" : " for '" + where + "'",
-                               Suggestion(word, SubcommandNames(*cmd))));
+      return Error(
+          ErrorCode::kInvalidArgument,
+          fmt::format("unknown command '{}'{}{}", word, cmd == &app ? "" : " for '" + where + "'",
+                      Suggestion(word, SubcommandNames(*cmd))));
     }
   }
   std::string what = e.what();
@@ -114,8 +114,7 @@ Error DescribeUsageError(const CLI::App& app, int argc, char** argv, const CLI::
     for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
     what = fmt::format("'{}' needs a command: {}", where, list);
   }
-  return Error(ErrorCode::kInvalidArgument,
-               fmt::format("{} (see '{} --help')", what, where));
+  return Error(ErrorCode::kInvalidArgument, fmt::format("{} (see '{} --help')", what, where));
 }
 
 }  // namespace sluice::cli

@@ -32,8 +32,8 @@ std::string Slurp(const std::string& path) {
 class Folder {
  public:
   Folder() {
-    path_ = (fs::temp_directory_path() / ("sluice_conv_" + std::to_string(::getpid()) + "_" +
-                                          std::to_string(next_++)))
+    path_ = (fs::temp_directory_path() /
+             ("sluice_conv_" + std::to_string(::getpid()) + "_" + std::to_string(next_++)))
                 .string();
     fs::create_directories(path_);
   }
@@ -72,8 +72,9 @@ TEST(ConventionsTest, UnknownWordsAreNamedWithTheNearestOne) {
       << r.err;
   r = RunSluice({"merge", "examples/users_table.ddl", "examples/users.ddl", "--mode", "merj"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(Contains(r.err, "sluice: error: --mode: 'merj' is not one of enforce, merge, "
-                              "overwrite; did you mean 'merge'?"))
+  EXPECT_TRUE(Contains(r.err,
+                       "sluice: error: --mode: 'merj' is not one of enforce, merge, "
+                       "overwrite; did you mean 'merge'?"))
       << r.err;
   r = RunSluice({});
   EXPECT_EQ(r.exit_code, 2);
@@ -110,8 +111,8 @@ TEST(ConventionsTest, EnumValuesInAnyCase) {
   EXPECT_EQ(doc->Find("verdict")->as_string(), "evolved");
   r = RunSluice({"schema", "show", kOrdersSchema, "--as", "Spark-DDL"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  r = RunSluice({"validate", kLanding, "--schema", kOrdersSchema, "--mode", "FAILFAST", "-q",
-                 "-o", "/dev/null", "--quarantine", "/dev/null"});
+  r = RunSluice({"validate", kLanding, "--schema", kOrdersSchema, "--mode", "FAILFAST", "-q", "-o",
+                 "/dev/null", "--quarantine", "/dev/null"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
 }
 
@@ -136,14 +137,17 @@ TEST(ConventionsTest, OutputFileOnEveryCommandThatWritesOne) {
       {{"diff", "examples/orders_v1.json", "examples/orders_v2.json"}, 1, "type_changed"},
       {{"compat", "examples/orders_v1.json", "examples/orders_v2.json"}, 1, "NOT compatible"},
       {{"check", "examples/orders_v1.json", "--contract", "examples/orders_silver_contract.yaml"},
-       1, "contract VIOLATED"},
+       1,
+       "contract VIOLATED"},
       {{"schema", "show", kOrdersSchema, "--as", "spark-ddl"}, 0, "order_id"},
       {{"schema", "convert", kOrdersSchema, "--to", "avro"}, 0, "\"record\""},
       {{"schema", "fingerprint", kOrdersSchema}, 0, ""},
-      {{"merge", "examples/users_table.ddl", "examples/users.ddl", "--mode", "merge"}, 0,
+      {{"merge", "examples/users_table.ddl", "examples/users.ddl", "--mode", "merge"},
+       0,
        "loyalty_tier"},
       {{"infer", kLanding}, 0, "order_id"},
-      {{"validate", kLanding, "--schema", kOrdersSchema, "--quarantine", "/dev/null"}, 1,
+      {{"validate", kLanding, "--schema", kOrdersSchema, "--quarantine", "/dev/null"},
+       1,
        "\"order_id\":1001"},
   };
   for (Case& c : cases) {
@@ -196,8 +200,8 @@ TEST(ConventionsTest, ValidateFormatJsonPrintsTheReport) {
   // With -o the valid records go to the file as well.
   Folder dir;
   std::string records = dir.path() + "/valid.jsonl";
-  r = RunSluice({"validate", kLanding, "--schema", kOrdersSchema, "--format", "json", "-o",
-                 records, "--quarantine", "/dev/null"});
+  r = RunSluice({"validate", kLanding, "--schema", kOrdersSchema, "--format", "json", "-o", records,
+                 "--quarantine", "/dev/null"});
   EXPECT_TRUE(ParseJson(r.out).has_value()) << r.out;
   EXPECT_TRUE(Contains(Slurp(records), "\"order_id\":1001"));
   // Standard output cannot carry both.
@@ -217,15 +221,17 @@ TEST(ConventionsTest, InferFormatJsonPrintsTheSummary) {
 }
 
 TEST(ConventionsTest, InputFormatAndTheOldSpelling) {
-  RunResult r = RunSluice({"infer", kLanding, "--input-format", "jsonl", "-q", "--as", "spark-ddl"});
+  RunResult r =
+      RunSluice({"infer", kLanding, "--input-format", "jsonl", "-q", "--as", "spark-ddl"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   std::string ddl = r.out;
   // --format jsonl still reads the input as JSON lines, and says what to write instead.
   r = RunSluice({"infer", kLanding, "--format", "jsonl", "--as", "spark-ddl"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, ddl);
-  EXPECT_TRUE(Contains(r.err, "note: --format jsonl names the input's format, which is now "
-                              "--input-format jsonl"))
+  EXPECT_TRUE(Contains(r.err,
+                       "note: --format jsonl names the input's format, which is now "
+                       "--input-format jsonl"))
       << r.err;
   r = RunSluice({"infer", kLanding, "--format", "csv", "--input-format", "jsonl"});
   EXPECT_EQ(r.exit_code, 2);
@@ -239,8 +245,8 @@ TEST(ConventionsTest, FoldersAreReadAsSparkReadsThem) {
   dir.Write("_SUCCESS", "");
   dir.Write(".a.jsonl.crc", "\x01\x02");
   dir.Write("notes.txt", "not json\n");
-  RunResult r =
-      RunSluice({"infer", dir.path(), "--pattern", "*.jsonl", "--as", "spark-ddl", "--threads", "1"});
+  RunResult r = RunSluice(
+      {"infer", dir.path(), "--pattern", "*.jsonl", "--as", "spark-ddl", "--threads", "1"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "extra BOOLEAN,id BIGINT,name STRING\n");
   EXPECT_TRUE(Contains(r.err, "inferred from 2 records (0 malformed)")) << r.err;

@@ -1,8 +1,8 @@
 #include "sluice/data/input_files.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "sluice/base/strings.h"
 

@@ -12,8 +12,9 @@
 namespace sluice::data {
 
 /// The record files `paths` name, in order: a file is itself, and so is "-" (standard input); a
-/// folder is every file below it, sorted by name at each level, descending into subfolders (partition folders
-/// such as `date=2026-08-15/`), leaving out names that start with '_' or '.' as Spark does
+/// folder is every file below it, sorted by name at each level, descending into subfolders
+/// (partition folders such as `date=2026-08-15/`), leaving out names that start with '_' or '.' as
+/// Spark does
 /// (`_SUCCESS`, `_delta_log/`, `.part-0.crc`). `pattern`, when not empty, is a glob over the
 /// names of files found in folders (Spark's pathGlobFilter); files named directly are always
 /// read. kNotFound for a path that does not exist, kInvalidArgument for a folder with no files
