@@ -306,9 +306,13 @@ void HttpRequestParser::AppendBody(std::string_view bytes) {
   if (needed > body.capacity()) {
     // Grow geometrically, but never past what the request may still hold, so the buffer
     // stays within the body limit; memory follows the bytes received, not the bytes promised.
+    // (A new string: reserve on this one could round up to twice its old capacity.)
     const size_t ceiling = state_ == State::kBody ? body.size() + remaining_
                                                   : limits_.max_body_bytes;
-    body.reserve(std::min(std::max(needed, 2 * body.capacity()), std::max(ceiling, needed)));
+    std::string grown;
+    grown.reserve(std::min(std::max(needed, 2 * body.capacity()), std::max(ceiling, needed)));
+    grown.append(body);
+    body.swap(grown);
   }
   body.append(bytes);
 }
