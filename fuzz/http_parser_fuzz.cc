@@ -8,6 +8,7 @@
 // target within its limit and a body within the body limit (the buffer too: no more memory than
 // the limit); and cutting the input into other pieces gives the same requests and the same
 // refusal.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -15,7 +16,6 @@
 #include <cstring>
 #include <string>
 #include <string_view>
-#include <algorithm>
 #include <vector>
 
 #include "sluice/registry/http_parser.h"

@@ -33,8 +33,9 @@ bool IsTokenChar(unsigned char c) {
 }
 
 bool IsToken(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(),
-                                   [](char c) { return IsTokenChar(static_cast<unsigned char>(c)); });
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return IsTokenChar(static_cast<unsigned char>(c));
+  });
 }
 
 std::string_view TrimSpace(std::string_view s) {
@@ -248,8 +249,8 @@ bool HttpRequestParser::ApplyFraming() {
   bool has_transfer_encoding = false;
   for (const auto& [name, value] : request_.headers) {
     if (EqualsNoCase(name, "Content-Length")) {
-      if (value.empty() || !std::all_of(value.begin(), value.end(),
-                                        [](char c) { return c >= '0' && c <= '9'; })) {
+      if (value.empty() ||
+          !std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; })) {
         return Fail(400, "Bad request");
       }
       if (content_length && *content_length != value) return Fail(400, "Bad request");
@@ -307,8 +308,8 @@ void HttpRequestParser::AppendBody(std::string_view bytes) {
     // Grow geometrically, but never past what the request may still hold, so the buffer
     // stays within the body limit; memory follows the bytes received, not the bytes promised.
     // (A new string: reserve on this one could round up to twice its old capacity.)
-    const size_t ceiling = state_ == State::kBody ? body.size() + remaining_
-                                                  : limits_.max_body_bytes;
+    const size_t ceiling =
+        state_ == State::kBody ? body.size() + remaining_ : limits_.max_body_bytes;
     std::string grown;
     grown.reserve(std::min(std::max(needed, 2 * body.capacity()), std::max(ceiling, needed)));
     grown.append(body);
@@ -332,8 +333,7 @@ bool HttpRequestParser::TakeLine(std::string_view input, size_t* consumed, size_
   const size_t take = nl == std::string_view::npos ? rest.size() : nl + 1;
   // The line so far may hold its CR, and the LF once found.
   if (line_.size() + take > max + 2) {
-    Fail(status_if_long, status_if_long == 431 ? "Request header fields too large"
-                                               : "Bad request");
+    Fail(status_if_long, status_if_long == 431 ? "Request header fields too large" : "Bad request");
     return false;
   }
   line_.append(rest.data(), take);
@@ -378,8 +378,7 @@ HttpRequestParser::Progress HttpRequestParser::FeedChunked(std::string_view inpu
         state_ = remaining_ == 0 ? State::kTrailer : State::kChunkData;
         continue;
       case State::kChunkData: {
-        const size_t take =
-            static_cast<size_t>(std::min<uint64_t>(remaining_, input.size() - pos));
+        const size_t take = static_cast<size_t>(std::min<uint64_t>(remaining_, input.size() - pos));
         AppendBody(input.substr(pos, take));
         pos += take;
         remaining_ -= take;
@@ -429,28 +428,50 @@ HttpRequestParser::Progress HttpRequestParser::FeedChunked(std::string_view inpu
 
 const char* HttpReason(int status) {
   switch (status) {
-    case 100: return "Continue";
-    case 200: return "OK";
-    case 201: return "Created";
-    case 204: return "No Content";
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 406: return "Not Acceptable";
-    case 408: return "Request Timeout";
-    case 409: return "Conflict";
-    case 413: return "Payload Too Large";
-    case 414: return "URI Too Long";
-    case 415: return "Unsupported Media Type";
-    case 422: return "Unprocessable Entity";
-    case 429: return "Too Many Requests";
-    case 431: return "Request Header Fields Too Large";
-    case 500: return "Internal Server Error";
-    case 501: return "Not Implemented";
-    case 503: return "Service Unavailable";
-    default: return "Unknown";
+    case 100:
+      return "Continue";
+    case 200:
+      return "OK";
+    case 201:
+      return "Created";
+    case 204:
+      return "No Content";
+    case 400:
+      return "Bad Request";
+    case 401:
+      return "Unauthorized";
+    case 403:
+      return "Forbidden";
+    case 404:
+      return "Not Found";
+    case 405:
+      return "Method Not Allowed";
+    case 406:
+      return "Not Acceptable";
+    case 408:
+      return "Request Timeout";
+    case 409:
+      return "Conflict";
+    case 413:
+      return "Payload Too Large";
+    case 414:
+      return "URI Too Long";
+    case 415:
+      return "Unsupported Media Type";
+    case 422:
+      return "Unprocessable Entity";
+    case 429:
+      return "Too Many Requests";
+    case 431:
+      return "Request Header Fields Too Large";
+    case 500:
+      return "Internal Server Error";
+    case 501:
+      return "Not Implemented";
+    case 503:
+      return "Service Unavailable";
+    default:
+      return "Unknown";
   }
 }
 

@@ -21,11 +21,13 @@ struct HttpLimits {
 };
 
 struct HttpRequest {
-  std::string method;  // GET, HEAD, POST, PUT, DELETE, OPTIONS or PATCH
-  std::string target;  // as sent: /subjects/a%2Fb/versions?deleted=true
+  std::string method;     // GET, HEAD, POST, PUT, DELETE, OPTIONS or PATCH
+  std::string target;     // as sent: /subjects/a%2Fb/versions?deleted=true
   int minor_version = 1;  // HTTP/1.0 or HTTP/1.1
-  std::vector<std::pair<std::string, std::string>> headers;  // names as sent, values trimmed
-  std::string body;  // decoded (chunked bodies are joined)
+  /// Header fields in order, names as sent, values without surrounding whitespace.
+  std::vector<std::pair<std::string, std::string>> headers;
+  /// The body, decoded (a chunked body's chunks joined).
+  std::string body;
   /// Whether the client lets the connection stay open after the answer (HTTP/1.1 without
   /// `Connection: close`; HTTP/1.0 connections always close).
   bool keep_alive = true;
@@ -38,7 +40,7 @@ struct HttpRequest {
 
 /// A request the parser refused: the status to answer with and a short fixed text.
 struct HttpParseError {
-  int status = 400;         // 400, 413, 414, 431 or 501
+  int status = 400;          // 400, 413, 414, 431 or 501
   const char* message = "";  // "Bad request", "Request body too large", ...
 };
 
@@ -105,11 +107,11 @@ class HttpRequestParser {
   HttpRequest request_;
   HttpParseError error_;
   bool started_ = false;
-  std::string head_;      // the head's bytes so far (request line and headers)
+  std::string head_;       // the head's bytes so far (request line and headers)
   size_t line_start_ = 0;  // where the current line starts in head_
   bool seen_request_line_ = false;
   size_t header_count_ = 0;
-  std::string line_;      // a chunk-size or trailer line so far
+  std::string line_;  // a chunk-size or trailer line so far
   size_t trailer_bytes_ = 0;
   size_t trailer_count_ = 0;
   uint64_t remaining_ = 0;  // body or chunk bytes still to come

@@ -140,20 +140,20 @@ TEST(HttpParserTest, StartedOnceAByteArrives) {
 
 TEST(HttpParserTest, MalformedRequestsAre400) {
   for (std::string_view bad : {
-           "GET / HTTP/1.1\n\n",                           // bare LF
-           "get / HTTP/1.1\r\n\r\n",                       // methods are case-sensitive
-           "TRACE / HTTP/1.1\r\n\r\n",                     // not a method the server serves
-           "GET / HTTP/2.0\r\n\r\n",                       // version
-           "GET /\r\n\r\n",                                // HTTP/0.9
-           "GET /a b HTTP/1.1\r\n\r\n",                    // space in the target
-           "GET  / HTTP/1.1\r\n\r\n",                      // empty target
-           "GET /\x01 HTTP/1.1\r\n\r\n",                   // control character
-           "\x16\x03\x01 not http at all\r\n\r\n",         // TLS to a plain port
-           "GET / HTTP/1.1\r\nHost x\r\n\r\n",             // no colon
-           "GET / HTTP/1.1\r\nHost : x\r\n\r\n",           // space before the colon
-           "GET / HTTP/1.1\r\nA: b\r\n folded\r\n\r\n",    // obsolete line folding
-           "GET / HTTP/1.1\r\nA: b\x01\r\n\r\n",           // control character in a value
-           "GET / HTTP/1.1\r\nA: b\rc\r\n\r\n",            // lone CR
+           "GET / HTTP/1.1\n\n",                         // bare LF
+           "get / HTTP/1.1\r\n\r\n",                     // methods are case-sensitive
+           "TRACE / HTTP/1.1\r\n\r\n",                   // not a method the server serves
+           "GET / HTTP/2.0\r\n\r\n",                     // version
+           "GET /\r\n\r\n",                              // HTTP/0.9
+           "GET /a b HTTP/1.1\r\n\r\n",                  // space in the target
+           "GET  / HTTP/1.1\r\n\r\n",                    // empty target
+           "GET /\x01 HTTP/1.1\r\n\r\n",                 // control character
+           "\x16\x03\x01 not http at all\r\n\r\n",       // TLS to a plain port
+           "GET / HTTP/1.1\r\nHost x\r\n\r\n",           // no colon
+           "GET / HTTP/1.1\r\nHost : x\r\n\r\n",         // space before the colon
+           "GET / HTTP/1.1\r\nA: b\r\n folded\r\n\r\n",  // obsolete line folding
+           "GET / HTTP/1.1\r\nA: b\x01\r\n\r\n",         // control character in a value
+           "GET / HTTP/1.1\r\nA: b\rc\r\n\r\n",          // lone CR
            "POST / HTTP/1.1\r\nContent-Length: abc\r\n\r\n",
            "POST / HTTP/1.1\r\nContent-Length: -1\r\n\r\n",
            "POST / HTTP/1.1\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd",
@@ -212,9 +212,9 @@ TEST(HttpParserTest, BodiesOverTheLimitAre413BeforeTheyArrive) {
   EXPECT_FALSE(o.head_complete);
   EXPECT_EQ(Status("POST / HTTP/1.1\r\nContent-Length: 99999999999999999999999\r\n\r\n", limits),
             413);
-  EXPECT_EQ(Status("POST / HTTP/1.1\r\nContent-Length: 100\r\n\r\n" + std::string(100, 'x'),
-                   limits),
-            200);
+  EXPECT_EQ(
+      Status("POST / HTTP/1.1\r\nContent-Length: 100\r\n\r\n" + std::string(100, 'x'), limits),
+      200);
   // Chunked: one chunk announced over the limit, or a sum of chunks that passes it.
   const std::string chunked = "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n";
   EXPECT_EQ(Status(chunked + "65\r\n", limits), 413);

@@ -106,7 +106,8 @@ struct Timer {
 
 bool LessNoCase(std::string_view a, std::string_view b) {
   return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
-    return std::tolower(static_cast<unsigned char>(x)) < std::tolower(static_cast<unsigned char>(y));
+    return std::tolower(static_cast<unsigned char>(x)) <
+           std::tolower(static_cast<unsigned char>(y));
   });
 }
 
@@ -304,7 +305,8 @@ Status HttpServer::Impl::Bind() {
   const char* host = options_.host.empty() ? nullptr : options_.host.c_str();
   if (::getaddrinfo(host, service.c_str(), &hints, &found) == 0) {
     for (addrinfo* a = found; a && listen_fd_ < 0; a = a->ai_next) {
-      int fd = ::socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, a->ai_protocol);
+      int fd =
+          ::socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, a->ai_protocol);
       if (fd < 0) continue;
       // SO_REUSEADDR allows a quick restart; SO_REUSEPORT is not set, so a second server
       // cannot silently share a port in use.
@@ -872,8 +874,8 @@ void HttpServer::Impl::DrainCompletions() {
 
 // ---- HttpServer ----
 
-Result<std::unique_ptr<HttpServer>> HttpServer::Create(HttpServerOptions options,
-                                                       Handler handler, ErrorAnswer error_answer) {
+Result<std::unique_ptr<HttpServer>> HttpServer::Create(HttpServerOptions options, Handler handler,
+                                                       ErrorAnswer error_answer) {
   std::unique_ptr<TlsContext> tls;
   if (!options.tls_cert.empty() || !options.tls_key.empty()) {
     if (options.tls_cert.empty() || options.tls_key.empty()) {

@@ -198,9 +198,9 @@ TEST(HttpServerTest, PipelinedRequestsAreAnsweredInOrder) {
     return Echo(req);
   });
   Client c(server.port());
-  ASSERT_TRUE(c.Send(
-      "GET /1 HTTP/1.1\r\n\r\nPOST /2 HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
-      "1\r\na\r\n0\r\n\r\nGET /3 HTTP/1.1\r\nConnection: close\r\n\r\n"));
+  ASSERT_TRUE(
+      c.Send("GET /1 HTTP/1.1\r\n\r\nPOST /2 HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+             "1\r\na\r\n0\r\n\r\nGET /3 HTTP/1.1\r\nConnection: close\r\n\r\n"));
   std::string all = c.ReadAll();
   const size_t a1 = all.find("GET /1 "), a2 = all.find("POST /2 a"), a3 = all.find("GET /3 ");
   ASSERT_NE(a1, std::string::npos) << all;
@@ -256,7 +256,8 @@ TEST(HttpServerTest, AChunkedUploadOverTheLimitIsCutOffWith413) {
   EXPECT_EQ(handled.load(), 0);
   // Under the limit, chunked is accepted.
   Client ok(server.port());
-  ASSERT_TRUE(ok.Send("POST /s HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"));
+  ASSERT_TRUE(
+      ok.Send("POST /s HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"));
   EXPECT_NE(ok.ReadAnswer().find("POST /s abc"), std::string::npos);
 }
 
@@ -297,8 +298,7 @@ TEST(HttpServerTest, ARequestTooSlowGets408AtItsDeadline) {
     if (::poll(&p, 1, 100) == 1) answer = c.ReadAll(500ms);
   }
   const double ms = MillisSince(start);
-  EXPECT_EQ(answer.rfind("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n", 0), 0u)
-      << answer;
+  EXPECT_EQ(answer.rfind("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n", 0), 0u) << answer;
   EXPECT_GE(ms, 550);
   EXPECT_LT(ms, 1500);
 }
@@ -446,8 +446,8 @@ TEST(HttpServerTest, StopClosesWhatTheGraceDoesNotCover) {
 // A fresh self-signed certificate and key for 127.0.0.1, as PEM files in a temporary folder.
 struct TlsFiles {
   TlsFiles() {
-    dir = std::filesystem::temp_directory_path() /
-          ("sluice_http_tls_" + std::to_string(::getpid()));
+    dir =
+        std::filesystem::temp_directory_path() / ("sluice_http_tls_" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     cert = (dir / "cert.pem").string();
     key = (dir / "key.pem").string();

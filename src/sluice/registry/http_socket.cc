@@ -1,5 +1,3 @@
-#include "sluice/registry/http_socket_internal.h"
-
 #include <openssl/err.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -7,6 +5,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <climits>
+
+#include "sluice/registry/http_socket_internal.h"
 
 namespace sluice::registry::internal {
 
@@ -25,8 +25,7 @@ Result<std::unique_ptr<TlsContext>> TlsContext::Load(const std::string& cert_pat
       SSL_CTX_use_PrivateKey_file(ctx, key_path.c_str(), SSL_FILETYPE_PEM) != 1 ||
       SSL_CTX_check_private_key(ctx) != 1) {
     ERR_clear_error();
-    return InvalidArgument("cannot load the TLS certificate " + cert_path + " and key " +
-                           key_path);
+    return InvalidArgument("cannot load the TLS certificate " + cert_path + " and key " + key_path);
   }
   return context;
 }
