@@ -10,106 +10,36 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
-#include <condition_variable>
 #include <cstring>
-#include <deque>
-#include <mutex>
-#include <queue>
-#include <thread>
-#include <unordered_map>
 
-#include "sluice/registry/http_socket_internal.h"
+#include "sluice/registry/http_server_internal.h"
 
 namespace sluice::registry {
-namespace {
 
-using Clock = std::chrono::steady_clock;
-using TimePoint = Clock::time_point;
-using internal::IoStatus;
-using internal::Socket;
+using internal::AppendAnswer;
+using internal::Clock;
+using internal::Connection;
+using internal::Done;
+using internal::Job;
+using internal::kNever;
+using internal::Phase;
+using internal::TimePoint;
+using internal::Timer;
 using internal::TlsContext;
 
-constexpr TimePoint kNever = TimePoint::max();
+namespace {
+
 // epoll tags: connection ids start above these.
 constexpr uint64_t kListenTag = 0;
 constexpr uint64_t kWakeTag = 1;
-constexpr size_t kReadChunk = 64 << 10;
-// Reads (and accepts) per connection per turn of the loop, so one fast client cannot hold the
-// loop while others wait.
-constexpr int kReadsPerTurn = 4;
-constexpr int kAcceptsPerTurn = 64;
 constexpr int kMaxEvents = 256;
-// The Keep-Alive header promises this many requests per connection.
-constexpr size_t kMaxRequestsPerConnection = 100000;
-// Descriptors kept free of connections: listening socket, epoll, store files and connections.
+// Accepts per turn of the loop, so a flood of new connections cannot hold it.
+constexpr int kAcceptsPerTurn = 64;
+// Descriptors kept free of connections: the store's files and connections, the handler threads'.
 constexpr size_t kReservedDescriptors = 64;
 // How long accepting pauses when the process is out of descriptors.
 constexpr std::chrono::milliseconds kAcceptPause{100};
-constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
-
-enum class Phase : uint8_t {
-  kHandshake,  // TLS handshake under way
-  kReading,    // a request under way (or expected on a new connection)
-  kIdle,       // kept alive between requests
-  kHandling,   // the request is with a handler thread; nothing is read meanwhile
-  kWriting,    // the answer is being written
-  kLingering,  // answered and closing: what the client still sends is dropped
-  kClosed,
-};
-
-struct Connection {
-  Connection(uint64_t id_in, std::string client_in, int fd, SSL* tls, const HttpLimits& limits)
-      : id(id_in), client(std::move(client_in)), socket(fd, tls), parser(limits) {}
-
-  uint64_t id;
-  std::string client;  // the peer's address bytes: the key of the per-client count
-  Socket socket;
-  Phase phase = Phase::kReading;
-  HttpRequestParser parser;
-  std::string pending;  // read but not parsed: a pipelined request, parsed after this answer
-  std::string out;      // to write, from out_sent on
-  size_t out_sent = 0;
-  // Edge-triggered readiness: set by epoll, cleared when a call would block.
-  bool readable = true;
-  bool writable = true;
-  bool peer_closed = false;  // the client's FIN has arrived (after whatever it sent before)
-  // TLS may need the other direction first (a read that must write, a write that must read).
-  bool read_needs_write = false;
-  bool write_needs_read = false;
-  bool close_after_answer = false;
-  bool answering_head = false;
-  size_t requests = 0;
-  TimePoint request_start;  // the current request's first byte (the accept for the first)
-  TimePoint last_progress;  // the last byte read or written
-  TimePoint linger_start;
-  TimePoint deadline = kNever;
-  TimePoint timer_at = kNever;  // the time of this connection's live timer entry
-};
-
-struct Job {
-  uint64_t connection;
-  HttpRequest request;
-};
-
-struct Done {
-  uint64_t connection;
-  HttpResponse response;
-};
-
-struct Timer {
-  TimePoint at;
-  uint64_t connection;
-  bool operator>(const Timer& o) const { return at > o.at; }
-};
-
-bool LessNoCase(std::string_view a, std::string_view b) {
-  return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
-    return std::tolower(static_cast<unsigned char>(x)) <
-           std::tolower(static_cast<unsigned char>(y));
-  });
-}
 
 // The address bytes of a peer; an IPv4 address mapped into IPv6 counts as the IPv4 one.
 std::string ClientKey(const sockaddr_storage& addr) {
@@ -126,154 +56,46 @@ std::string ClientKey(const sockaddr_storage& addr) {
   return {};
 }
 
-// Append an answer's bytes to `out`: the headers cpp-httplib wrote, in its order (sorted by
-// name), so that clients see no change. A HEAD answer has the headers of the GET answer alone.
-void AppendAnswer(std::string& out, const HttpResponse& r, bool head, bool close,
-                  std::string_view keep_alive) {
-  std::vector<std::pair<std::string_view, std::string_view>> headers;
-  const std::string length = std::to_string(r.body.size());
-  if (head) headers.emplace_back("Accept-Ranges", "bytes");
-  if (close) headers.emplace_back("Connection", "close");
-  headers.emplace_back("Content-Length", length);
-  if (!r.content_type.empty()) headers.emplace_back("Content-Type", r.content_type);
-  if (!close) headers.emplace_back("Keep-Alive", keep_alive);
-  if (!r.headers.empty()) {
-    for (const auto& [name, value] : r.headers) headers.emplace_back(name, value);
-    std::stable_sort(headers.begin(), headers.end(),
-                     [](const auto& a, const auto& b) { return LessNoCase(a.first, b.first); });
-  }
-  out.reserve(out.size() + 160 + (head ? 0 : r.body.size()));
-  out += "HTTP/1.1 ";
-  out += std::to_string(r.status);
-  out += ' ';
-  out += HttpReason(r.status);
-  out += "\r\n";
-  for (const auto& [name, value] : headers) {
-    out += name;
-    out += ": ";
-    out += value;
-    out += "\r\n";
-  }
-  out += "\r\n";
-  if (!head) out += r.body;
-}
-
 int CeilSeconds(std::chrono::milliseconds ms) {
   return static_cast<int>((ms.count() + 999) / 1000);
 }
 
 }  // namespace
 
-class HttpServer::Impl {
- public:
-  Impl(HttpServerOptions options, Handler handler, ErrorAnswer error_answer,
-       std::unique_ptr<TlsContext> tls)
-      : options_(std::move(options)),
-        handler_(std::move(handler)),
-        error_answer_(std::move(error_answer)),
-        tls_(std::move(tls)),
-        scratch_(new char[kReadChunk]) {
-    keep_alive_header_ = "timeout=" + std::to_string(CeilSeconds(options_.keep_alive_timeout)) +
-                         ", max=" + std::to_string(kMaxRequestsPerConnection);
+HttpServer::Impl::Impl(HttpServerOptions options, Handler handler, ErrorAnswer error_answer,
+                       std::unique_ptr<TlsContext> tls)
+    : options_(std::move(options)),
+      handler_(std::move(handler)),
+      error_answer_(std::move(error_answer)),
+      tls_(std::move(tls)),
+      scratch_(new char[internal::kReadChunk]) {
+  keep_alive_header_ = "timeout=" + std::to_string(CeilSeconds(options_.keep_alive_timeout)) +
+                       ", max=" + std::to_string(internal::kMaxRequestsPerConnection);
+}
+
+HttpServer::Impl::~Impl() {
+  StopWorkers();
+  conns_.clear();
+  if (listen_fd_ >= 0) ::close(listen_fd_);
+  if (epoll_fd_ >= 0) ::close(epoll_fd_);
+  if (wake_fd_ >= 0) ::close(wake_fd_);
+}
+
+Status HttpServer::Impl::Open() {
+  epoll_fd_ = ::epoll_create1(EPOLL_CLOEXEC);
+  wake_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  if (epoll_fd_ < 0 || wake_fd_ < 0) return IoError("cannot create the server's event loop");
+  if (!Watch(wake_fd_, EPOLLIN, kWakeTag)) {
+    return IoError("cannot watch the wake-up descriptor");
   }
+  return Ok();
+}
 
-  ~Impl() {
-    StopWorkers();
-    conns_.clear();
-    if (listen_fd_ >= 0) ::close(listen_fd_);
-    if (epoll_fd_ >= 0) ::close(epoll_fd_);
-    if (wake_fd_ >= 0) ::close(wake_fd_);
-  }
-
-  Status Open() {
-    epoll_fd_ = ::epoll_create1(EPOLL_CLOEXEC);
-    wake_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    if (epoll_fd_ < 0 || wake_fd_ < 0) return IoError("cannot create the server's event loop");
-    if (!Watch(wake_fd_, EPOLLIN, kWakeTag)) return IoError("cannot watch the wake-up descriptor");
-    return Ok();
-  }
-
-  Status Bind();
-  Status Run();
-
-  void Stop() {
-    // Only async-signal-safe calls: an atomic store and a write.
-    stop_requested_.store(true);
-    Wake();
-  }
-
-  int port_ = 0;
-
- private:
-  // -- the loop
-  bool Watch(int fd, uint32_t events, uint64_t tag);
-  void Turn(const epoll_event* events, int n);
-  int TimeoutMs() const;
-  void BeginStop();
-  void Accept();
-  void RefuseConnection(int fd);
-  Connection* Find(uint64_t id);
-  void ReapClosed();
-  // -- one connection
-  void Advance(Connection& c);
-  void Handshake(Connection& c);
-  void ReadRequest(Connection& c);
-  void Consume(Connection& c, std::string_view bytes);
-  void Dispatch(Connection& c);
-  void Answer(Connection& c, const HttpResponse& response);
-  void RefuseRequest(Connection& c, int status, const char* message);
-  void WriteAnswer(Connection& c);
-  bool Flush(Connection& c);
-  void DiscardInput(Connection& c);
-  void Close(Connection& c);
-  // -- deadlines
-  void UpdateDeadline(Connection& c);
-  void RunTimers();
-  void Expire(Connection& c);
-  // -- handler threads
-  void StartWorkers();
-  void StopWorkers();
-  void WorkerLoop();
-  void Complete(Done done);
-  void DrainCompletions();
-  void Wake();
-
-  HttpServerOptions options_;
-  Handler handler_;
-  ErrorAnswer error_answer_;
-  std::unique_ptr<TlsContext> tls_;
-  std::unique_ptr<char[]> scratch_;  // one read buffer for every connection
-  std::string keep_alive_header_;
-  std::string refusal_;  // the 503 for a connection over a cap
-
-  int listen_fd_ = -1;
-  int epoll_fd_ = -1;
-  int wake_fd_ = -1;
-  size_t max_connections_ = 0;
-  std::atomic<bool> stop_requested_{false};
-
-  // Owned by the loop's thread.
-  TimePoint now_ = Clock::now();
-  bool stopping_ = false;
-  TimePoint grace_end_ = kNever;
-  TimePoint accept_paused_until_ = kNever;
-  uint64_t next_id_ = 2;
-  std::unordered_map<uint64_t, std::unique_ptr<Connection>> conns_;
-  std::unordered_map<std::string, size_t> per_client_;
-  std::priority_queue<Timer, std::vector<Timer>, std::greater<Timer>> timers_;
-  std::vector<uint64_t> ready_;  // connections with input left after their turn
-  std::vector<uint64_t> closed_;
-
-  // Shared with the handler threads.
-  std::vector<std::thread> workers_;
-  std::mutex jobs_mu_;
-  std::condition_variable jobs_cv_;
-  std::deque<Job> jobs_;
-  bool workers_stop_ = false;
-  std::mutex done_mu_;
-  std::vector<Done> done_;
-  bool wake_pending_ = false;
-};
+void HttpServer::Impl::Stop() {
+  // Only async-signal-safe calls: an atomic store and a write.
+  stop_requested_.store(true);
+  Wake();
+}
 
 // ---- binding and the loop ----
 
@@ -505,276 +327,7 @@ void HttpServer::Impl::ReapClosed() {
   closed_.clear();
 }
 
-// ---- one connection ----
-
-void HttpServer::Impl::Advance(Connection& c) {
-  // Each step works until it must wait for the socket or the handler; a change of phase means
-  // the next phase may have work at once (an answer written, a pipelined request to parse).
-  while (true) {
-    const Phase before = c.phase;
-    switch (c.phase) {
-      case Phase::kHandshake:
-        Handshake(c);
-        break;
-      case Phase::kReading:
-      case Phase::kIdle:
-        ReadRequest(c);
-        break;
-      case Phase::kWriting:
-        WriteAnswer(c);
-        break;
-      case Phase::kLingering:
-        DiscardInput(c);
-        break;
-      case Phase::kHandling:
-      case Phase::kClosed:
-        break;
-    }
-    if (c.phase == Phase::kClosed) return;
-    if (c.phase == before) break;
-  }
-  UpdateDeadline(c);
-}
-
-void HttpServer::Impl::Handshake(Connection& c) {
-  const internal::IoResult r = c.socket.Handshake();
-  switch (r.status) {
-    case IoStatus::kDone:
-      c.phase = Phase::kReading;  // the request's deadline still counts from the accept
-      c.last_progress = now_;
-      return;
-    case IoStatus::kWantRead:
-      c.readable = false;
-      return;
-    case IoStatus::kWantWrite:
-      c.writable = false;
-      return;
-    case IoStatus::kEof:
-    case IoStatus::kError:
-      Close(c);
-      return;
-  }
-}
-
-void HttpServer::Impl::ReadRequest(Connection& c) {
-  if (!c.out.empty() && !Flush(c)) return;  // a 100 Continue on its way
-  if (!c.pending.empty()) {
-    c.phase = Phase::kReading;
-    c.request_start = now_;
-    std::string pending = std::move(c.pending);
-    c.pending.clear();
-    Consume(c, pending);
-    if (c.phase != Phase::kReading) return;
-  }
-  if (c.read_needs_write) {
-    if (!c.writable) return;
-    c.read_needs_write = false;
-  }
-  for (int i = 0; i < kReadsPerTurn; ++i) {
-    if (!c.readable) return;
-    const internal::IoResult r = c.socket.Read(scratch_.get(), kReadChunk);
-    switch (r.status) {
-      case IoStatus::kDone:
-        break;
-      case IoStatus::kWantRead:
-        c.readable = false;
-        return;
-      case IoStatus::kWantWrite:
-        c.read_needs_write = true;
-        c.writable = false;
-        return;
-      case IoStatus::kEof:
-      case IoStatus::kError:
-        // A client that goes away mid-request gets no answer.
-        Close(c);
-        return;
-    }
-    c.last_progress = now_;
-    if (c.phase == Phase::kIdle) {
-      c.phase = Phase::kReading;
-      c.request_start = now_;
-    }
-    // Edge-triggered: a short plain read emptied the socket, so the next byte brings an event;
-    // but a FIN that came with the bytes brings none, so then the read that sees it must come.
-    // TLS keeps reading until OpenSSL says it wants more.
-    if (!c.socket.tls() && r.bytes < kReadChunk && !c.peer_closed) c.readable = false;
-    Consume(c, std::string_view(scratch_.get(), r.bytes));
-    if (c.phase != Phase::kReading) return;
-  }
-  if (c.readable) ready_.push_back(c.id);  // more to read on the next turn
-}
-
-void HttpServer::Impl::Consume(Connection& c, std::string_view bytes) {
-  while (true) {
-    const HttpRequestParser::Progress p = c.parser.Feed(bytes);
-    bytes.remove_prefix(p.consumed);
-    switch (p.event) {
-      case HttpRequestParser::Event::kNeedMore:
-        return;
-      case HttpRequestParser::Event::kHeadComplete:
-        if (c.parser.request().expect_continue) {
-          c.out.append(kContinue);
-          if (!Flush(c)) return;
-        }
-        continue;
-      case HttpRequestParser::Event::kComplete:
-        c.pending.assign(bytes);
-        Dispatch(c);
-        return;
-      case HttpRequestParser::Event::kError:
-        RefuseRequest(c, c.parser.error().status, c.parser.error().message);
-        return;
-    }
-  }
-}
-
-void HttpServer::Impl::Dispatch(Connection& c) {
-  HttpRequest& request = c.parser.request();
-  c.phase = Phase::kHandling;
-  c.answering_head = request.method == "HEAD";
-  c.close_after_answer =
-      !request.keep_alive || stopping_ || ++c.requests >= kMaxRequestsPerConnection;
-  {
-    std::lock_guard<std::mutex> lock(jobs_mu_);
-    jobs_.push_back({c.id, std::move(request)});
-  }
-  jobs_cv_.notify_one();
-}
-
-void HttpServer::Impl::Answer(Connection& c, const HttpResponse& response) {
-  if (stopping_) c.close_after_answer = true;
-  AppendAnswer(c.out, response, c.answering_head, c.close_after_answer, keep_alive_header_);
-  c.phase = Phase::kWriting;
-  c.last_progress = now_;
-  Advance(c);
-}
-
-void HttpServer::Impl::RefuseRequest(Connection& c, int status, const char* message) {
-  // The rest of the input cannot be trusted to start a request: answer and close.
-  c.pending.clear();
-  c.answering_head = false;
-  c.close_after_answer = true;
-  AppendAnswer(c.out, error_answer_(status, message), false, true, keep_alive_header_);
-  c.phase = Phase::kWriting;
-  c.last_progress = now_;
-}
-
-void HttpServer::Impl::WriteAnswer(Connection& c) {
-  if (!Flush(c) || !c.out.empty()) return;
-  if (c.close_after_answer) {
-    if (stopping_) {
-      Close(c);
-      return;
-    }
-    c.socket.ShutdownWrite();
-    c.phase = Phase::kLingering;
-    c.linger_start = now_;
-    return;
-  }
-  c.parser.Reset();
-  c.phase = Phase::kIdle;
-  c.last_progress = now_;
-}
-
-bool HttpServer::Impl::Flush(Connection& c) {
-  while (c.out_sent < c.out.size()) {
-    if (c.write_needs_read) {
-      if (!c.readable) return true;
-      c.write_needs_read = false;
-    }
-    if (!c.writable) return true;
-    const internal::IoResult r =
-        c.socket.Write(c.out.data() + c.out_sent, c.out.size() - c.out_sent);
-    switch (r.status) {
-      case IoStatus::kDone:
-        c.out_sent += r.bytes;
-        c.last_progress = now_;
-        continue;
-      case IoStatus::kWantWrite:
-        c.writable = false;
-        return true;
-      case IoStatus::kWantRead:
-        c.write_needs_read = true;
-        c.readable = false;
-        return true;
-      case IoStatus::kEof:
-      case IoStatus::kError:
-        Close(c);
-        return false;
-    }
-  }
-  // A large answer's buffer is not kept for the next one.
-  if (c.out.capacity() > kReadChunk) {
-    std::string().swap(c.out);
-  } else {
-    c.out.clear();
-  }
-  c.out_sent = 0;
-  return true;
-}
-
-void HttpServer::Impl::DiscardInput(Connection& c) {
-  for (int i = 0; i < kReadsPerTurn; ++i) {
-    if (!c.readable) return;
-    const internal::IoResult r = c.socket.Discard(scratch_.get(), kReadChunk);
-    switch (r.status) {
-      case IoStatus::kDone:
-        continue;
-      case IoStatus::kWantRead:
-      case IoStatus::kWantWrite:
-        c.readable = false;
-        return;
-      case IoStatus::kEof:
-      case IoStatus::kError:
-        Close(c);
-        return;
-    }
-  }
-  ready_.push_back(c.id);
-}
-
-void HttpServer::Impl::Close(Connection& c) {
-  if (c.phase == Phase::kClosed) return;
-  c.phase = Phase::kClosed;
-  auto it = per_client_.find(c.client);
-  if (it != per_client_.end() && --it->second == 0) per_client_.erase(it);
-  // The descriptor goes now (closing it leaves the epoll set); the object at the end of the
-  // turn, as events later in this turn may still name it.
-  c.socket.Close();
-  closed_.push_back(c.id);
-}
-
 // ---- deadlines ----
-
-void HttpServer::Impl::UpdateDeadline(Connection& c) {
-  TimePoint deadline = kNever;
-  switch (c.phase) {
-    case Phase::kHandshake:
-    case Phase::kReading:
-      deadline = std::min(c.request_start + options_.request_timeout,
-                          c.last_progress + options_.idle_timeout);
-      break;
-    case Phase::kIdle:
-      deadline = c.last_progress + options_.keep_alive_timeout;
-      break;
-    case Phase::kWriting:
-      deadline = c.last_progress + options_.idle_timeout;
-      break;
-    case Phase::kLingering:
-      deadline = c.linger_start + options_.linger;
-      break;
-    case Phase::kHandling:
-    case Phase::kClosed:
-      break;
-  }
-  c.deadline = deadline;
-  // One live timer entry per connection: a later deadline is found when the entry fires, an
-  // earlier one needs a new entry.
-  if (deadline < c.timer_at) {
-    c.timer_at = deadline;
-    timers_.push({deadline, c.id});
-  }
-}
 
 void HttpServer::Impl::RunTimers() {
   while (!timers_.empty() && timers_.top().at <= now_) {
@@ -790,17 +343,6 @@ void HttpServer::Impl::RunTimers() {
       timers_.push({c->deadline, c->id});
     }
   }
-}
-
-void HttpServer::Impl::Expire(Connection& c) {
-  if (c.phase == Phase::kReading && c.parser.started()) {
-    RefuseRequest(c, 408, "Request timeout");
-    Advance(c);
-    return;
-  }
-  if (c.phase == Phase::kHandling) return;
-  // Nothing of a request yet, or an answer the client does not take, or the end of a linger.
-  Close(c);
 }
 
 // ---- handler threads ----
