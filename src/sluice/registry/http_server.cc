@@ -104,16 +104,15 @@ Status HttpServer::Impl::Bind() {
   // and keep connections below it, so that running out refuses clients instead of failing
   // the store's files.
   rlimit files{};
-  if (::getrlimit(RLIMIT_NOFILE, &files) == 0) {
-    if (files.rlim_cur < files.rlim_max) {
-      files.rlim_cur = files.rlim_max;
-      ::setrlimit(RLIMIT_NOFILE, &files);
-      ::getrlimit(RLIMIT_NOFILE, &files);
-    }
+  const bool known = ::getrlimit(RLIMIT_NOFILE, &files) == 0;
+  if (known && files.rlim_cur < files.rlim_max) {
+    rlimit raised = files;
+    raised.rlim_cur = files.rlim_max;
+    if (::setrlimit(RLIMIT_NOFILE, &raised) == 0) files = raised;
   }
   const size_t reserve = kReservedDescriptors + static_cast<size_t>(std::max(1, options_.threads));
   max_connections_ = options_.max_connections;
-  if (files.rlim_cur != RLIM_INFINITY) {
+  if (known && files.rlim_cur != RLIM_INFINITY) {
     const auto available = static_cast<size_t>(files.rlim_cur);
     max_connections_ = std::min(max_connections_, available > reserve ? available - reserve : 1);
   }
@@ -169,6 +168,7 @@ Status HttpServer::Impl::Run() {
   refusal_.clear();
   AppendAnswer(refusal_, error_answer_(503, "Too many connections"), false, true, {});
   StartWorkers();
+  now_ = Clock::now();
   std::vector<epoll_event> events(kMaxEvents);
   Status result = Ok();
   while (true) {
@@ -258,6 +258,8 @@ void HttpServer::Impl::BeginStop() {
         break;
     }
   }
+  // Now, so that the loop sees at once whether anything is left to wait for.
+  ReapClosed();
 }
 
 void HttpServer::Impl::Accept() {

@@ -426,6 +426,23 @@ TEST(HttpServerTest, StopAnswersRequestsInFlightAndClosesTheRest) {
   ::close(fd);
 }
 
+TEST(HttpServerTest, StopWithOnlyIdleConnectionsIsImmediate) {
+  HttpServerOptions o;
+  o.shutdown_grace = 5s;
+  o.keep_alive_timeout = 5s;
+  TestServer server(o);
+  Client idle(server.port());
+  ASSERT_TRUE(idle.Send("GET / HTTP/1.1\r\n\r\n"));
+  ASSERT_NE(idle.ReadAnswer(), "");
+  Client silent(server.port());
+  std::this_thread::sleep_for(50ms);
+  const auto start = Clock::now();
+  server.Stop();
+  EXPECT_LT(MillisSince(start), 500);
+  EXPECT_EQ(idle.ReadAll(1000ms), "");
+  EXPECT_TRUE(idle.eof());
+}
+
 TEST(HttpServerTest, StopClosesWhatTheGraceDoesNotCover) {
   HttpServerOptions o;
   o.shutdown_grace = 200ms;
