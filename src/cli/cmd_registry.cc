@@ -30,8 +30,12 @@ struct ServeOptions {
   std::string tls_key;
   size_t max_body = 16u << 20;
   int threads = 64;
+  int request_timeout = 10;
   int read_timeout = 10;
   int keep_alive_timeout = 5;
+  int shutdown_grace = 5;
+  size_t max_connections = 10000;
+  size_t max_connections_per_client = 128;
   std::string default_compatibility = "BACKWARD";
   std::string port_file;
 };
@@ -61,8 +65,12 @@ int RunServe(const ServeOptions& o) {
   so.tls_key = o.tls_key;
   so.max_body_bytes = o.max_body;
   so.threads = o.threads;
+  so.request_timeout_seconds = o.request_timeout;
   so.read_timeout_seconds = o.read_timeout;
   so.keep_alive_timeout_seconds = o.keep_alive_timeout;
+  so.shutdown_grace_seconds = o.shutdown_grace;
+  so.max_connections = o.max_connections;
+  so.max_connections_per_client = o.max_connections_per_client;
   registry::RegistryOptions ro;
   auto level = evolution::ParseCompatibilityMode(o.default_compatibility);
   if (!level.has_value()) return ReportError(level.error());
@@ -187,12 +195,29 @@ void RegisterRegistryCommand(CLI::App& app, int& exit_code) {
   s->add_option("--max-body", serve->max_body, "Largest request body in bytes (else 413)")
       ->capture_default_str();
   s->add_option("--threads", serve->threads, "Requests served at once")->capture_default_str();
+  s->add_option("--request-timeout", serve->request_timeout,
+                "Seconds a client has to send a whole request, head and body (else 408)")
+      ->check(CLI::Range(1, 3600))
+      ->capture_default_str();
   s->add_option("--read-timeout", serve->read_timeout,
-                "Seconds a client may take to send a request before it is dropped")
+                "Seconds a client may stay silent mid-request, or not read its answer, before "
+                "it is dropped")
       ->capture_default_str();
   s->add_option("--keep-alive-timeout", serve->keep_alive_timeout,
-                "Seconds an idle connection stays open (a stop waits this long at most)")
+                "Seconds an idle connection stays open")
       ->check(CLI::Range(1, 3600))
+      ->capture_default_str();
+  s->add_option("--shutdown-grace", serve->shutdown_grace,
+                "Seconds requests in flight get to finish on SIGTERM before connections close")
+      ->check(CLI::Range(0, 3600))
+      ->capture_default_str();
+  s->add_option("--max-connections", serve->max_connections,
+                "Open connections at most (more are refused; also kept below the open-file limit)")
+      ->check(CLI::Range(size_t{1}, size_t{1} << 24))
+      ->capture_default_str();
+  s->add_option("--max-connections-per-client", serve->max_connections_per_client,
+                "Open connections at most from one client IP address")
+      ->check(CLI::Range(size_t{1}, size_t{1} << 24))
       ->capture_default_str();
   s->add_option("--default-compatibility", serve->default_compatibility,
                 "Level when neither subject nor registry sets one")

@@ -1,13 +1,13 @@
 #include "sluice/registry/server.h"
 
-#include <httplib.h>
-#include <sys/socket.h>
-
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdio>
 #include <map>
 #include <mutex>
+
+#include "sluice/registry/http_server.h"
 
 namespace sluice::registry {
 namespace {
@@ -22,6 +22,11 @@ std::string ErrorBody(int code, std::string_view message) {
   b += message;  // fixed ASCII texts only
   b += "\"}";
   return b;
+}
+
+// Whether a target names /metrics: its path, percent-decoded, with any query.
+bool IsMetricsPath(std::string_view target) {
+  return PercentDecode(target.substr(0, target.find('?'))) == "/metrics";
 }
 
 std::string LabelValue(std::string_view s) {
@@ -45,82 +50,52 @@ class Server::Impl {
       : registry_(std::move(registry)), users_(std::move(users)), options_(std::move(options)) {}
 
   Status Setup() {
-    if (!options_.tls_cert.empty() || !options_.tls_key.empty()) {
-      if (options_.tls_cert.empty() || options_.tls_key.empty()) {
-        return InvalidArgument("--tls-cert and --tls-key go together");
-      }
-      auto ssl =
-          std::make_unique<httplib::SSLServer>(options_.tls_cert.c_str(), options_.tls_key.c_str());
-      if (!ssl->is_valid()) {
-        return InvalidArgument("cannot load the TLS certificate " + options_.tls_cert +
-                               " and key " + options_.tls_key);
-      }
-      http_ = std::move(ssl);
-    } else {
-      http_ = std::make_unique<httplib::Server>();
-    }
-    const int threads = std::max(1, options_.threads);
-    http_->new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
-    http_->set_payload_max_length(options_.max_body_bytes);
-    http_->set_read_timeout(options_.read_timeout_seconds, 0);
-    http_->set_write_timeout(options_.read_timeout_seconds, 0);
-    http_->set_keep_alive_max_count(100000);
-    // cpp-httplib writes the headers and the body separately; with Nagle's algorithm on, the
-    // body would wait for the client's delayed ACK (about 40 ms on Linux) on every answer.
-    http_->set_tcp_nodelay(true);
-    // cpp-httplib's own options set SO_REUSEPORT, which lets a second server bind a port that is
-    // in use and silently share it; SO_REUSEADDR alone still allows a quick restart. The
-    // listening socket is kept to raise its backlog after the bind (below).
-    http_->set_socket_options([this](socket_t sock) {
-      int yes = 1;
-      setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
-      listen_fd_ = sock;
-    });
-    http_->set_keep_alive_timeout(options_.keep_alive_timeout_seconds);
-    // Every path goes to Serve, which routes itself (httplib reads the body first).
-    auto serve = [this](const httplib::Request& req, httplib::Response& res) { Serve(req, res); };
-    http_->Get(".*", serve);
-    http_->Post(".*", serve);
-    http_->Put(".*", serve);
-    http_->Delete(".*", serve);
-    http_->Patch(".*", serve);
-    http_->Options(".*", serve);
-    // Errors httplib answers itself (413 for a body over the limit, 400 for a bad request
-    // line) get Confluent's error body too.
-    http_->set_error_handler([](const httplib::Request&, httplib::Response& res) {
-      if (!res.body.empty()) return;
-      const char* text = res.status == 413   ? "Request body too large"
-                         : res.status == 414 ? "Request URI too long"
-                         : res.status == 400 ? "Bad request"
-                                             : "Request failed";
-      res.set_content(ErrorBody(res.status, text), kContentType);
-    });
+    HttpServerOptions o;
+    o.host = options_.host;
+    o.port = options_.port;
+    o.tls_cert = options_.tls_cert;
+    o.tls_key = options_.tls_key;
+    o.threads = std::max(1, options_.threads);
+    o.limits.max_body_bytes = options_.max_body_bytes;
+    o.request_timeout = std::chrono::seconds(options_.request_timeout_seconds);
+    o.idle_timeout = std::chrono::seconds(options_.read_timeout_seconds);
+    o.keep_alive_timeout = std::chrono::seconds(options_.keep_alive_timeout_seconds);
+    o.shutdown_grace = std::chrono::seconds(options_.shutdown_grace_seconds);
+    o.max_connections = options_.max_connections;
+    o.max_connections_per_client = options_.max_connections_per_client;
+    // Errors the HTTP layer answers itself (413 for a body over the limit, 400 for a bad
+    // request line, 408 for a slow client) get Confluent's error body too.
+    auto error_answer = [](int status, std::string_view message) {
+      return HttpResponse{status, kContentType, ErrorBody(status, message), {}};
+    };
+    SLUICE_ASSIGN_OR_RETURN(
+        http_, HttpServer::Create(
+                   std::move(o), [this](HttpRequest& req) { return Serve(req); }, error_answer));
     return Ok();
   }
 
-  void Serve(const httplib::Request& req, httplib::Response& res) {
+  HttpResponse Serve(HttpRequest& req) {
     const auto start = std::chrono::steady_clock::now();
-    std::string route;
     const UserPolicy* user = nullptr;
     if (users_) {
-      user = users_->Authenticate(req.get_header_value("Authorization"));
+      const std::string* authorization = req.Header("Authorization");
+      user = users_->Authenticate(authorization ? *authorization : std::string_view());
       if (!user) {
-        res.status = 401;
-        res.set_header("WWW-Authenticate", "Basic realm=\"sluice schema registry\"");
-        res.set_content(ErrorBody(401, "Unauthorized"), kContentType);
         Record("unauthenticated", 401, start);
-        return;
+        return {401,
+                kContentType,
+                ErrorBody(401, "Unauthorized"),
+                {{"WWW-Authenticate", "Basic realm=\"sluice schema registry\""}}};
       }
     }
-    if (req.method == "GET" && (req.path == "/metrics" || req.target == "/metrics")) {
-      res.set_content(MetricsText(), "text/plain; version=0.0.4");
+    if (req.method == "GET" && IsMetricsPath(req.target)) {
+      HttpResponse metrics{200, "text/plain; version=0.0.4", MetricsText(), {}};
       Record("GET /metrics", 200, start);
-      return;
+      return metrics;
     }
     Response r = registry_->Handle({req.method, req.target, req.body}, user);
-    res.status = r.status;
-    res.set_content(std::move(r.body), kContentType);
     Record(r.route, r.status, start);
+    return {r.status, kContentType, std::move(r.body), {}};
   }
 
   void Record(const std::string& route, int status, std::chrono::steady_clock::time_point start) {
@@ -176,35 +151,9 @@ class Server::Impl {
     return out;
   }
 
-  Status Bind() {
-    if (options_.port == 0) {
-      port_ = http_->bind_to_any_port(options_.host);
-      if (port_ <= 0) return IoError("cannot bind to " + options_.host);
-    } else {
-      if (!http_->bind_to_port(options_.host, options_.port)) {
-        return IoError("cannot listen on " + options_.host + ":" + std::to_string(options_.port) +
-                       " (in use, or not an address of this machine)");
-      }
-      port_ = options_.port;
-    }
-    // cpp-httplib 0.11 listens with a backlog of 5: with more clients connecting at once the
-    // rest are dropped and wait for a SYN retransmit (a second). Listening again on the bound
-    // socket raises the backlog.
-    if (listen_fd_ >= 0) ::listen(listen_fd_, SOMAXCONN);
-    return Ok();
-  }
-
-  Status Run() {
-    if (!http_->listen_after_bind()) return IoError("the server stopped with an error");
-    return Ok();
-  }
-
   std::unique_ptr<Registry> registry_;
   std::unique_ptr<Users> users_;
   ServerOptions options_;
-  std::unique_ptr<httplib::Server> http_;
-  int listen_fd_ = -1;  // the listening socket, once created
-  int port_ = 0;
 
   struct Histogram {
     std::array<uint64_t, kBuckets.size()> buckets{};
@@ -214,6 +163,8 @@ class Server::Impl {
   std::mutex mu_;
   std::map<std::pair<std::string, int>, uint64_t> requests_;
   std::map<std::string, Histogram> latency_;
+  // Last: its handler threads use everything above, so it stops and goes first.
+  std::unique_ptr<HttpServer> http_;
 };
 
 Result<std::unique_ptr<Server>> Server::Create(std::unique_ptr<Registry> registry,
@@ -226,10 +177,10 @@ Result<std::unique_ptr<Server>> Server::Create(std::unique_ptr<Registry> registr
 
 Server::Server(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Server::~Server() = default;
-Status Server::Bind() { return impl_->Bind(); }
-int Server::port() const { return impl_->port_; }
-Status Server::Run() { return impl_->Run(); }
-void Server::Stop() { impl_->http_->stop(); }
+Status Server::Bind() { return impl_->http_->Bind(); }
+int Server::port() const { return impl_->http_->port(); }
+Status Server::Run() { return impl_->http_->Run(); }
+void Server::Stop() { impl_->http_->Stop(); }
 std::string Server::MetricsText() { return impl_->MetricsText(); }
 
 }  // namespace sluice::registry

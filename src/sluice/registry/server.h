@@ -1,9 +1,8 @@
-// The registry's HTTP(S) server: cpp-httplib carrying requests to Registry::Handle, with basic
-// auth, a body size limit, read timeouts for slow clients and Prometheus metrics.
+// The registry's HTTP(S) server: the event-loop HTTP server (http_server.h) carrying requests to
+// Registry::Handle, with basic auth, Prometheus metrics, and the limits that keep slow, huge and
+// many clients from taking it down (body size, request deadlines, connection caps).
 #pragma once
 
-#include <atomic>
-#include <functional>
 #include <memory>
 #include <string>
 
@@ -18,12 +17,18 @@ struct ServerOptions {
   int port = 8081;       // 0: any free port (see Server::port)
   std::string tls_cert;  // PEM files; both set for HTTPS
   std::string tls_key;
-  size_t max_body_bytes = 16u << 20;  // larger bodies get 413
+  size_t max_body_bytes = 16u << 20;  // larger bodies get 413, whatever their framing
   int threads = 64;                   // requests served at once
-  int read_timeout_seconds = 10;      // a client slower than this is dropped
-  /// An idle keep-alive connection is closed after this long. A stop (SIGTERM) waits for idle
-  /// connections up to this long, so it bounds the shutdown time too.
+  /// A request's head and body must arrive within this many seconds of its first byte (408).
+  int request_timeout_seconds = 10;
+  /// A client silent this long mid-request, or not reading its answer, is dropped.
+  int read_timeout_seconds = 10;
+  /// An idle keep-alive connection is closed after this long.
   int keep_alive_timeout_seconds = 5;
+  /// After Stop (SIGTERM), requests already received get this long to be answered.
+  int shutdown_grace_seconds = 5;
+  size_t max_connections = 10000;
+  size_t max_connections_per_client = 128;  // per client IP address
 };
 
 class Server {
@@ -39,6 +44,7 @@ class Server {
   int port() const;
   /// Serve until Stop(); returns when the server has stopped.
   Status Run();
+  /// Stop accepting and shut down within the grace period; safe from a signal handler.
   void Stop();
 
   /// The text /metrics returns.
