@@ -1,8 +1,9 @@
-// The registry benchmark's peer (bench/registry): cpp-httplib with the registry server's settings
-// (src/sluice/registry/server.cc: a pool of 64 threads, the same body limit, timeouts,
-// keep-alive count and timeout, Nagle's algorithm off, the raised listen backlog) answering
-// every GET with one fixed body, so the difference to `sluice registry serve` is what the
-// registry does per request.
+// The registry benchmark's peer (bench/registry): a bare HTTP server, cpp-httplib with the
+// settings the registry's server had when it was built on cpp-httplib (a pool of 64 threads, the
+// same body limit, timeouts, keep-alive count and timeout, Nagle's algorithm off, a raised listen
+// backlog), answering every GET with one fixed body. The registry now serves on an event loop of
+// its own (src/sluice/registry/http_server.h); the peer stays what a plain thread-per-connection
+// server does with no registry work at all.
 //   bench_bare_httplib --body FILE --port-file FILE [--port N] [--threads N]
 // Listens on 127.0.0.1; port 0 (the default) takes any free port, written to the port file once
 // the socket is bound.
