@@ -67,8 +67,8 @@ TEST(ScalingCliTest, IcebergMergeOfReversedColumnsInLinearTime) {
       [&](size_t n) {
         auto it = files.find(n);
         if (it == files.end()) it = files.emplace(n, Write(n)).first;
-        EXPECT_EQ(RunSluice({"merge", "--table-format", "iceberg", "--mode", "merge", it->second.ddl,
-                             it->second.reversed})
+        EXPECT_EQ(RunSluice({"merge", "--table-format", "iceberg", "--mode", "merge",
+                             it->second.ddl, it->second.reversed})
                       .exit_code,
                   0);
       },

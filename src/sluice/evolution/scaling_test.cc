@@ -16,11 +16,11 @@
 namespace sluice::evolution {
 namespace {
 
+using scaling::ColumnName;
+using scaling::ScalesLinearly;
 using schema::Field;
 using schema::SchemaPtr;
 using schema::Type;
-using scaling::ColumnName;
-using scaling::ScalesLinearly;
 
 SchemaPtr Ddl(const std::string& text) {
   auto read = dialects::spark::ReadDdl(text);

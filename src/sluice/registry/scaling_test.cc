@@ -56,7 +56,8 @@ TEST_F(RegistryScalingTest, WideSchemasRegisterAndCheckInLinearTime) {
           std::string v2 =
               avro ? scaling::WideAvro(n + n / 10, n) : scaling::WideJsonSchema(n, false);
           Register(subject, v1, type);
-          Response check = Post("/compatibility/subjects/" + subject + "/versions/latest", v2, type);
+          Response check =
+              Post("/compatibility/subjects/" + subject + "/versions/latest", v2, type);
           ASSERT_EQ(check.status, 200) << check.body.substr(0, 400);
           EXPECT_NE(check.body.find("\"is_compatible\":true"), std::string::npos) << check.body;
           Register(subject, v2, type);
@@ -79,17 +80,17 @@ TEST_F(RegistryScalingTest, ManyReferencesResolveInLinearTime) {
             Register(name, fmt::format(R"({{"type":"record","name":"{}","fields":[)"
                                        R"({{"name":"v","type":"long"}}]}})",
                                        name));
-            refs += fmt::format(R"({}{{"name":"{}","subject":"{}","version":1}})",
-                                i > 0 ? "," : "", name, name);
+            refs += fmt::format(R"({}{{"name":"{}","subject":"{}","version":1}})", i > 0 ? "," : "",
+                                name, name);
           }
           refs += "]";
         }
         for (size_t i = 0; i < n; ++i) {
           fields += fmt::format(R"({}{{"name":"f{}","type":"R{}_{}"}})", i > 0 ? "," : "", i, n, i);
         }
-        Register(NewSubject(), fmt::format(R"({{"type":"record","name":"Top","fields":[{}]}})",
-                                           fields),
-                 "", refs);
+        Register(NewSubject(),
+                 fmt::format(R"({{"type":"record","name":"Top","fields":[{}]}})", fields), "",
+                 refs);
       },
       300));
 }

@@ -34,8 +34,8 @@ TEST(ReportScalingTest, WideResultsRenderInLinearTime) {
             evolution::CompatibilityMode::kFullTransitive, {table, table}, *other);
         evolution::MergeOptions merge_options;
         merge_options.mode = evolution::TableWriteMode::kMerge;
-        auto merged = evolution::Merge(*v1, *Ddl(fmt::format("y{}", scaling::WideDdl(n))),
-                                       merge_options);
+        auto merged =
+            evolution::Merge(*v1, *Ddl(fmt::format("y{}", scaling::WideDdl(n))), merge_options);
         ASSERT_TRUE(merged.has_value());
         auto contract = dialects::contract::ParseSeedContract(scaling::WideSeedContract(n));
         ASSERT_TRUE(contract.has_value());

@@ -3,6 +3,7 @@
 // in the languages sluice reads. Header-only, so that every module's tests can include it.
 #pragma once
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,8 +13,6 @@
 #include <cstdlib>
 #include <functional>
 #include <string>
-
-#include <fmt/format.h>
 
 namespace sluice::scaling {
 
@@ -64,9 +63,9 @@ inline ::testing::AssertionResult ScalesLinearly(const std::function<void(size_t
     std::fprintf(stderr, "scaling: n = %zu: %.4f s; 4n: %.4f s (%.1fx)\n", n, small, large, ratio);
   }
   if (ratio > max_ratio || large > max_seconds * kSlowdown) {
-    return ::testing::AssertionFailure()
-           << fmt::format("n = {}: {:.4f} s; 4n = {}: {:.4f} s ({:.1f}x; at most {:.0f}x and {:.0f} s)",
-                          n, small, 4 * n, large, ratio, max_ratio, max_seconds * kSlowdown);
+    return ::testing::AssertionFailure() << fmt::format(
+               "n = {}: {:.4f} s; 4n = {}: {:.4f} s ({:.1f}x; at most {:.0f}x and {:.0f} s)", n,
+               small, 4 * n, large, ratio, max_ratio, max_seconds * kSlowdown);
   }
   return ::testing::AssertionSuccess();
 }
@@ -141,8 +140,9 @@ inline std::string WideSeedContract(size_t n) {
 /// An ODCS v3 contract of `models` schema objects (object_0, ...) of `n` properties each.
 inline std::string WideOdcs(size_t n, size_t models = 1) {
   static const char* const kTypes[] = {"integer", "string", "number", "boolean", "date"};
-  std::string out = "apiVersion: v3.0.2\nkind: DataContract\nid: urn:test:wide\nversion: 1.0.0\n"
-                    "status: active\nschema:\n";
+  std::string out =
+      "apiVersion: v3.0.2\nkind: DataContract\nid: urn:test:wide\nversion: 1.0.0\n"
+      "status: active\nschema:\n";
   for (size_t m = 0; m < models; ++m) {
     out += fmt::format("  - name: object_{}\n    logicalType: object\n    properties:\n", m);
     for (size_t i = 0; i < n; ++i) {
@@ -156,8 +156,9 @@ inline std::string WideOdcs(size_t n, size_t models = 1) {
 /// A Data Contract Specification contract of `models` models (model_0, ...) of `n` fields each.
 inline std::string WideDcs(size_t n, size_t models = 1) {
   static const char* const kTypes[] = {"long", "string", "double", "int", "boolean", "date"};
-  std::string out = "dataContractSpecification: 1.1.0\nid: urn:test:wide\ninfo:\n"
-                    "  title: wide\n  version: 1.0.0\nmodels:\n";
+  std::string out =
+      "dataContractSpecification: 1.1.0\nid: urn:test:wide\ninfo:\n"
+      "  title: wide\n  version: 1.0.0\nmodels:\n";
   for (size_t m = 0; m < models; ++m) {
     out += fmt::format("  model_{}:\n    type: table\n    fields:\n", m);
     for (size_t i = 0; i < n; ++i) {

@@ -77,7 +77,8 @@ TEST(AvroScalingTest, UnionsWithManyBranchesInLinearTime) {
   auto union_of = [](size_t n, size_t from) {
     std::string branches = "\"null\"";
     for (size_t i = from; i < n; ++i) {
-      branches += fmt::format(R"(,{{"type":"record","name":"B{}","fields":[{{"name":"v","type":"long"}}]}})", i);
+      branches += fmt::format(
+          R"(,{{"type":"record","name":"B{}","fields":[{{"name":"v","type":"long"}}]}})", i);
     }
     return fmt::format(R"({{"type":"record","name":"r","fields":[{{"name":"u","type":[{}]}}]}})",
                        branches);
@@ -137,8 +138,8 @@ TEST(AvroScalingTest, WideRecordDefaultsAndManyAliasesInLinearTime) {
         std::string value;
         std::string aliases;
         for (size_t i = 0; i < n; ++i) {
-          fields += fmt::format(R"({}{{"name":"{}","type":"long"}})", i > 0 ? "," : "",
-                                ColumnName(i));
+          fields +=
+              fmt::format(R"({}{{"name":"{}","type":"long"}})", i > 0 ? "," : "", ColumnName(i));
           value += fmt::format(R"({}"{}":{})", i > 0 ? "," : "", ColumnName(i), i);
           aliases += fmt::format(R"({}"a{}")", i > 0 ? "," : "", i);
         }
