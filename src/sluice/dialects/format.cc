@@ -191,9 +191,9 @@ Result<Converted<std::string>> WriteSchema(const schema::Schema& s, Format forma
     case Format::kAvro:
       return avro::WriteSchema(s);
     case Format::kAvroCanonical: {
-      SLUICE_ASSIGN_OR_RETURN(Converted<std::string> text, avro::WriteSchema(s));
-      SLUICE_ASSIGN_OR_RETURN(avro::AvroSchema parsed, avro::Parse(text.value));
-      return Converted<std::string>{avro::ParsingCanonicalForm(parsed), std::move(text.notes)};
+      SLUICE_ASSIGN_OR_RETURN(Converted<avro::WrittenSchema> written, avro::WriteAndParse(s));
+      return Converted<std::string>{avro::ParsingCanonicalForm(written.value.parsed),
+                                    std::move(written.notes)};
     }
     case Format::kJsonSchema:
       return jsonschema::WriteSchema(s);

@@ -49,9 +49,25 @@ bool Fits(const Type& actual, const Type& expected, bool exact) {
            (expected.value_contains_null() || !actual.value_contains_null());
   }
   if (actual.is_struct()) {
-    if (actual.fields().size() != expected.fields().size()) return false;
-    for (const Field& e : expected.fields()) {
-      const Field* a = actual.FindField(e.name());
+    const std::vector<Field>& fields = actual.fields();
+    if (fields.size() != expected.fields().size()) return false;
+    // Members mostly keep their places; the others are found by name, through an index when the
+    // struct is wide.
+    std::unordered_map<std::string_view, const Field*> by_name;
+    for (size_t i = 0; i < expected.fields().size(); ++i) {
+      const Field& e = expected.fields()[i];
+      const Field* a = nullptr;
+      if (fields[i].name() == e.name()) {
+        a = &fields[i];
+      } else if (fields.size() < 32) {
+        a = actual.FindField(e.name());
+      } else {
+        if (by_name.empty()) {
+          for (const Field& f : fields) by_name.emplace(f.name(), &f);
+        }
+        auto it = by_name.find(e.name());
+        a = it == by_name.end() ? nullptr : it->second;
+      }
       if (a == nullptr || !Fits(*a->type(), *e.type(), exact)) return false;
       if (a->nullable() && !e.nullable()) return false;
     }
@@ -80,6 +96,27 @@ class FieldFinder {
 
  private:
   std::unordered_map<const Type*, std::unordered_map<std::string_view, const Field*>> index_;
+};
+
+// The fields of a struct whose names equal a name ignoring ASCII case, as
+// Type::FindFieldsIgnoreCase returns them, from an index built on first use.
+class CaseFolder {
+ public:
+  explicit CaseFolder(const Type& s) : struct_(s) {}
+  std::vector<size_t> FindIgnoreCase(std::string_view name) {
+    if (struct_.fields().size() < 32) return struct_.FindFieldsIgnoreCase(name);
+    if (index_.empty()) {
+      for (size_t i = 0; i < struct_.fields().size(); ++i) {
+        index_[AsciiLower(struct_.fields()[i].name())].push_back(i);
+      }
+    }
+    auto it = index_.find(AsciiLower(name));
+    return it == index_.end() ? std::vector<size_t>() : it->second;
+  }
+
+ private:
+  const Type& struct_;
+  std::unordered_map<std::string, std::vector<size_t>> index_;
 };
 
 // Where a contract path lands in a schema.
@@ -174,6 +211,7 @@ class Checker {
   // The seed's columns are top-level and typed in Spark's syntax, so messages speak Spark.
   void CheckSeedColumns() {
     const Type& actual_struct = *schema_.struct_type();
+    CaseFolder folded(actual_struct);
     for (const Field& expected : object_.schema->fields()) {
       FieldPath path = FieldPath::Of(expected.name());
       const ColumnSpec* spec = FindSpec(path);
@@ -183,7 +221,7 @@ class Checker {
       const Field* actual = finder_.Find(actual_struct, expected.name());
       if (actual == nullptr) {
         std::string hint;
-        for (size_t i : actual_struct.FindFieldsIgnoreCase(expected.name())) {
+        for (size_t i : folded.FindIgnoreCase(expected.name())) {
           hint = fmt::format("; the schema has `{}`, which differs only in case",
                              actual_struct.fields()[i].name());
         }
@@ -241,6 +279,7 @@ class Checker {
   void CheckDeclaredColumns() {
     std::unordered_set<std::string> dead;
     auto under_dead = [&](const FieldPath& p) {
+      if (dead.empty()) return false;  // the usual case: no walk up long paths
       FieldPath ancestor = p.Parent();
       while (!ancestor.empty()) {
         if (dead.count(ancestor.ToString())) return true;

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "sluice/base/json_writer.h"
 #include "sluice/base/strings.h"
@@ -222,16 +225,61 @@ class Differ final : public PairVisitor {
     return out;
   }
 
-  static bool SimilarNames(std::string_view a, std::string_view b) {
-    std::string x = NormalizedName(a);
-    std::string y = NormalizedName(b);
+  // Whether the edit distance of `a` and `b` is at most `k`: the dynamic program restricted to
+  // the band |i - j| <= k, where every path of cost k or less runs, stopping once a whole row
+  // costs more. O(k * length) rather than O(length^2).
+  static bool WithinEditDistance(std::string_view a, std::string_view b, size_t k) {
+    if (a.size() > b.size()) std::swap(a, b);
+    if (b.size() - a.size() > k) return false;  // the distance is at least the length difference
+    const size_t over = k + 1;                  // any cost above k
+    std::vector<size_t> prev(b.size() + 1, over);
+    std::vector<size_t> cur(b.size() + 1, over);
+    for (size_t j = 0; j <= std::min(b.size(), k); ++j) prev[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+      size_t lo = i > k ? i - k : 1;
+      size_t hi = std::min(b.size(), i + k);
+      std::fill(cur.begin() + static_cast<std::ptrdiff_t>(lo - 1),
+                cur.begin() + static_cast<std::ptrdiff_t>(std::min(b.size(), hi + 1) + 1), over);
+      cur[0] = i <= k ? i : over;
+      size_t row_min = cur[0];
+      for (size_t j = lo; j <= hi; ++j) {
+        size_t sub = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+        cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub, over});
+        row_min = std::min(row_min, cur[j]);
+      }
+      if (row_min > k) return false;
+      std::swap(prev, cur);
+    }
+    return prev[b.size()] <= k;
+  }
+
+  // Names already normalized.
+  static bool SimilarNormalized(const std::string& x, const std::string& y) {
     if (x == y) return true;
     size_t longest = std::max(x.size(), y.size());
-    if (EditDistance(x, y) <= std::max<size_t>(1, longest / 4)) return true;
+    if (WithinEditDistance(x, y, std::max<size_t>(1, longest / 4))) return true;
     const std::string& shorter = x.size() < y.size() ? x : y;
     const std::string& other = x.size() < y.size() ? y : x;
     return shorter.size() >= 3 && (StartsWith(other, shorter) || EndsWith(other, shorter));
   }
+
+  // Numbers the distinct types (by Type::Equals without details) it is shown, so that comparing
+  // two fields' types is comparing two numbers.
+  class TypeClasses {
+   public:
+    size_t Of(const Type& t) {
+      std::vector<std::pair<const Type*, size_t>>& bucket = buckets_[schema::StructuralHash(t)];
+      for (const auto& [rep, id] : bucket) {
+        if (rep->Equals(t, false)) return id;
+      }
+      bucket.emplace_back(&t, next_);
+      return next_++;
+    }
+
+   private:
+    std::unordered_map<uint64_t, std::vector<std::pair<const Type*, size_t>>> buckets_;
+    size_t next_ = 0;
+  };
 
   // Rename candidates among a struct's unpaired fields, before any of its changes are reported
   // (so hints come parents first, as changes do).
@@ -240,15 +288,18 @@ class Differ final : public PairVisitor {
     const std::vector<int>& match = pairing.after_of;
     const std::vector<int>& reverse = pairing.before_of;
     std::vector<bool> used(after.size(), false);
-    size_t removed = 0;
-    size_t added = 0;
-    for (int m : match) removed += m < 0 ? 1 : 0;
-    for (int r : reverse) added += r < 0 ? 1 : 0;
+    std::vector<size_t> removed;
+    std::vector<size_t> added;
+    for (size_t i = 0; i < match.size(); ++i) {
+      if (match[i] < 0) removed.push_back(i);
+    }
+    for (size_t j = 0; j < reverse.size(); ++j) {
+      if (reverse[j] < 0) added.push_back(j);
+    }
+    if (removed.empty() || added.empty()) return;
     // Name similarity costs removed x added comparisons; past a million, only positions count.
-    bool compare_names = removed * added <= 1'000'000;
-    for (size_t i = 0; i < before.size(); ++i) {
-      if (match[i] >= 0) continue;
-      if (!compare_names) {
+    if (removed.size() * added.size() > 1'000'000) {
+      for (size_t i : removed) {
         if (i < after.size() && reverse[i] < 0 && !used[i] &&
             before[i].type()->Equals(*after[i].type(), false)) {
           used[i] = true;
@@ -256,20 +307,32 @@ class Differ final : public PairVisitor {
                                           parent.Child(after[i].name()),
                                           "same type, same position"});
         }
-        continue;
       }
+      return;
+    }
+    // Each comparison is then two numbers and, for fields of one type, two names normalized once.
+    TypeClasses classes;
+    std::vector<size_t> added_class(after.size());
+    std::vector<std::string> added_name(after.size());
+    for (size_t j : added) {
+      added_class[j] = classes.Of(*after[j].type());
+      added_name[j] = NormalizedName(after[j].name());
+    }
+    for (size_t i : removed) {
+      const size_t type_class = classes.Of(*before[i].type());
+      const std::string name = NormalizedName(before[i].name());
       int best = -1;
       bool best_similar = false;
-      for (size_t j = 0; j < after.size(); ++j) {
-        if (reverse[j] >= 0 || used[j]) continue;
-        if (!before[i].type()->Equals(*after[j].type(), false)) continue;
-        bool similar = SimilarNames(before[i].name(), after[j].name());
+      for (size_t j : added) {
+        if (used[j] || added_class[j] != type_class) continue;
+        bool similar = SimilarNormalized(name, added_name[j]);
         bool same_position = i == j;
         if (!similar && !same_position) continue;
         if (best < 0 || (similar && !best_similar)) {
           best = static_cast<int>(j);
           best_similar = similar;
         }
+        if (best_similar) break;  // a later candidate never replaces a similar name
       }
       if (best < 0) continue;
       used[static_cast<size_t>(best)] = true;

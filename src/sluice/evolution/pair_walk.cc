@@ -31,24 +31,33 @@ FieldPairing PairFields(const std::vector<Field>& before, const std::vector<Fiel
     if (it != exact.end() && p.before_of[it->second] < 0) pair(i, it->second);
   }
   if (case_sensitive) return p;
-  std::unordered_map<std::string, std::vector<size_t>> folded;
+  // The unpaired names after, by their lower-case spelling. A bucket counts its fields still
+  // unpaired, so that many spellings of one name (hostile, but cheap to write) stay linear: a
+  // bucket is searched for its last free field only once, when that count reaches one.
+  struct Bucket {
+    std::vector<size_t> fields;
+    size_t unpaired = 0;
+  };
+  std::unordered_map<std::string, Bucket> folded;
   for (size_t j = 0; j < after.size(); ++j) {
-    if (p.before_of[j] < 0) folded[AsciiLower(after[j].name())].push_back(j);
+    if (p.before_of[j] >= 0) continue;
+    Bucket& b = folded[AsciiLower(after[j].name())];
+    b.fields.push_back(j);
+    ++b.unpaired;
   }
   for (size_t i = 0; i < before.size(); ++i) {
     if (p.after_of[i] >= 0) continue;
     auto it = folded.find(AsciiLower(before[i].name()));
-    if (it == folded.end()) continue;
-    int candidate = -1;
-    int count = 0;
-    for (size_t j : it->second) {
+    // Only an unambiguous pairing is a new spelling; otherwise both stay unpaired.
+    if (it == folded.end() || it->second.unpaired != 1) continue;
+    Bucket& b = it->second;
+    for (size_t j : b.fields) {
       if (p.before_of[j] < 0) {
-        candidate = static_cast<int>(j);
-        ++count;
+        pair(i, j);
+        break;
       }
     }
-    // Only an unambiguous pairing is a new spelling; otherwise both stay unpaired.
-    if (count == 1) pair(i, static_cast<size_t>(candidate));
+    b.unpaired = 0;
   }
   return p;
 }

@@ -337,6 +337,50 @@ class DeltaMerger {
 // Iceberg: Spark writes checked by CheckCompatibility.writeCompatibilityErrors (no merge-schema)
 // or evolved by UnionByNameVisitor (merge-schema).
 
+// A struct's fields in the order Iceberg's merge leaves them: the table's fields, with new ones
+// inserted after a given field. A list linked by index, so that each insertion is O(1) however
+// wide the struct: slot i < the table's field count is the table's field i, later slots are new
+// fields in the order they were inserted.
+class FieldOrder {
+ public:
+  explicit FieldOrder(const std::vector<Field>& table)
+      : slots_(table.begin(), table.end()), matched_(table.size(), false), next_(table.size()) {
+    for (size_t i = 0; i < next_.size(); ++i) next_[i] = i + 1 < next_.size() ? i + 1 : kEnd;
+    head_ = slots_.empty() ? kEnd : 0;
+  }
+
+  size_t size() const { return slots_.size(); }
+
+  /// Insert a new (matched) field after slot `after`, or first; return its slot.
+  size_t InsertAfter(std::optional<size_t> after, Field f) {
+    size_t slot = slots_.size();
+    slots_.push_back(std::move(f));
+    matched_.push_back(true);
+    next_.push_back(after.has_value() ? next_[*after] : head_);
+    (after.has_value() ? next_[*after] : head_) = slot;
+    return slot;
+  }
+
+  /// Replace the table's field `slot` by its merged form.
+  void Match(size_t slot, Field f) {
+    slots_[slot] = std::move(f);
+    matched_[slot] = true;
+  }
+
+  /// Call `take(field, matched)` for every field in order, moving it out.
+  template <class Fn>
+  void Take(Fn&& take) {
+    for (size_t i = head_; i != kEnd; i = next_[i]) take(std::move(slots_[i]), matched_[i]);
+  }
+
+ private:
+  static constexpr size_t kEnd = static_cast<size_t>(-1);
+  std::vector<Field> slots_;
+  std::vector<bool> matched_;
+  std::vector<size_t> next_;
+  size_t head_ = kEnd;
+};
+
 class IcebergMerger {
  public:
   explicit IcebergMerger(const MergeOptions& options)
@@ -351,52 +395,24 @@ class IcebergMerger {
 
  private:
   TypePtr MergeStruct(const FieldPath& path, const Type& current, const Type& update, bool in_key) {
-    std::vector<Field> out;
-    std::vector<bool> matched(current.fields().size(), false);
-    bool failed = false;
-    for (const Field& cf : current.fields()) out.push_back(cf);
     // UnionByNameVisitor adds a new field right after the data's preceding field (moveAfter), or
     // first when it leads the data.
-    std::optional<size_t> last;
+    FieldOrder order(current.fields());
+    std::optional<size_t> last;  // the slot of the data's preceding field
+    bool failed = false;
     FieldPairing pairing = PairTableFields(current, update);
     for (size_t ui = 0; ui < update.fields().size(); ++ui) {
       const Field& uf = update.fields()[ui];
       if (pairing.before_of[ui] < 0) {
-        FieldPath child = path.Child(uf.name());
-        if (!CheckConvertible(child, *uf.type())) failed = true;
-        if (in_key) {
-          Violate(child, fmt::format("Cannot add fields to map keys: {}", path.ToString()),
-                  "Iceberg map keys cannot change; write the data without the new key field");
-          failed = true;
-        } else if (!evolve_) {
-          Violate(child,
-                  fmt::format("{} is not a column of the table: Iceberg adds columns only when "
-                              "writing with merge-schema",
-                              child.ToString()),
-                  fmt::format("write with .option(\"merge-schema\", \"true\") to a table with "
-                              "write.spark.accept-any-schema=true, or drop {} from the data",
-                              child.ToString()));
-          failed = true;
-        }
         Field f = uf;
         f.set_nullable(true);  // addColumn always adds an optional column
-        changes_.push_back({TableChangeKind::kColumnAdded, child, "", IcebergType(*f.type(), true),
-                            "added as an optional column after the data's preceding column"});
-        size_t at = last.has_value() ? *last + 1 : 0;
-        // Field indexes after `at` move one down; keep `matched` aligned.
-        out.insert(out.begin() + static_cast<std::ptrdiff_t>(at), std::move(f));
-        matched.insert(matched.begin() + static_cast<std::ptrdiff_t>(at), true);
-        last = at;
+        if (!AddField(path, f, in_key)) failed = true;
+        last = order.InsertAfter(last, std::move(f));
         continue;
       }
-      const Field& cf = current.fields()[static_cast<size_t>(pairing.before_of[ui])];
-      // The table field's index in `out`, which insertions may have shifted.
-      size_t oi = 0;
-      for (; oi < out.size(); ++oi) {
-        if (out[oi].name() == cf.name()) break;
-      }
-      matched[oi] = true;
-      last = oi;
+      const size_t ci = static_cast<size_t>(pairing.before_of[ui]);
+      const Field& cf = current.fields()[ci];
+      last = ci;
       FieldPath child = path.Child(cf.name());
       if (uf.name() != cf.name()) {
         changes_.push_back({TableChangeKind::kNameCaseNormalized, child, uf.name(), cf.name(),
@@ -411,25 +427,53 @@ class IcebergMerger {
       } else {
         f.set_type(merged);
       }
-      out[oi] = std::move(f);
+      order.Match(ci, std::move(f));
     }
-    for (size_t i = 0; i < out.size(); ++i) {
-      if (matched[i]) continue;
-      FieldPath child = path.Child(out[i].name());
-      if (!out[i].nullable()) {
-        Violate(child, fmt::format("{} is required, but is missing", child.ToString()),
-                fmt::format("add {} to the data: it is a required column of the table",
-                            child.ToString()));
-        failed = true;
-      } else {
-        changes_.push_back({TableChangeKind::kFilledWithNull, child,
-                            IcebergTypeString(*out[i].type()), "",
-                            "the data lacks this optional column; it is read as null"});
+    std::vector<Field> out;
+    out.reserve(order.size());
+    order.Take([&](Field f, bool matched) {
+      if (!matched) {
+        FieldPath child = path.Child(f.name());
+        if (!f.nullable()) {
+          Violate(child, fmt::format("{} is required, but is missing", child.ToString()),
+                  fmt::format("add {} to the data: it is a required column of the table",
+                              child.ToString()));
+          failed = true;
+        } else {
+          changes_.push_back({TableChangeKind::kFilledWithNull, child, IcebergTypeString(*f.type()),
+                              "", "the data lacks this optional column; it is read as null"});
+        }
       }
-    }
+      out.push_back(std::move(f));
+    });
     if (failed) return nullptr;
     Result<TypePtr> st = Type::Struct(std::move(out));
     return st.has_value() ? *st : nullptr;
+  }
+
+  // A field the table does not have: checked and reported. Returns false on a violation.
+  bool AddField(const FieldPath& path, const Field& f, bool in_key) {
+    bool ok = true;
+    FieldPath child = path.Child(f.name());
+    if (!CheckConvertible(child, *f.type())) ok = false;
+    if (in_key) {
+      Violate(child, fmt::format("Cannot add fields to map keys: {}", path.ToString()),
+              "Iceberg map keys cannot change; write the data without the new key field");
+      ok = false;
+    } else if (!evolve_) {
+      Violate(child,
+              fmt::format("{} is not a column of the table: Iceberg adds columns only when "
+                          "writing with merge-schema",
+                          child.ToString()),
+              fmt::format("write with .option(\"merge-schema\", \"true\") to a table with "
+                          "write.spark.accept-any-schema=true, or drop {} from the data",
+                          child.ToString()));
+      ok = false;
+    }
+    changes_.push_back({TableChangeKind::kColumnAdded, std::move(child), "",
+                        IcebergType(*f.type(), true),
+                        "added as an optional column after the data's preceding column"});
+    return ok;
   }
 
   // Returns false on a violation. `out` gets the merged nullability.

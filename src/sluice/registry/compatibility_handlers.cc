@@ -68,16 +68,20 @@ Result<evolution::CompatibilityReport> Service::Check(Catalog& catalog, Compatib
                                                       const std::vector<VersionRow>& live,
                                                       const Candidate& candidate,
                                                       std::vector<SchemaRow>& texts) {
-  for (const VersionRow& v : live) {
-    SLUICE_ASSIGN_OR_RETURN(SchemaRow row, catalog.SchemaOf(v));
-    texts.push_back(std::move(row));
+  // Only the versions the mode checks are read and parsed (the latest, or all of them when
+  // transitive), so a long history costs a plain check nothing; the others stay empty, at their
+  // places, as the engine never looks at them.
+  const size_t first = IsTransitive(mode) || live.empty() ? 0 : live.size() - 1;
+  texts.resize(live.size());
+  for (size_t i = first; i < live.size(); ++i) {
+    SLUICE_ASSIGN_OR_RETURN(texts[i], catalog.SchemaOf(live[i]));
   }
   evolution::CompatibilityReport report;
   report.mode = mode;
   report.compatible = true;
   if (mode == CompatibilityMode::kNone || live.empty()) return report;
   // A schema of another type than the versions it is checked against is never compatible.
-  for (size_t i = IsTransitive(mode) ? 0 : live.size() - 1; i < live.size(); ++i) {
+  for (size_t i = first; i < live.size(); ++i) {
     if (texts[i].type != candidate.type) {
       report.compatible = false;
       report.incompatibilities.push_back({"TYPE_MISMATCH", "",
@@ -86,11 +90,9 @@ Result<evolution::CompatibilityReport> Service::Check(Catalog& catalog, Compatib
       return report;
     }
   }
-  std::vector<evolution::ParsedSchemaPtr> history;
-  history.reserve(texts.size());
-  for (const SchemaRow& t : texts) {
-    SLUICE_ASSIGN_OR_RETURN(evolution::ParsedSchemaPtr parsed, resolver_.Parsed(catalog, t));
-    history.push_back(std::move(parsed));
+  std::vector<evolution::ParsedSchemaPtr> history(texts.size());
+  for (size_t i = first; i < texts.size(); ++i) {
+    SLUICE_ASSIGN_OR_RETURN(history[i], resolver_.Parsed(catalog, texts[i]));
   }
   evolution::CompatibilityOptions opts;
   opts.stop_at_first_failure = true;

@@ -1,8 +1,12 @@
 // Schema references: resolving a schema's references against the store, and writing a schema
 // with references out standalone for the compatibility engine.
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "sluice/base/json.h"
 #include "sluice/base/json_writer.h"
@@ -46,12 +50,20 @@ Result<std::string> BundleJsonSchema(std::string_view text, const std::vector<Re
   rewrite(rewrite, root, nullptr, 0);
   JsonValue defs = root.Find("$defs") != nullptr ? *root.Find("$defs") : JsonValue::Object();
   if (!defs.is_object()) return InvalidArgument("$defs must be an object");
+  // The keys $defs had, so that each reference is appended (or replaces a key of that name)
+  // without a scan of $defs: many references stay linear.
+  std::unordered_map<std::string, size_t> had;
+  for (size_t i = 0; i < defs.members().size(); ++i) had.try_emplace(defs.members()[i].key, i);
   for (size_t i = 0; i < refs.size(); ++i) {
     SLUICE_ASSIGN_OR_RETURN(JsonValue referenced, ParseJson(refs[i].text));
-    const std::string key = "sluice-ref-" + std::to_string(i + 1);
+    std::string key = "sluice-ref-" + std::to_string(i + 1);
     const bool own_base = referenced.is_object() && referenced.Find("$id") != nullptr;
     rewrite(rewrite, referenced, own_base ? nullptr : &key, 0);
-    defs.Set(key, std::move(referenced));
+    if (auto it = had.find(key); it != had.end()) {
+      defs.mutable_members()[it->second].value = std::move(referenced);
+    } else {
+      defs.mutable_members().push_back(JsonMember{std::move(key), std::move(referenced)});
+    }
   }
   root.Set("$defs", std::move(defs));
   return ToJson(root);
@@ -73,48 +85,107 @@ Result<std::string> Standalone(SchemaType type, std::string_view text,
 
 namespace {
 
-// The live version a reference names: its number, or the latest for -1.
-Result<VersionRow> ReferencedVersion(Catalog& catalog, const SchemaRef& ref) {
-  SLUICE_ASSIGN_OR_RETURN(std::vector<VersionRow> versions, catalog.Versions(ref.subject));
-  const VersionRow* found = nullptr;
-  for (const VersionRow& v : versions) {
-    if (v.deleted) continue;
-    if (ref.version == -1 || v.version == ref.version) found = &v;
+// Collects references depth first, in time linear in the references however they share: a
+// schema whose references were collected once is not walked again (everything it needs is in
+// `texts` already; only the depth limit is checked again, from the height of its references),
+// each subject's versions are read once, and whether a text is already in is a lookup.
+class ReferenceCollector {
+ public:
+  ReferenceCollector(Catalog& catalog, SchemaType type, std::vector<RefText>& texts)
+      : catalog_(catalog), type_(type), texts_(texts) {
+    for (size_t i = 0; i < texts_.size(); ++i) Index(i);
   }
-  if (!found) {
-    return Fail(InvalidSchema("Invalid schema: reference '" + ref.name + "' names version " +
-                              std::to_string(ref.version) + " of subject '" + ref.subject +
-                              "', which does not exist"));
+
+  // Returns how many levels of references lie below `refs` (0 when none of them has any).
+  Result<int> Collect(std::vector<SchemaRef>& refs, int depth) {
+    if (depth > kMaxDepth) return Fail(InvalidSchema("Invalid schema: references nest too deeply"));
+    int height = 0;
+    for (SchemaRef& ref : refs) {
+      SLUICE_ASSIGN_OR_RETURN(VersionRow found, ReferencedVersion(ref));
+      ref.version = found.version;
+      SLUICE_ASSIGN_OR_RETURN(SchemaRow row, catalog_.SchemaOf(found));
+      if (row.type != type_) {
+        return Fail(InvalidSchema("Invalid schema: reference '" + ref.name + "' names a " +
+                                  std::string(SchemaTypeName(row.type)) + " schema, not " +
+                                  std::string(SchemaTypeName(type_))));
+      }
+      if (row.refs != "[]") {
+        int below = 0;
+        if (auto done = heights_.find(row.id); done != heights_.end()) {
+          // Walking it again would add nothing, but could go past the depth limit.
+          below = done->second;
+          if (depth + 1 + below > kMaxDepth) {
+            return Fail(InvalidSchema("Invalid schema: references nest too deeply"));
+          }
+        } else {
+          std::optional<std::vector<SchemaRef>> inner = StoredRefs(row.refs);
+          if (!inner) return Fail(StoreInconsistent("stored references do not parse"));
+          SLUICE_ASSIGN_OR_RETURN(below, Collect(*inner, depth + 1));
+          heights_.emplace(row.id, below);
+        }
+        height = std::max(height, below + 1);
+      }
+      // Avro types are known by their own names, so a schema reached twice is parsed once; a
+      // JSON Schema is known by the reference's name.
+      if (!Seen(ref.name, row.text)) {
+        texts_.push_back({ref.name, std::move(row.text)});
+        Index(texts_.size() - 1);
+      }
+    }
+    return height;
   }
-  return *found;
-}
+
+ private:
+  static constexpr int kMaxDepth = 32;
+
+  // The live version a reference names: its number, or the latest for -1.
+  Result<VersionRow> ReferencedVersion(const SchemaRef& ref) {
+    auto cached = versions_.find(ref.subject);
+    if (cached == versions_.end()) {
+      SLUICE_ASSIGN_OR_RETURN(std::vector<VersionRow> versions, catalog_.Versions(ref.subject));
+      cached = versions_.emplace(ref.subject, std::move(versions)).first;
+    }
+    const VersionRow* found = nullptr;
+    for (const VersionRow& v : cached->second) {
+      if (v.deleted) continue;
+      if (ref.version == -1 || v.version == ref.version) found = &v;
+    }
+    if (!found) {
+      return Fail(InvalidSchema("Invalid schema: reference '" + ref.name + "' names version " +
+                                std::to_string(ref.version) + " of subject '" + ref.subject +
+                                "', which does not exist"));
+    }
+    return *found;
+  }
+
+  const std::string& Key(const RefText& t) const {
+    return type_ == SchemaType::kAvro ? t.text : t.name;
+  }
+  void Index(size_t i) { by_key_[std::hash<std::string>()(Key(texts_[i]))].push_back(i); }
+  bool Seen(const std::string& name, const std::string& text) const {
+    const std::string& key = type_ == SchemaType::kAvro ? text : name;
+    auto it = by_key_.find(std::hash<std::string>()(key));
+    if (it == by_key_.end()) return false;
+    for (size_t i : it->second) {
+      if (Key(texts_[i]) == key) return true;
+    }
+    return false;
+  }
+
+  Catalog& catalog_;
+  SchemaType type_;
+  std::vector<RefText>& texts_;
+  std::map<std::string, std::vector<VersionRow>, std::less<>> versions_;
+  std::unordered_map<int64_t, int> heights_;                // schema id -> levels below
+  std::unordered_map<size_t, std::vector<size_t>> by_key_;  // hash of Key -> texts_ indexes
+};
 
 }  // namespace
 
 Status CollectReferences(Catalog& catalog, std::vector<SchemaRef>& refs, int depth, SchemaType type,
                          std::vector<RefText>& texts) {
-  if (depth > 32) return Fail(InvalidSchema("Invalid schema: references nest too deeply"));
-  for (SchemaRef& ref : refs) {
-    SLUICE_ASSIGN_OR_RETURN(VersionRow found, ReferencedVersion(catalog, ref));
-    ref.version = found.version;
-    SLUICE_ASSIGN_OR_RETURN(SchemaRow row, catalog.SchemaOf(found));
-    if (row.type != type) {
-      return Fail(InvalidSchema("Invalid schema: reference '" + ref.name + "' names a " +
-                                std::string(SchemaTypeName(row.type)) + " schema, not " +
-                                std::string(SchemaTypeName(type))));
-    }
-    if (row.refs != "[]") {
-      std::optional<std::vector<SchemaRef>> inner = StoredRefs(row.refs);
-      if (!inner) return Fail(StoreInconsistent("stored references do not parse"));
-      SLUICE_TRY(CollectReferences(catalog, *inner, depth + 1, type, texts));
-    }
-    // Avro types are known by their own names, so a schema reached twice is parsed once; a
-    // JSON Schema is known by the reference's name.
-    const bool seen = std::any_of(texts.begin(), texts.end(), [&](const RefText& t) {
-      return type == SchemaType::kAvro ? t.text == row.text : t.name == ref.name;
-    });
-    if (!seen) texts.push_back({ref.name, std::move(row.text)});
-  }
+  ReferenceCollector collector(catalog, type, texts);
+  SLUICE_TRY(collector.Collect(refs, depth));
   return {};
 }
 

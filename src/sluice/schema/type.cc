@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <unordered_set>
 
 #include "sluice/base/strings.h"
@@ -109,6 +110,51 @@ bool Type::Equals(const Type& other, bool compare_details) const {
       },
   };
   return VisitType(*this, equal);
+}
+
+namespace {
+
+uint64_t Mix(uint64_t h, uint64_t v) {
+  // The 64-bit finalizer of MurmurHash3 over the running value: cheap and well spread.
+  h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  return h;
+}
+
+}  // namespace
+
+uint64_t StructuralHash(const Type& type) {
+  uint64_t h = Mix(0, static_cast<uint64_t>(type.kind()));
+  auto more = Overloaded{
+      [&](const DecimalType& d) {
+        return Mix(Mix(h, static_cast<uint64_t>(d.precision())), static_cast<uint64_t>(d.scale()));
+      },
+      [&](const StringType& s) {
+        return Mix(Mix(h, static_cast<uint64_t>(s.string_length())),
+                   static_cast<uint64_t>(type.length()));
+      },
+      [&](const UnitType& u) { return Mix(h, static_cast<uint64_t>(u.unit())); },
+      [&](const AtomicType&) { return h; },
+      [&](const StructType& s) {
+        uint64_t out = Mix(h, s.fields().size());
+        for (const Field& f : s.fields()) {
+          out = Mix(out, std::hash<std::string_view>()(f.name()));
+          out = Mix(out, f.nullable() ? 1 : 0);
+          out = Mix(out, StructuralHash(*f.type()));
+        }
+        return out;
+      },
+      [&](const ArrayType& a) {
+        return Mix(Mix(h, a.contains_null() ? 1 : 0), StructuralHash(a.element_type()));
+      },
+      [&](const MapType& m) {
+        return Mix(Mix(Mix(h, m.value_contains_null() ? 1 : 0), StructuralHash(m.key_type())),
+                   StructuralHash(m.value_type()));
+      },
+  };
+  return VisitType(type, more);
 }
 
 std::string_view TimeUnitSuffix(TimeUnit unit) {

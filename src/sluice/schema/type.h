@@ -176,6 +176,10 @@ class Type {
   TypePtr second_;
 };
 
+/// A hash that agrees with Type::Equals(other, /*compare_details=*/false): types equal that way
+/// hash alike. Linear in the type's size; lets callers bucket many types before comparing them.
+uint64_t StructuralHash(const Type& type);
+
 /// "int32", "struct", ... : the kind alone, without parameters.
 std::string_view TypeKindName(TypeKind kind);
 

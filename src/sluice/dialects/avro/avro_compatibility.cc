@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -286,15 +287,30 @@ constexpr std::string_view kPromotions =
     "Avro promotes only int to long, float or double, long to float or double, float to double, "
     "and string to or from bytes";
 
+// The writer's enum symbols the reader lacks, in the writer's order, stopping at the first when
+// `first_only`. Symbols mostly stay in place, so each is looked for at its own position first,
+// and in a set of the reader's symbols (built once, when needed) otherwise: linear in the
+// symbols however many there are.
+std::vector<std::string_view> WriterSymbolsNotInReader(const AvroNode& r, const AvroNode& w,
+                                                       bool first_only) {
+  const std::vector<std::string>& rs = r.symbols();
+  std::vector<std::string_view> missing;
+  std::unordered_set<std::string_view> reader;
+  for (size_t i = 0; i < w.symbols().size(); ++i) {
+    const std::string& s = w.symbols()[i];
+    if (i < rs.size() && rs[i] == s) continue;
+    if (reader.empty()) reader.insert(rs.begin(), rs.end());
+    if (reader.contains(s)) continue;
+    missing.push_back(s);
+    if (first_only) break;
+  }
+  return missing;
+}
+
 // The writer's enum symbols the reader lacks, sorted and without repeats, as Java's TreeSet
 // holds them.
 std::vector<std::string_view> MissingSymbols(const AvroNode& r, const AvroNode& w) {
-  std::vector<std::string_view> missing;
-  for (const std::string& s : w.symbols()) {
-    if (std::find(r.symbols().begin(), r.symbols().end(), s) == r.symbols().end()) {
-      missing.push_back(s);
-    }
-  }
+  std::vector<std::string_view> missing = WriterSymbolsNotInReader(r, w, /*first_only=*/false);
   std::sort(missing.begin(), missing.end());
   missing.erase(std::unique(missing.begin(), missing.end()), missing.end());
   return missing;
@@ -641,9 +657,24 @@ class Checker {
         return w.type() == AvroType::kBytes ? kCompatible : Mismatch(r, w, location);
       case AvroType::kUnion: {
         // Some reader branch must read the writer's type; the first that does ends the search.
-        for (size_t i = 0; i < r.branches().size(); ++i) {
+        // Branches that cannot (see Unreadable) are passed over without a comparison, and a wide
+        // union finds the others through an index, so unions of many branches stay linear.
+        auto try_branch = [&](size_t i) {
           const AvroNode& branch = *r.branches()[i];
-          uint32_t c = GetFresh(branch, ChildKey(branch, r, i), w, wk);
+          return GetFresh(branch, ChildKey(branch, r, i), w, wk);
+        };
+        // A copy: comparing a branch may come back to this union with another writer type.
+        if (std::optional<std::vector<size_t>> candidates = Candidates(r, w)) {
+          for (size_t i : *candidates) {
+            uint32_t c = try_branch(i);
+            if (error_.has_value()) return kCompatible;
+            if (c == kCompatible) return kCompatible;
+          }
+          return Leaf(Make(Kind::kMissingUnionBranch, r, w, location));
+        }
+        for (size_t i = 0; i < r.branches().size(); ++i) {
+          if (Unreadable(*r.branches()[i], w)) continue;
+          uint32_t c = try_branch(i);
           if (error_.has_value()) return kCompatible;
           if (c == kCompatible) return kCompatible;
         }
@@ -701,6 +732,148 @@ class Checker {
     return result;
   }
 
+  // ---------------------------------------------------------------------------------------
+  // Reader unions. Java tries every reader branch in order until one reads the writer's type.
+  // A branch whose comparison is certain to fail, and whose comparison leaves nothing behind
+  // that a later comparison could see differently, is passed over: the first branch that
+  // reads the type is the same, and so is every remembered result. That holds for a branch of
+  // another type that no promotion bridges (a type mismatch, no recursion), for an enum or fixed
+  // of another name (no recursion), and for a record of another name when neither record holds a
+  // record (their fields' comparisons cannot meet a comparison in progress). Java's literal memo
+  // (memoise_every_pair_, for tests) compares every branch.
+
+  // Whether Java's rules let a reader of type `reader` read a writer of type `writer` at all.
+  static bool ReadsType(AvroType reader, AvroType writer) {
+    if (reader == writer) return true;
+    switch (reader) {
+      case AvroType::kLong:
+        return writer == AvroType::kInt;
+      case AvroType::kFloat:
+        return writer == AvroType::kInt || writer == AvroType::kLong;
+      case AvroType::kDouble:
+        return writer == AvroType::kInt || writer == AvroType::kLong || writer == AvroType::kFloat;
+      case AvroType::kBytes:
+        return writer == AvroType::kString;
+      case AvroType::kString:
+        return writer == AvroType::kBytes;
+      case AvroType::kNull:
+      case AvroType::kBoolean:
+      case AvroType::kInt:
+      case AvroType::kArray:
+      case AvroType::kMap:
+      case AvroType::kFixed:
+      case AvroType::kEnum:
+      case AvroType::kRecord:
+      case AvroType::kUnion:
+        return false;
+    }
+    return false;
+  }
+
+  // No record anywhere in `t` (t included). Memoised per node.
+  bool RecordFree(const AvroNode& t) {
+    auto [it, inserted] = record_free_.try_emplace(&t, false);
+    if (!inserted) return it->second;
+    bool free = true;
+    switch (t.type()) {
+      case AvroType::kRecord:
+        free = false;
+        break;
+      case AvroType::kArray:
+        free = RecordFree(t.items());
+        break;
+      case AvroType::kMap:
+        free = RecordFree(t.values());
+        break;
+      case AvroType::kUnion:
+        for (const AvroNode* b : t.branches()) free = free && RecordFree(*b);
+        break;
+      case AvroType::kNull:
+      case AvroType::kBoolean:
+      case AvroType::kInt:
+      case AvroType::kLong:
+      case AvroType::kFloat:
+      case AvroType::kDouble:
+      case AvroType::kBytes:
+      case AvroType::kString:
+      case AvroType::kFixed:
+      case AvroType::kEnum:
+        break;
+    }
+    record_free_[&t] = free;
+    return free;
+  }
+
+  // A record none of whose fields holds a record.
+  bool FlatRecord(const AvroNode& r) {
+    if (r.type() != AvroType::kRecord) return false;
+    auto [it, inserted] = flat_.try_emplace(&r, false);
+    if (!inserted) return it->second;
+    bool flat = true;
+    for (const AvroField& f : r.fields()) flat = flat && RecordFree(f.type());
+    flat_[&r] = flat;
+    return flat;
+  }
+
+  // Whether reader branch `b` certainly cannot read `w`, and may be passed over (see above).
+  bool Unreadable(const AvroNode& b, const AvroNode& w) {
+    if (memoise_every_pair_) return false;
+    if (!ReadsType(b.type(), w.type())) return true;
+    if (b.type() != w.type() || !b.is_named() || AvroSchemaNameEquals(b, w)) return false;
+    return b.type() != AvroType::kRecord || (FlatRecord(b) && FlatRecord(w));
+  }
+
+  // A wide reader union's branches by type and by name, so that the branches that might read a
+  // writer type are found without a pass over all of them.
+  struct UnionIndex {
+    std::unordered_map<int, std::vector<size_t>> by_type;
+    std::unordered_map<std::string_view, std::vector<size_t>> by_name;   // name()
+    std::unordered_map<std::string_view, std::vector<size_t>> by_alias;  // aliases()
+    bool records_flat = true;
+  };
+
+  // The positions, in order, of the branches of the wide reader union `r` that might read `w`:
+  // every other branch is Unreadable. Nullopt when `r` is narrow (a pass over it is as cheap),
+  // or when an other-named record branch might have to be compared.
+  std::optional<std::vector<size_t>> Candidates(const AvroNode& r, const AvroNode& w) {
+    if (memoise_every_pair_ || r.branches().size() <= 8) return std::nullopt;
+    auto [it, inserted] = unions_.try_emplace(&r);
+    UnionIndex& index = it->second;
+    if (inserted) {
+      for (size_t i = 0; i < r.branches().size(); ++i) {
+        const AvroNode& b = *r.branches()[i];
+        index.by_type[static_cast<int>(b.type())].push_back(i);
+        if (!b.is_named()) continue;
+        index.by_name[b.name()].push_back(i);
+        for (const std::string& a : b.aliases()) index.by_alias[a].push_back(i);
+        if (b.type() == AvroType::kRecord && !FlatRecord(b)) index.records_flat = false;
+      }
+    }
+    std::vector<size_t> out;
+    if (w.is_named()) {
+      if (w.type() == AvroType::kRecord && !(index.records_flat && FlatRecord(w))) {
+        return std::nullopt;
+      }
+      auto add = [&](const auto& map, std::string_view key) {
+        auto found = map.find(key);
+        if (found == map.end()) return;
+        for (size_t i : found->second) {
+          if (r.branches()[i]->type() == w.type()) out.push_back(i);
+        }
+      };
+      add(index.by_name, w.name());
+      add(index.by_alias, w.full_name());
+    } else {
+      for (const auto& [type, positions] : index.by_type) {
+        if (!ReadsType(static_cast<AvroType>(type), w.type())) continue;
+        out.insert(out.end(), positions.begin(), positions.end());
+      }
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }
+
   // Java's lookupWriterField: the writer field named like the reader field or like one of its
   // aliases (a set in Java, so a repeated alias counts once); more than one match is an error.
   const AvroField* LookupWriterField(const AvroNode& w, const AvroField& rf, size_t position,
@@ -710,9 +883,12 @@ class Checker {
     if (aliases.empty()) return found;
     size_t matches = found != nullptr ? 1 : 0;
     std::string names = found != nullptr ? found->name() : std::string();
+    std::unordered_set<std::string_view> seen;  // for many aliases; a few are scanned
     for (size_t a = 0; a < aliases.size(); ++a) {
-      if (std::find(aliases.begin(), aliases.begin() + static_cast<std::ptrdiff_t>(a),
-                    aliases[a]) != aliases.begin() + static_cast<std::ptrdiff_t>(a)) {
+      if (aliases.size() > 8) {
+        if (!seen.insert(aliases[a]).second) continue;
+      } else if (std::find(aliases.begin(), aliases.begin() + static_cast<std::ptrdiff_t>(a),
+                           aliases[a]) != aliases.begin() + static_cast<std::ptrdiff_t>(a)) {
         continue;
       }
       const AvroField* by_alias = FindWriterField(w, aliases[a], position);
@@ -768,14 +944,7 @@ class Checker {
   // Java's checkReaderEnumContainsAllWriterEnumSymbols: every writer symbol is a reader symbol,
   // unless the reader enum has a default (one of its own symbols, as Parse guarantees).
   uint32_t CheckEnumSymbols(const AvroNode& r, const AvroNode& w, std::vector<Token>& location) {
-    bool missing = false;
-    for (const std::string& s : w.symbols()) {
-      if (std::find(r.symbols().begin(), r.symbols().end(), s) == r.symbols().end()) {
-        missing = true;
-        break;
-      }
-    }
-    if (!missing) return kCompatible;
+    if (WriterSymbolsNotInReader(r, w, /*first_only=*/true).empty()) return kCompatible;
     if (r.enum_default().has_value() &&
         std::find(r.symbols().begin(), r.symbols().end(), *r.enum_default()) != r.symbols().end()) {
       return kCompatible;
@@ -871,6 +1040,9 @@ class Checker {
   // The reader field whose enum default sent Java to compare the enum with the writer record.
   const AvroField* enum_default_field_ = nullptr;
   std::unordered_map<const AvroNode*, FieldIndex> indexes_;
+  std::unordered_map<const AvroNode*, bool> record_free_;
+  std::unordered_map<const AvroNode*, bool> flat_;
+  std::unordered_map<const AvroNode*, UnionIndex> unions_;
   const AvroNode* index_owner_ = nullptr;
   const FieldIndex* index_ = nullptr;
 };

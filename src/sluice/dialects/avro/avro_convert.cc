@@ -439,8 +439,9 @@ class ToModelConverter {
       case AvroType::kRecord: {
         if (!v.is_object()) return v;
         JsonValue out = JsonValue::Object();
+        internal::MemberLookup members(v);
         for (const AvroField& f : type.fields()) {
-          if (const JsonValue* member = v.Find(f.name())) {
+          if (const JsonValue* member = members.Find(f.name())) {
             out.mutable_members().push_back(JsonMember{f.name(), ModelDefault(f.type(), *member)});
           }
         }
@@ -830,8 +831,9 @@ class FromModelConverter {
       case TypeKind::kStruct: {
         if (!v.is_object()) return std::nullopt;
         JsonValue out = JsonValue::Object();
+        internal::MemberLookup members(v);
         for (const Field& f : t.fields()) {
-          const JsonValue* member = v.Find(f.name());
+          const JsonValue* member = members.Find(f.name());
           FieldPlan plan = Plan(f);
           if (member == nullptr) {
             // Avro fills a missing member from that field's own default.
@@ -872,7 +874,7 @@ Result<Converted<SchemaPtr>> ReadSchema(std::string_view text) {
   return ToModel(avro);
 }
 
-Result<Converted<std::string>> WriteSchema(const Schema& schema, int indent) {
+Result<Converted<WrittenSchema>> WriteAndParse(const Schema& schema, int indent) {
   SLUICE_ASSIGN_OR_RETURN(Converted<JsonValue> json, FromModel(schema));
   std::string text = ToJson(json.value, JsonFormat{.indent = indent < 0 ? 0 : indent});
   // The converter's output is meant to be valid Avro by construction; check it, so a gap in the
@@ -882,7 +884,13 @@ Result<Converted<std::string>> WriteSchema(const Schema& schema, int indent) {
     return Internal("the Avro schema written for the model does not parse: " +
                     check.error().message());
   }
-  return Converted<std::string>{std::move(text), std::move(json.notes)};
+  return Converted<WrittenSchema>{WrittenSchema{std::move(text), std::move(check).value()},
+                                  std::move(json.notes)};
+}
+
+Result<Converted<std::string>> WriteSchema(const Schema& schema, int indent) {
+  SLUICE_ASSIGN_OR_RETURN(Converted<WrittenSchema> written, WriteAndParse(schema, indent));
+  return Converted<std::string>{std::move(written.value.text), std::move(written.notes)};
 }
 
 }  // namespace sluice::dialects::avro

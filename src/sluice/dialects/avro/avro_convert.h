@@ -57,4 +57,13 @@ Result<schema::Converted<schema::SchemaPtr>> ReadSchema(std::string_view text);
 /// The text is checked by Parse before it is returned.
 Result<schema::Converted<std::string>> WriteSchema(const schema::Schema& schema, int indent = 2);
 
+/// What WriteSchema writes, with the parsed form its check made: for callers that go on to the
+/// canonical form or a fingerprint, which need not parse the text again.
+struct WrittenSchema {
+  std::string text;
+  AvroSchema parsed;
+};
+Result<schema::Converted<WrittenSchema>> WriteAndParse(const schema::Schema& schema,
+                                                       int indent = 2);
+
 }  // namespace sluice::dialects::avro

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <deque>
@@ -235,7 +236,7 @@ class AvroParser {
     }
     text_ = main;
     SLUICE_ASSIGN_OR_RETURN(JsonValue json, ParseJson(text_));
-    SLUICE_ASSIGN_OR_RETURN(const AvroNode* root, ParseType(json, "", FieldPath(), 0));
+    SLUICE_ASSIGN_OR_RETURN(const AvroNode* root, ParseType(json, "", kRootField, 0));
     SLUICE_TRY(ResolvePending());
     schema_.root_ = Resolved(root);
     SLUICE_TRY(CheckUnions());
@@ -249,48 +250,111 @@ class AvroParser {
     SLUICE_ASSIGN_OR_RETURN(JsonValue json, ParseJson(text_));
     reference_json_.push_back(std::move(json));
     SLUICE_ASSIGN_OR_RETURN(const AvroNode* node,
-                            ParseType(reference_json_.back(), "", FieldPath(), 0));
+                            ParseType(reference_json_.back(), "", kRootField, 0));
     (void)node;
     return Ok();
   }
 
-  // Appends one JSON pointer step to path_ for the lifetime of the scope.
+  // The JSON pointer of the place being parsed, as a chain of steps each linked to the step it
+  // is in. A site checked after the parse (a union, a default, a forward reference) pins its step
+  // and keeps that index rather than a copy of its path, so deep schemas with long paths stay
+  // linear in memory; steps no site pinned are dropped when their scope ends.
+  static constexpr size_t kRootStep = std::numeric_limits<size_t>::max();
+  struct PointerStep {
+    size_t parent;
+    size_t index;  // kRootStep when the step is `key`
+    std::string_view key;
+  };
+
+  // One JSON pointer step for the lifetime of the scope. `key` must outlive the parse (a literal,
+  // or a string of the parsed JSON).
   class Step {
    public:
-    Step(std::string& path, std::string_view step) : path_(path), size_(path.size()) {
-      path_ += '/';
-      path_ += step;
+    Step(AvroParser& parser, std::string_view key) : Step(parser, kRootStep, key) {}
+    Step(AvroParser& parser, size_t index) : Step(parser, index, {}) {}
+    ~Step() {
+      std::vector<PointerStep>& trail = parser_.trail_;
+      if (parser_.at_ + 1 == trail.size() && parser_.at_ >= parser_.pinned_) trail.pop_back();
+      parser_.at_ = saved_;
     }
-    Step(std::string& path, size_t index) : Step(path, std::to_string(index)) {}
-    ~Step() { path_.resize(size_); }
     Step(const Step&) = delete;
     Step& operator=(const Step&) = delete;
 
    private:
-    std::string& path_;
-    size_t size_;
+    Step(AvroParser& parser, size_t index, std::string_view key)
+        : parser_(parser), saved_(parser.at_) {
+      parser.trail_.push_back(PointerStep{parser.at_, index, key});
+      parser.at_ = parser.trail_.size() - 1;
+    }
+    AvroParser& parser_;
+    size_t saved_;
   };
+
+  // Keep the current step (and so its chain) for a later check; return its index.
+  size_t Pin() {
+    if (at_ != kRootStep) pinned_ = std::max(pinned_, at_ + 1);
+    return at_;
+  }
+
+  // The JSON pointer of step `at`: "" at the root, else "/fields/2/type" and so on.
+  std::string Pointer(size_t at) const {
+    std::vector<const PointerStep*> chain;
+    for (size_t i = at; i != kRootStep; i = trail_[i].parent) chain.push_back(&trail_[i]);
+    std::string out;
+    for (size_t i = chain.size(); i-- > 0;) {
+      out += '/';
+      if (chain[i]->index == kRootStep) {
+        out += chain[i]->key;
+      } else {
+        out += std::to_string(chain[i]->index);
+      }
+    }
+    return out;
+  }
+
+  // Where a field is, as the model names it: a chain like the pointer's, one link a record field,
+  // array element or map value. Kept whole (a link is small and points into the parsed JSON), as
+  // every default of a record field pins its field.
+  static constexpr size_t kRootField = std::numeric_limits<size_t>::max();
+  struct FieldLink {
+    size_t parent;
+    schema::PathSegment::Kind kind;
+    std::string_view name;  // kField only
+  };
+  size_t FieldChild(size_t parent, schema::PathSegment::Kind kind, std::string_view name = {}) {
+    field_links_.push_back(FieldLink{parent, kind, name});
+    return field_links_.size() - 1;
+  }
+  FieldPath FieldPathOf(size_t at) const {
+    std::vector<schema::PathSegment> segments;
+    for (size_t i = at; i != kRootField; i = field_links_[i].parent) {
+      segments.push_back(
+          schema::PathSegment{field_links_[i].kind, std::string(field_links_[i].name)});
+    }
+    std::reverse(segments.begin(), segments.end());
+    return FieldPath(std::move(segments));
+  }
 
   struct Pending {
     AvroNode* placeholder;
     std::string name;      // as written
     std::string primary;   // full name in the enclosing namespace
     std::string fallback;  // the null-namespace name, or "" when there is none
-    std::string path;
+    size_t step;           // the JSON pointer of the reference
     size_t offset;
   };
 
   struct UnionSite {
     AvroNode* node;
-    std::string path;
+    size_t step;  // the JSON pointer of the union
     std::vector<size_t> offsets;
   };
 
   struct DefaultSite {
     const AvroNode* record;
     size_t field;
-    std::string path;  // JSON pointer of the "default" value
-    FieldPath field_path;
+    size_t step;      // the JSON pointer of the "default" value
+    size_t field_at;  // the field, for the message
   };
 
   std::string Where(const std::string& path, size_t offset) const {
@@ -301,7 +365,7 @@ class AvroParser {
     return InvalidArgument(fmt::format("{}: {}", Where(path, offset), what));
   }
   Unexpected<Error> Fail(const JsonValue& at, std::string_view what) const {
-    return FailAt(path_, at.offset(), what);
+    return FailAt(Pointer(at_), at.offset(), what);
   }
 
   AvroNode* NewNode(AvroType type) {
@@ -320,14 +384,14 @@ class AvroParser {
     return slot;
   }
 
-  Result<const AvroNode*> ParseType(const JsonValue& j, const std::string& ns,
-                                    const FieldPath& field_path, int depth) {
+  Result<const AvroNode*> ParseType(const JsonValue& j, const std::string& ns, size_t field_at,
+                                    int depth) {
     if (depth > kMaxTypeDepth) {
       return Fail(j, fmt::format("types nested deeper than {} levels", kMaxTypeDepth));
     }
     if (j.is_string()) return Reference(j, j.as_string(), ns);
-    if (j.is_array()) return ParseUnion(j, ns, field_path, depth);
-    if (j.is_object()) return ParseObject(j, ns, field_path, depth);
+    if (j.is_array()) return ParseUnion(j, ns, field_at, depth);
+    if (j.is_object()) return ParseObject(j, ns, field_at, depth);
     return Fail(j, fmt::format("a schema must be a type name, an object or a union array; got {}",
                                KindWord(j)));
   }
@@ -350,20 +414,20 @@ class AvroParser {
     auto holder = std::make_unique<AvroNode>();
     AvroNode* raw = holder.get();
     placeholders_.push_back(std::move(holder));
-    pending_.push_back(Pending{raw, name, primary, fallback, path_, at.offset()});
+    pending_.push_back(Pending{raw, name, primary, fallback, Pin(), at.offset()});
     pending_by_key_.emplace(std::move(key), raw);
     return raw;
   }
 
-  Result<const AvroNode*> ParseUnion(const JsonValue& j, const std::string& ns,
-                                     const FieldPath& field_path, int depth) {
+  Result<const AvroNode*> ParseUnion(const JsonValue& j, const std::string& ns, size_t field_at,
+                                     int depth) {
     AvroNode* node = NewNode(AvroType::kUnion);
-    UnionSite site{node, path_, {}};
+    UnionSite site{node, Pin(), {}};
     for (size_t i = 0; i < j.items().size(); ++i) {
-      Step step(path_, i);
+      Step step(*this, i);
       const JsonValue& item = j.items()[i];
       if (item.is_array()) return Fail(item, "a union may not immediately contain another union");
-      SLUICE_ASSIGN_OR_RETURN(const AvroNode* branch, ParseType(item, ns, field_path, depth + 1));
+      SLUICE_ASSIGN_OR_RETURN(const AvroNode* branch, ParseType(item, ns, field_at, depth + 1));
       node->branches_.push_back(branch);
       site.offsets.push_back(item.offset());
     }
@@ -371,22 +435,22 @@ class AvroParser {
     return node;
   }
 
-  Result<const AvroNode*> ParseObject(const JsonValue& j, const std::string& ns,
-                                      const FieldPath& field_path, int depth) {
+  Result<const AvroNode*> ParseObject(const JsonValue& j, const std::string& ns, size_t field_at,
+                                      int depth) {
     const JsonValue* type = j.Find("type");
     if (type == nullptr) return Fail(j, "missing \"type\"");
     if (!type->is_string()) {
-      Step step(path_, "type");
+      Step step(*this, "type");
       return Fail(*type,
                   fmt::format("\"type\" must be a string naming a type; got {}", KindWord(*type)));
     }
     const std::string& t = type->as_string();
     if (auto primitive = PrimitiveType(t)) return ParsePrimitive(j, *primitive);
-    if (t == "record" || t == "error") return ParseRecord(j, ns, field_path, depth, t == "error");
+    if (t == "record" || t == "error") return ParseRecord(j, ns, field_at, depth, t == "error");
     if (t == "enum") return ParseEnum(j, ns);
     if (t == "fixed") return ParseFixed(j, ns);
-    if (t == "array" || t == "map") return ParseContainer(j, ns, field_path, depth, t == "array");
-    Step step(path_, "type");
+    if (t == "array" || t == "map") return ParseContainer(j, ns, field_at, depth, t == "array");
+    Step step(*this, "type");
     if (t == "union") {
       return Fail(*type, "a union is written as a JSON array of its branches, not as \"union\"");
     }
@@ -494,7 +558,7 @@ class AvroParser {
     const JsonValue* v = j.Find(key);
     if (v == nullptr) return std::optional<std::string>();
     if (!v->is_string()) {
-      Step step(path_, key);
+      Step step(*this, key);
       return Fail(*v, fmt::format("\"{}\" must be a string; got {}", key, KindWord(*v)));
     }
     return std::optional<std::string>(v->as_string());
@@ -508,7 +572,7 @@ class AvroParser {
       return Fail(j, fmt::format("a {} needs a \"name\"", AvroTypeName(node->type())));
     }
     {
-      Step step(path_, "name");
+      Step step(*this, "name");
       if (!name->is_string()) {
         return Fail(*name, fmt::format("\"name\" must be a string; got {}", KindWord(*name)));
       }
@@ -530,7 +594,7 @@ class AvroParser {
       if (ns == nullptr || ns->is_null()) {
         node->namespace_ = enclosing_ns;
       } else {
-        Step step(path_, "namespace");
+        Step step(*this, "namespace");
         if (!ns->is_string()) {
           return Fail(*ns, fmt::format("\"namespace\" must be a string; got {}", KindWord(*ns)));
         }
@@ -542,14 +606,14 @@ class AvroParser {
       }
     }
     if (PrimitiveType(node->name_)) {
-      Step step(path_, "name");
+      Step step(*this, "name");
       return Fail(*name, fmt::format("\"{}\" is a primitive type name and cannot name a {}",
                                      node->name_, AvroTypeName(node->type())));
     }
     node->full_name_ =
         node->namespace_.empty() ? node->name_ : node->namespace_ + "." + node->name_;
     if (schema_.FindNamed(node->full_name_) != nullptr) {
-      Step step(path_, "name");
+      Step step(*this, "name");
       return Fail(*name, fmt::format("redefinition of type \"{}\"", node->full_name_));
     }
     schema_.by_name_.emplace(node->full_name_, node);
@@ -557,14 +621,14 @@ class AvroParser {
 
     SLUICE_ASSIGN_OR_RETURN(node->doc_, OptionalString(j, "doc"));
     if (const JsonValue* aliases = j.Find("aliases")) {
-      Step step(path_, "aliases");
+      Step step(*this, "aliases");
       if (!aliases->is_array()) {
         return Fail(*aliases, fmt::format("\"aliases\" must be an array of names; got {}",
                                           KindWord(*aliases)));
       }
       for (size_t i = 0; i < aliases->items().size(); ++i) {
         const JsonValue& a = aliases->items()[i];
-        Step item(path_, i);
+        Step item(*this, i);
         if (!a.is_string() || !IsValidFullName(a.as_string())) {
           return Fail(a, "an alias must be a name or a full name");
         }
@@ -577,20 +641,20 @@ class AvroParser {
     return Ok();
   }
 
-  Result<const AvroNode*> ParseRecord(const JsonValue& j, const std::string& ns,
-                                      const FieldPath& field_path, int depth, bool is_error) {
+  Result<const AvroNode*> ParseRecord(const JsonValue& j, const std::string& ns, size_t field_at,
+                                      int depth, bool is_error) {
     AvroNode* node = NewNode(AvroType::kRecord);
     node->is_error_ = is_error;
     SLUICE_TRY(ParseNamed(node, j, ns));
     const JsonValue* fields = j.Find("fields");
     if (fields == nullptr) return Fail(j, "a record needs \"fields\"");
-    Step step(path_, "fields");
+    Step step(*this, "fields");
     if (!fields->is_array()) {
       return Fail(*fields, fmt::format("\"fields\" must be an array; got {}", KindWord(*fields)));
     }
     std::unordered_set<std::string> seen;
     for (size_t i = 0; i < fields->items().size(); ++i) {
-      Step item(path_, i);
+      Step item(*this, i);
       const JsonValue& fj = fields->items()[i];
       if (!fj.is_object()) {
         return Fail(fj, fmt::format("a field must be an object; got {}", KindWord(fj)));
@@ -600,7 +664,7 @@ class AvroParser {
       const JsonValue* name = fj.Find("name");
       if (name == nullptr) return Fail(fj, "a field needs a \"name\"");
       {
-        Step s(path_, "name");
+        Step s(*this, "name");
         if (!name->is_string() || !IsValidName(name->as_string())) {
           return Fail(*name, fmt::format("invalid field name {}: a name is [A-Za-z_][A-Za-z0-9_]*",
                                          name->is_string()
@@ -613,18 +677,19 @@ class AvroParser {
         }
       }
       field.name_ = name->as_string();
-      FieldPath child_path = field_path.Child(field.name_);
+      const size_t child_at =
+          FieldChild(field_at, schema::PathSegment::Kind::kField, name->as_string());
       const JsonValue* type = fj.Find("type");
       if (type == nullptr)
         return Fail(fj, fmt::format("field \"{}\" needs a \"type\"", field.name_));
       {
-        Step s(path_, "type");
+        Step s(*this, "type");
         SLUICE_ASSIGN_OR_RETURN(field.type_,
-                                ParseType(*type, node->namespace_, child_path, depth + 1));
+                                ParseType(*type, node->namespace_, child_at, depth + 1));
       }
       SLUICE_ASSIGN_OR_RETURN(field.doc_, OptionalString(fj, "doc"));
       if (const JsonValue* order = fj.Find("order")) {
-        Step s(path_, "order");
+        Step s(*this, "order");
         std::string_view o = order->is_string() ? std::string_view(order->as_string()) : "";
         if (o == "ascending") {
           field.order_ = SortOrder::kAscending;
@@ -637,13 +702,13 @@ class AvroParser {
         }
       }
       if (const JsonValue* aliases = fj.Find("aliases")) {
-        Step s(path_, "aliases");
+        Step s(*this, "aliases");
         if (!aliases->is_array()) {
           return Fail(*aliases, fmt::format("\"aliases\" must be an array of names; got {}",
                                             KindWord(*aliases)));
         }
         for (size_t k = 0; k < aliases->items().size(); ++k) {
-          Step a(path_, k);
+          Step a(*this, k);
           const JsonValue& alias = aliases->items()[k];
           if (!alias.is_string() || !IsValidName(alias.as_string())) {
             return Fail(alias, "a field alias must be a name ([A-Za-z_][A-Za-z0-9_]*)");
@@ -653,8 +718,8 @@ class AvroParser {
       }
       if (const JsonValue* def = fj.Find("default")) {
         field.default_ = *def;
-        Step s(path_, "default");
-        defaults_.push_back(DefaultSite{node, i, path_, child_path});
+        Step s(*this, "default");
+        defaults_.push_back(DefaultSite{node, i, Pin(), child_at});
       }
       field.props_ =
           CollectProps(fj, {"name", "type", "doc", "default", "order", "aliases"}, false);
@@ -671,14 +736,14 @@ class AvroParser {
     const JsonValue* symbols = j.Find("symbols");
     if (symbols == nullptr) return Fail(j, "an enum needs \"symbols\"");
     {
-      Step step(path_, "symbols");
+      Step step(*this, "symbols");
       if (!symbols->is_array()) {
         return Fail(*symbols, fmt::format("\"symbols\" must be an array of names; got {}",
                                           KindWord(*symbols)));
       }
       std::unordered_set<std::string> seen;
       for (size_t i = 0; i < symbols->items().size(); ++i) {
-        Step item(path_, i);
+        Step item(*this, i);
         const JsonValue& s = symbols->items()[i];
         if (!s.is_string() || !IsValidName(s.as_string())) {
           return Fail(s, "an enum symbol must be a name ([A-Za-z_][A-Za-z0-9_]*)");
@@ -690,7 +755,7 @@ class AvroParser {
       }
     }
     if (const JsonValue* def = j.Find("default")) {
-      Step step(path_, "default");
+      Step step(*this, "default");
       if (!def->is_string()) {
         return Fail(*def, fmt::format("an enum default must be one of its symbols; got {}",
                                       KindWord(*def)));
@@ -714,7 +779,7 @@ class AvroParser {
     const JsonValue* size = j.Find("size");
     if (size == nullptr) return Fail(j, "a fixed needs a \"size\"");
     {
-      Step step(path_, "size");
+      Step step(*this, "size");
       std::optional<int64_t> n = size->is_number() ? size->as_int64() : std::nullopt;
       if (!n || *n < 0 || *n > std::numeric_limits<int32_t>::max()) {
         return Fail(*size, fmt::format("\"size\" must be an integer from 0 to {}; got {}",
@@ -730,8 +795,8 @@ class AvroParser {
     return node;
   }
 
-  Result<const AvroNode*> ParseContainer(const JsonValue& j, const std::string& ns,
-                                         const FieldPath& field_path, int depth, bool is_array) {
+  Result<const AvroNode*> ParseContainer(const JsonValue& j, const std::string& ns, size_t field_at,
+                                         int depth, bool is_array) {
     AvroNode* node = NewNode(is_array ? AvroType::kArray : AvroType::kMap);
     std::string_view key = is_array ? "items" : "values";
     const JsonValue* child = j.Find(key);
@@ -739,9 +804,10 @@ class AvroParser {
       return Fail(j, fmt::format("an {} needs \"{}\"", is_array ? "array" : "map", key));
     }
     {
-      Step step(path_, key);
-      FieldPath child_path = is_array ? field_path.Element() : field_path.Value();
-      SLUICE_ASSIGN_OR_RETURN(node->child_, ParseType(*child, ns, child_path, depth + 1));
+      Step step(*this, key);
+      const size_t child_at = FieldChild(field_at, is_array ? schema::PathSegment::Kind::kElement
+                                                            : schema::PathSegment::Kind::kValue);
+      SLUICE_ASSIGN_OR_RETURN(node->child_, ParseType(*child, ns, child_at, depth + 1));
     }
     node->props_ = CollectProps(j, {"type", key}, false);
     return node;
@@ -763,7 +829,7 @@ class AvroParser {
           hint = fmt::format(" (a complex type is written as an object: {{\"type\": \"{}\", ...}})",
                              p.name);
         }
-        return FailAt(p.path, p.offset,
+        return FailAt(Pointer(p.step), p.offset,
                       fmt::format("unknown type \"{}\": not a primitive type and no named type "
                                   "{} is defined{}",
                                   EscapeForMessage(p.name), EscapeForMessage(p.primary), hint));
@@ -779,16 +845,29 @@ class AvroParser {
     return Ok();
   }
 
+  static std::string_view BranchKey(const AvroNode& b) {
+    return b.is_named() ? std::string_view(b.full_name()) : AvroTypeName(b.type());
+  }
+
   // Branch rules: no unions inside unions, no two branches of one unnamed type, no two named
   // branches with the same full name. Logical types do not make a branch distinct (Java agrees).
   Status CheckUnions() {
+    std::unordered_set<std::string_view> seen;
     for (const UnionSite& site : unions_) {
-      std::set<std::string> seen;
-      for (size_t i = 0; i < site.node->branches_.size(); ++i) {
-        const AvroNode& b = *site.node->branches_[i];
-        std::string key = b.is_named() ? b.full_name() : std::string(AvroTypeName(b.type()));
-        if (!seen.insert(key).second) {
-          return FailAt(fmt::format("{}/{}", site.path, i), site.offsets[i],
+      const std::vector<const AvroNode*>& branches = site.node->branches_;
+      seen.clear();
+      for (size_t i = 0; i < branches.size(); ++i) {
+        const AvroNode& b = *branches[i];
+        std::string_view key = BranchKey(b);
+        // Most unions are two branches: compared directly, a set only for wide ones.
+        bool repeated = false;
+        if (branches.size() <= 8) {
+          for (size_t k = 0; k < i && !repeated; ++k) repeated = BranchKey(*branches[k]) == key;
+        } else {
+          repeated = !seen.insert(key).second;
+        }
+        if (repeated) {
+          return FailAt(fmt::format("{}/{}", Pointer(site.step), i), site.offsets[i],
                         fmt::format("union has more than one branch of type {}", key));
         }
       }
@@ -850,11 +929,7 @@ class AvroParser {
             fmt::format("a string of exactly {} code points U+0000..U+00FF", type.size()));
       }
       case AvroType::kEnum: {
-        if (v.is_string()) {
-          for (const std::string& s : type.symbols()) {
-            if (s == v.as_string()) return std::nullopt;
-          }
-        }
+        if (v.is_string() && Symbols(type).Contains(v.as_string())) return std::nullopt;
         return expected("one of the enum's symbols");
       }
       case AvroType::kArray: {
@@ -878,9 +953,10 @@ class AvroParser {
       }
       case AvroType::kRecord: {
         if (!v.is_object()) return expected("an object");
+        MemberLookup members(v);
         for (const AvroField& f : type.fields()) {
           std::string inner = where.empty() ? f.name() : where + "." + f.name();
-          const JsonValue* member = v.Find(f.name());
+          const JsonValue* member = members.Find(f.name());
           if (member == nullptr) {
             if (!f.default_value()) {
               return fmt::format("{}: missing, and field {} of {} has no default", inner, f.name(),
@@ -903,14 +979,22 @@ class AvroParser {
     return std::nullopt;
   }
 
+  // An enum's symbols as a set, built on first use: defaults (an array of enum values, say) may
+  // check many values against one enum.
+  const SymbolSet& Symbols(const AvroNode& e) const {
+    auto it = symbol_sets_.find(&e);
+    if (it == symbol_sets_.end()) it = symbol_sets_.emplace(&e, SymbolSet(e)).first;
+    return it->second;
+  }
+
   Status CheckDefaults() {
     for (const DefaultSite& site : defaults_) {
       const AvroField& f = site.record->fields()[site.field];
       auto problem = DefaultProblem(f.type(), *f.default_value(), "", 0);
       if (problem) {
-        return FailAt(
-            site.path, f.default_value()->offset(),
-            fmt::format("invalid default for field {}: {}", site.field_path.ToString(), *problem));
+        return FailAt(Pointer(site.step), f.default_value()->offset(),
+                      fmt::format("invalid default for field {}: {}",
+                                  FieldPathOf(site.field_at).ToString(), *problem));
       }
     }
     return Ok();
@@ -974,7 +1058,10 @@ class AvroParser {
   std::string_view text_;
   std::span<const std::string_view> references_;
   std::deque<JsonValue> reference_json_;  // kept alive while the parse refers to them
-  std::string path_;
+  std::vector<PointerStep> trail_;
+  size_t at_ = kRootStep;  // the step being parsed
+  size_t pinned_ = 0;      // steps below this index are kept for sites
+  std::vector<FieldLink> field_links_;
   AvroSchema schema_;
   std::array<const AvroNode*, 8> primitives_{};
   std::vector<std::unique_ptr<AvroNode>> placeholders_;
@@ -983,6 +1070,7 @@ class AvroParser {
   std::unordered_map<const AvroNode*, const AvroNode*> resolved_;
   std::vector<UnionSite> unions_;
   std::vector<DefaultSite> defaults_;
+  mutable std::unordered_map<const AvroNode*, SymbolSet> symbol_sets_;
 };
 
 }  // namespace internal

@@ -291,7 +291,7 @@ class TreeBuilder : public YAML::EventHandler {
     size_t bytes_before = 0;
     bool has_key = false;
     std::string key;
-    std::unordered_set<std::string> keys;
+    std::unordered_set<std::string> keys;  // filled once the map is wide (IsRepeatedKey)
   };
   struct Anchored {
     YamlNode node;
@@ -346,6 +346,22 @@ class TreeBuilder : public YAML::EventHandler {
     Complete(std::move(f.node), f.anchor, nodes_ - f.nodes_before, bytes_ - f.bytes_before);
   }
 
+  // Whether `key` is already a key of the map being built: a scan of its members while the map
+  // is small (most are), a set of the keys once it is wide, so wide maps stay linear.
+  static bool IsRepeatedKey(Frame& map, const std::string& key) {
+    const std::vector<YamlMember>& members = map.node.members;
+    if (members.size() < kKeyScanLimit) {
+      for (const YamlMember& m : members) {
+        if (m.key == key) return true;
+      }
+      return false;
+    }
+    if (map.keys.empty()) {
+      for (const YamlMember& m : members) map.keys.insert(m.key);
+    }
+    return map.keys.contains(key);
+  }
+
   // A finished node: remember it for aliases, then attach it to its parent.
   void Complete(YamlNode n, YAML::anchor_t anchor, size_t nodes, size_t bytes) {
     if (anchor != YAML::NullAnchor) {
@@ -365,7 +381,7 @@ class TreeBuilder : public YAML::EventHandler {
     }
     if (!top.has_key) {
       if (!n.is_scalar()) Abort(n, "mapping keys must be scalars");
-      if (!top.keys.insert(n.text).second) {
+      if (IsRepeatedKey(top, n.text)) {
         Abort(n, fmt::format("duplicate key \"{}\"", EscapeForMessage(n.text)));
       }
       top.key = std::move(n.text);
@@ -373,8 +389,11 @@ class TreeBuilder : public YAML::EventHandler {
       return;
     }
     top.node.members.push_back(YamlMember{std::move(top.key), std::move(n)});
+    if (!top.keys.empty()) top.keys.insert(top.node.members.back().key);
     top.has_key = false;
   }
+
+  static constexpr size_t kKeyScanLimit = 16;
 
   std::string_view text_;
   YamlLimits limits_;

@@ -280,9 +280,14 @@ std::optional<std::string> PercentDecode(std::string_view s) {
   return out;
 }
 
-std::string EscapePointerToken(std::string_view token) {
-  std::string out;
-  out.reserve(token.size());
+// Append `token` to a JSON pointer, escaped: most tokens need no escape and are copied whole.
+void AppendPointerToken(std::string& out, std::string_view token) {
+  bool plain = true;
+  for (char c : token) plain = plain && c != '~' && c != '/';
+  if (plain) {
+    out += token;
+    return;
+  }
   for (char c : token) {
     if (c == '~') {
       out += "~0";
@@ -292,6 +297,12 @@ std::string EscapePointerToken(std::string_view token) {
       out += c;
     }
   }
+}
+
+std::string EscapePointerToken(std::string_view token) {
+  std::string out;
+  out.reserve(token.size());
+  AppendPointerToken(out, token);
   return out;
 }
 
@@ -316,9 +327,11 @@ std::optional<std::string> UnescapePointerToken(std::string_view token) {
 }
 
 std::string ChildPointer(std::string_view parent, std::string_view token) {
-  std::string out(parent);
+  std::string out;
+  out.reserve(parent.size() + 1 + token.size());
+  out += parent;
   out += '/';
-  out += EscapePointerToken(token);
+  AppendPointerToken(out, token);
   return out;
 }
 
@@ -611,8 +624,10 @@ class DocumentBuilder {
   }
   void AddChildren(SchemaNode& node, std::string_view keyword, const SchemaMap& children) {
     for (const NamedSchema& s : children) {
-      node.children_.push_back(
-          Subschema{fmt::format("{}/{}", keyword, EscapePointerToken(s.name)), s.schema});
+      std::string location(keyword);
+      location += '/';
+      AppendPointerToken(location, s.name);
+      node.children_.push_back(Subschema{std::move(location), s.schema});
     }
   }
   void AddChild(SchemaNode& node, std::string_view keyword, const SchemaNode* child) {
@@ -642,7 +657,7 @@ class DocumentBuilder {
     node.raw_ = &value;
     node.base_uri_ = parent_base;
     doc_.nodes_.push_back(std::move(owned));
-    doc_.by_pointer_.emplace(pointer, &node);
+    doc_.by_pointer_.emplace(node.pointer_, &node);
     if (value.is_bool()) {
       node.boolean_ = value.as_bool();
       return &node;
@@ -1029,7 +1044,7 @@ class DocumentBuilder {
     return &node;
   }
 
-  Status ReadExclusive(const JsonValue& v, const std::string& at, std::optional<Number>& number,
+  Status ReadExclusive(const JsonValue& v, const std::string& at, Boxed<Number>& number,
                        std::optional<bool>& flag) {
     if (v.is_bool()) {
       flag = v.as_bool();

@@ -15,6 +15,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "sluice/base/json.h"
@@ -84,62 +86,106 @@ struct DependentRequired {
   std::vector<std::string> required;
 };
 
+/// An optional keyword value kept on the heap: an absent keyword (most are, in most schemas)
+/// costs one pointer, so a wide schema's nodes stay small. The part of std::optional's
+/// interface the keywords use.
+template <class T>
+class Boxed {
+ public:
+  Boxed() = default;
+  Boxed(std::nullopt_t) {}  // NOLINT: converts like std::optional
+  Boxed(T value) : value_(std::make_unique<T>(std::move(value))) {}  // NOLINT
+  Boxed(const Boxed& other) : value_(other.value_ ? std::make_unique<T>(*other.value_) : nullptr) {}
+  Boxed(Boxed&&) noexcept = default;
+  Boxed& operator=(const Boxed& other) {
+    if (this != &other) value_ = other.value_ ? std::make_unique<T>(*other.value_) : nullptr;
+    return *this;
+  }
+  Boxed& operator=(Boxed&&) noexcept = default;
+  ~Boxed() = default;
+
+  bool has_value() const { return value_ != nullptr; }
+  explicit operator bool() const { return value_ != nullptr; }
+  const T& operator*() const { return *value_; }
+  T& operator*() { return *value_; }
+  const T* operator->() const { return value_.get(); }
+  T* operator->() { return value_.get(); }
+  /// The value, or `fallback` when absent.
+  template <class U>
+  T value_or(U&& fallback) const {
+    return value_ ? *value_ : static_cast<T>(std::forward<U>(fallback));
+  }
+  template <class... Args>
+  T& emplace(Args&&... args) {
+    value_ = std::make_unique<T>(std::forward<Args>(args)...);
+    return *value_;
+  }
+  void reset() { value_.reset(); }
+  /// A copy as a std::optional.
+  operator std::optional<T>() const {  // NOLINT: converts like the std::optional it stands for
+    return value_ ? std::optional<T>(*value_) : std::nullopt;
+  }
+
+ private:
+  std::unique_ptr<T> value_;
+};
+
 /// The keywords of an object schema. Absent keywords are nullopt / nullptr / empty optional, so
 /// `"required": []` and no `required` differ. Every `const SchemaNode*` is owned by the document;
 /// subschema positions that allow `true`/`false` hold a boolean node.
 struct SchemaKeywords {
   // Core and identifiers.
-  std::optional<std::string> schema_uri;      // $schema (as written; honoured only at the root)
-  std::optional<std::string> id;              // $id; in draft 4 also "id" (its spelling there)
-  std::optional<std::string> ref;             // $ref, as written
-  std::optional<std::string> anchor;          // $anchor
-  std::optional<std::string> dynamic_ref;     // $dynamicRef (kept, not resolved)
-  std::optional<std::string> dynamic_anchor;  // $dynamicAnchor (also usable as a plain anchor)
-  std::optional<std::string> recursive_ref;   // $recursiveRef (kept, not resolved)
-  std::optional<bool> recursive_anchor;       // $recursiveAnchor
-  std::optional<std::string> comment;         // $comment
-  std::optional<SchemaMap> defs;              // $defs
-  std::optional<SchemaMap> definitions;       // definitions
+  Boxed<std::string> schema_uri;         // $schema (as written; honoured only at the root)
+  Boxed<std::string> id;                 // $id; in draft 4 also "id" (its spelling there)
+  Boxed<std::string> ref;                // $ref, as written
+  Boxed<std::string> anchor;             // $anchor
+  Boxed<std::string> dynamic_ref;        // $dynamicRef (kept, not resolved)
+  Boxed<std::string> dynamic_anchor;     // $dynamicAnchor (also usable as a plain anchor)
+  Boxed<std::string> recursive_ref;      // $recursiveRef (kept, not resolved)
+  std::optional<bool> recursive_anchor;  // $recursiveAnchor
+  Boxed<std::string> comment;            // $comment
+  Boxed<SchemaMap> defs;                 // $defs
+  Boxed<SchemaMap> definitions;          // definitions
 
   // Annotations.
-  std::optional<std::string> title;
-  std::optional<std::string> description;
-  std::optional<JsonValue> default_value;  // default
-  std::optional<JsonValue> examples;       // always an array
+  Boxed<std::string> title;
+  Boxed<std::string> description;
+  Boxed<JsonValue> default_value;  // default
+  Boxed<JsonValue> examples;       // always an array
   std::optional<bool> read_only;
   std::optional<bool> write_only;
   std::optional<bool> deprecated;
 
   // Any instance.
-  std::optional<TypeKeyword> type;
-  std::optional<std::vector<JsonValue>> enum_values;  // enum
-  std::optional<JsonValue> const_value;               // const
-  std::optional<std::vector<const SchemaNode*>> all_of;
-  std::optional<std::vector<const SchemaNode*>> any_of;
-  std::optional<std::vector<const SchemaNode*>> one_of;
+  Boxed<TypeKeyword> type;
+  Boxed<std::vector<JsonValue>> enum_values;  // enum
+  Boxed<JsonValue> const_value;               // const
+  Boxed<std::vector<const SchemaNode*>> all_of;
+  Boxed<std::vector<const SchemaNode*>> any_of;
+  Boxed<std::vector<const SchemaNode*>> one_of;
   const SchemaNode* not_schema = nullptr;  // not
   const SchemaNode* if_schema = nullptr;
   const SchemaNode* then_schema = nullptr;
   const SchemaNode* else_schema = nullptr;
 
   // Objects.
-  std::optional<SchemaMap> properties;
-  std::optional<std::vector<std::string>> required;
+  Boxed<SchemaMap> properties;
+  Boxed<std::vector<std::string>> required;
   const SchemaNode* additional_properties = nullptr;
-  std::optional<SchemaMap> pattern_properties;
+  Boxed<SchemaMap> pattern_properties;
   const SchemaNode* property_names = nullptr;
   const SchemaNode* unevaluated_properties = nullptr;
   std::optional<uint64_t> min_properties;
   std::optional<uint64_t> max_properties;
-  std::optional<std::vector<Dependency>> dependencies;               // draft 4-7
-  std::optional<std::vector<DependentRequired>> dependent_required;  // 2019-09+
-  std::optional<SchemaMap> dependent_schemas;                        // 2019-09+
+  Boxed<std::vector<Dependency>> dependencies;               // draft 4-7
+  Boxed<std::vector<DependentRequired>> dependent_required;  // 2019-09+
+  Boxed<SchemaMap> dependent_schemas;                        // 2019-09+
 
   // Arrays. `items` is either one schema (`items`) or the pre-2020-12 tuple form
   // (`items_tuple`), never both.
   const SchemaNode* items = nullptr;
-  std::optional<std::vector<const SchemaNode*>> items_tuple;
-  std::optional<std::vector<const SchemaNode*>> prefix_items;
+  Boxed<std::vector<const SchemaNode*>> items_tuple;
+  Boxed<std::vector<const SchemaNode*>> prefix_items;
   const SchemaNode* additional_items = nullptr;
   const SchemaNode* unevaluated_items = nullptr;
   const SchemaNode* contains = nullptr;
@@ -152,21 +198,21 @@ struct SchemaKeywords {
   // Strings.
   std::optional<uint64_t> min_length;
   std::optional<uint64_t> max_length;
-  std::optional<std::string> pattern;  // kept as written; not compiled
-  std::optional<std::string> format;
-  std::optional<std::string> content_encoding;
-  std::optional<std::string> content_media_type;
+  Boxed<std::string> pattern;  // kept as written; not compiled
+  Boxed<std::string> format;
+  Boxed<std::string> content_encoding;
+  Boxed<std::string> content_media_type;
   const SchemaNode* content_schema = nullptr;
 
   // Numbers. Draft 4 writes exclusive bounds as booleans beside minimum/maximum; drafts 6+
   // write them as numbers. Both forms are kept as written, in separate members.
-  std::optional<Number> minimum;
-  std::optional<Number> maximum;
-  std::optional<Number> exclusive_minimum;
-  std::optional<Number> exclusive_maximum;
+  Boxed<Number> minimum;
+  Boxed<Number> maximum;
+  Boxed<Number> exclusive_minimum;
+  Boxed<Number> exclusive_maximum;
   std::optional<bool> exclusive_minimum_flag;  // draft-4 boolean form
   std::optional<bool> exclusive_maximum_flag;
-  std::optional<Number> multiple_of;
+  Boxed<Number> multiple_of;
 
   /// Keywords this parser does not know (vendor extensions like `connect.type`), in document
   /// order, pointing into the document's JSON.
@@ -285,7 +331,8 @@ class JsonSchemaDocument {
   Draft draft_ = Draft::k2020_12;
   bool draft_declared_ = false;
   std::vector<std::string> warnings_;
-  std::map<std::string, const SchemaNode*, std::less<>> by_pointer_;
+  // Every node by its pointer (a view of the node's own pointer() string; nodes never move).
+  std::unordered_map<std::string_view, const SchemaNode*> by_pointer_;
   // Schema resources by absolute URI without fragment, and plain-name anchors by "uri#name".
   std::map<std::string, const SchemaNode*, std::less<>> resources_;
   std::map<std::string, const SchemaNode*, std::less<>> anchors_;

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -111,8 +113,12 @@ struct Facts {
   std::vector<std::pair<std::string, std::vector<const SchemaNode*>>> properties;
   bool has_properties = false;
   std::vector<std::pair<std::string, const SchemaNode*>> required;  // name, node
-  std::vector<const SchemaNode*> additional_properties;             // schemas other than true / {}
-  const SchemaNode* closed = nullptr;                               // additionalProperties: false
+  // Indexes of the two lists above by name, so that merging and lookups stay linear in wide
+  // objects. The views point into the document's keywords, which outlive the Facts.
+  std::unordered_map<std::string_view, size_t> property_index;
+  std::unordered_set<std::string_view> required_names;
+  std::vector<const SchemaNode*> additional_properties;  // schemas other than true / {}
+  const SchemaNode* closed = nullptr;                    // additionalProperties: false
   std::vector<NamedSchema> pattern_properties;
   const SchemaNode* pattern_properties_node = nullptr;
 
@@ -317,20 +323,17 @@ class ToModel {
     if (k.properties) {
       f.has_properties = true;
       for (const NamedSchema& p : *k.properties) {
-        auto it = std::find_if(f.properties.begin(), f.properties.end(),
-                               [&](const auto& e) { return e.first == p.name; });
-        if (it == f.properties.end()) {
+        auto [it, added] = f.property_index.try_emplace(p.name, f.properties.size());
+        if (added) {
           f.properties.push_back({p.name, {p.schema}});
         } else {
-          it->second.push_back(p.schema);
+          f.properties[it->second].second.push_back(p.schema);
         }
       }
     }
     if (k.required) {
       for (const std::string& r : *k.required) {
-        auto it = std::find_if(f.required.begin(), f.required.end(),
-                               [&](const auto& e) { return e.first == r; });
-        if (it == f.required.end()) f.required.push_back({r, node});
+        if (f.required_names.insert(r).second) f.required.push_back({r, node});
       }
     }
     if (const SchemaNode* ap = k.additional_properties) {
@@ -764,8 +767,7 @@ class ToModel {
                                         s.where));
           continue;
         }
-        bool required = std::any_of(f.required.begin(), f.required.end(),
-                                    [&](const auto& r) { return r.first == name; });
+        bool required = f.required_names.contains(name);
         Field field(name, s.type, !required || s.null_ok);
         if (s.description_node) field.set_doc(*s.description_node->keywords().description);
         if (s.default_node) field.set_default_value(*s.default_node->keywords().default_value);
@@ -779,8 +781,7 @@ class ToModel {
       for (const auto& r : f.required) {
         const std::string& name = r.first;
         const SchemaNode* node = r.second;
-        bool declared = std::any_of(f.properties.begin(), f.properties.end(),
-                                    [&](const auto& p) { return p.first == name; });
+        bool declared = f.property_index.contains(name);
         if (!declared) {
           notes_.Add(path, fmt::format("required property {} is not declared in properties; "
                                        "ignored ({})",

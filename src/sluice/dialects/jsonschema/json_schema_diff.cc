@@ -1122,7 +1122,7 @@ class Loader {
     std::vector<Model*> parts;
     if (k.enum_values) parts.push_back(New(Kind::kEnum, node));
     // everit collects the combiner keys into a HashSet: allOf, oneOf, anyOf is its order.
-    const std::pair<Criterion, const std::optional<std::vector<const SchemaNode*>>*> combiners[] = {
+    const std::pair<Criterion, const Boxed<std::vector<const SchemaNode*>>*> combiners[] = {
         {Criterion::kAllOf, &k.all_of},
         {Criterion::kOneOf, &k.one_of},
         {Criterion::kAnyOf, &k.any_of}};
@@ -1835,7 +1835,7 @@ class Differ {
     }
   }
 
-  static std::optional<double> Value(const std::optional<Number>& n) {
+  static std::optional<double> Value(const Boxed<Number>& n) {
     if (!n) return std::nullopt;
     return n->value;
   }
@@ -1903,15 +1903,51 @@ class Differ {
     return std::fabs(r - std::round(r)) <= 1e-9 * r;
   }
 
+  // A hash that agrees with JsonValue::Equals (equal values hash alike): numbers by their double
+  // value (Equals compares integers, texts and doubles, and equal ones have equal doubles),
+  // objects by size only (Equals ignores member order and tolerates repeated keys).
+  static uint64_t EqualsHash(const JsonValue& v) {
+    auto mix = [](uint64_t h, uint64_t x) {
+      h ^= x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+      return h;
+    };
+    switch (v.kind()) {
+      case JsonValue::Kind::kNull:
+        return 1;
+      case JsonValue::Kind::kBool:
+        return v.as_bool() ? 2 : 3;
+      case JsonValue::Kind::kNumber: {
+        double d = v.as_double();
+        return mix(4, d == 0 ? 0 : std::hash<double>()(d));
+      }
+      case JsonValue::Kind::kString:
+        return mix(5, std::hash<std::string_view>()(v.as_string()));
+      case JsonValue::Kind::kArray: {
+        uint64_t h = mix(6, v.items().size());
+        for (const JsonValue& item : v.items()) h = mix(h, EqualsHash(item));
+        return h;
+      }
+      case JsonValue::Kind::kObject:
+        return mix(7, v.members().size());
+    }
+    return 0;
+  }
+
   Status CompareEnum(const Model& o, const Model& u, Frame& f) {
     const std::vector<JsonValue>& a = *o.node->keywords().enum_values;
     const std::vector<JsonValue>& b = *u.node->keywords().enum_values;
-    SLUICE_TRY(Step(a.size() * b.size() / 16 + 1));
+    SLUICE_TRY(Step((a.size() + b.size()) / 16 + 1));
+    // Every value of x is a value of y: each looked up among y's values of the same hash.
     auto subset = [](const std::vector<JsonValue>& x, const std::vector<JsonValue>& y) {
+      std::unordered_map<uint64_t, std::vector<const JsonValue*>> by_hash;
+      by_hash.reserve(y.size());
+      for (const JsonValue& w : y) by_hash[EqualsHash(w)].push_back(&w);
       for (const JsonValue& v : x) {
+        auto it = by_hash.find(EqualsHash(v));
+        if (it == by_hash.end()) return false;
         bool found = false;
-        for (const JsonValue& w : y) {
-          if (v.Equals(w)) {
+        for (const JsonValue* w : it->second) {
+          if (v.Equals(*w)) {
             found = true;
             break;
           }
