@@ -6,16 +6,20 @@
 #include <algorithm>
 #include <cerrno>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <map>
 #include <mutex>
+#include <new>
 #include <thread>
 #include <unordered_map>
 
 #include "sluice/base/json_writer.h"
 #include "sluice/base/std_io.h"
 #include "sluice/base/strings.h"
+#include "sluice/data/name_index_internal.h"
+#include "sluice/data/rescued_object_internal.h"
 
 namespace sluice::data {
 
@@ -27,10 +31,46 @@ constexpr std::string_view kBom = "\xEF\xBB\xBF";
 // ---------------------------------------------------------------------------------------------
 // Reading files in blocks cut after a line break.
 
+// A block's bytes. Grown with realloc, which moves a large buffer's pages rather than copying
+// them, and never written ahead of what is read into it (a std::string would zero every byte it
+// grows by): the memory a block holds is what was read, even when a long line grows it to
+// hundreds of megabytes.
+class ReadBuffer {
+ public:
+  ReadBuffer() = default;
+  ReadBuffer(const ReadBuffer&) = delete;
+  ReadBuffer& operator=(const ReadBuffer&) = delete;
+  ~ReadBuffer() { std::free(data_); }
+
+  char* data() { return data_; }
+  const char* data() const { return data_; }
+  size_t capacity() const { return capacity_; }
+  char operator[](size_t i) const { return data_[i]; }
+
+  /// Room for at least `n` bytes; the bytes held are kept.
+  void Reserve(size_t n) {
+    if (n <= capacity_) return;
+    void* p = std::realloc(data_, n);
+    if (p == nullptr) throw std::bad_alloc();
+    data_ = static_cast<char*>(p);
+    capacity_ = n;
+  }
+  /// Give the memory back.
+  void Release() {
+    std::free(data_);
+    data_ = nullptr;
+    capacity_ = 0;
+  }
+
+ private:
+  char* data_ = nullptr;
+  size_t capacity_ = 0;
+};
+
 struct Block {
   uint32_t file = 0;
   // buf holds `size` bytes of the file followed by at least kPad bytes.
-  std::string buf;
+  ReadBuffer buf;
   size_t size = 0;
   // Absolute offset of buf[0] in its file.
   uint64_t base_offset = 0;
@@ -69,7 +109,7 @@ class BlockReader {
     size_t have = carry_.size();
     size_t want = std::max(block_bytes, have + block_bytes / 2);
     if (whole && size_hint_ > offset_) want = std::max<size_t>(want, size_hint_ - offset_ + 1);
-    if (b.buf.size() < want + kPad) b.buf.resize(want + kPad);
+    b.buf.Reserve(want + kPad);
     std::memcpy(b.buf.data(), carry_.data(), have);
     carry_.clear();
     size_t cut = std::string::npos;
@@ -91,15 +131,19 @@ class BlockReader {
           break;
         }
       }
-      // A line longer than the block (or a whole-file read): grow and read on.
+      // A line longer than the block (or a file longer than its size said): read on a block at a
+      // time, so that the read stops within a block of the line's end, into a buffer that grows
+      // by half its size, so that growing stays linear.
       scan_from = have;
-      want *= 2;
-      b.buf.resize(want + kPad);
+      want = have + block_bytes;
+      if (want + kPad > b.buf.capacity()) {
+        b.buf.Reserve(std::max(want + kPad, b.buf.capacity() + b.buf.capacity() / 2));
+      }
     }
     if (cut == std::string::npos) cut = have;
     carry_.assign(b.buf.data() + cut, have - cut);
     b.size = cut;
-    std::memset(b.buf.data() + cut, 0, std::min(kPad, b.buf.size() - cut));
+    std::memset(b.buf.data() + cut, 0, kPad);
     offset_ += cut;
     first_ = false;
     if (cut == 0 && eof_) return false;
@@ -126,7 +170,8 @@ struct QuarantineEntry {
   int64_t error_offset = -1;
   std::string error;
   std::vector<std::pair<std::string, ViolationKind>> violations;
-  std::string raw;
+  // The record's bytes, in its block (which lives until the block is merged).
+  std::string_view raw;
 };
 
 struct ViolationTally {
@@ -137,6 +182,7 @@ struct ViolationTally {
 };
 
 struct BlockResult {
+  static constexpr size_t kKeepBytes = size_t{64} << 20;
   std::string out;
   std::vector<QuarantineEntry> quarantine;
   std::vector<ViolationTally> tallies;
@@ -152,7 +198,12 @@ struct BlockResult {
   std::optional<std::pair<uint64_t, Status>> error;
 
   void Clear() {
-    out.clear();
+    // Output of a block of long lines is given back rather than kept for the next block.
+    if (out.capacity() > kKeepBytes) {
+      std::string().swap(out);
+    } else {
+      out.clear();
+    }
     quarantine.clear();
     tallies.clear();
     tally_index.clear();
@@ -287,11 +338,21 @@ struct BlockDriver {
       if (go_on && !merge(*job)) go_on = false;
       if (progress) progress(done_bytes, total);
       job->result.Clear();
+      // The buffer of a long line is given back rather than kept for the blocks after it.
+      if (job->block.buf.capacity() > 4 * block_bytes + kPad) job->block.buf.Release();
       free_jobs.push_back(std::move(job));
     };
     std::optional<OrderedPool> pool;
     if (threads > 1) pool.emplace(threads, work);
     const size_t max_in_flight = 2 * static_cast<size_t>(threads) + 2;
+    // Blocks of long lines are larger than block_bytes: the bytes in flight are bounded too.
+    const size_t max_bytes_in_flight = max_in_flight * block_bytes;
+    size_t bytes_in_flight = 0;
+    auto take = [&] {
+      std::unique_ptr<Job> job = pool->Take();
+      bytes_in_flight -= job->block.size;
+      finish(std::move(job));
+    };
     Status status = Ok();
     BlockReader reader(fs);
     for (uint32_t fi = 0; fi < files.size() && go_on && status.has_value(); ++fi) {
@@ -314,18 +375,29 @@ struct BlockDriver {
           status = prepare(job->block);
           if (!status.has_value()) break;
         }
-        if (!pool) {
+        const size_t bytes = job->block.size;
+        if (pool && bytes > max_bytes_in_flight) {
+          // A block this large is a long line: it runs alone, here, once the blocks before it
+          // are merged, and the next block is read after it, so that one such block is held
+          // at a time. The workers are idle, so worker 0's state is free to use.
+          while (pool->in_flight() > 0) take();
+        }
+        if (!pool || bytes > max_bytes_in_flight) {
           work(0, *job);
           finish(std::move(job));
           continue;
         }
-        while (pool->in_flight() >= max_in_flight) finish(pool->Take());
+        while (pool->in_flight() >= max_in_flight ||
+               (pool->in_flight() > 0 && bytes_in_flight + bytes > max_bytes_in_flight)) {
+          take();
+        }
+        bytes_in_flight += bytes;
         pool->Submit(std::move(job));
       }
       reader.Close();
     }
     if (pool) {
-      while (pool->in_flight() > 0) finish(pool->Take());
+      while (pool->in_flight() > 0) take();
     }
     return status;
   }
@@ -501,9 +573,133 @@ std::string_view FormatName(RecordFormat f) {
   return "jsonl";
 }
 
+// Writes quarantine lines (docs/formats/quarantine.md) to a sink through a buffer that is flushed
+// whenever it holds a megabyte: a record's raw bytes are escaped (or base64-encoded) a piece at a
+// time, so a quarantined record of hundreds of megabytes is never copied whole.
+class QuarantineWriter {
+ public:
+  explicit QuarantineWriter(ByteSink& sink) : sink_(sink) {}
+
+  Status Add(const std::string& file, uint64_t line, const QuarantineEntry& q) {
+    JsonWriter w;
+    w.BeginObject();
+    w.Key("file");
+    w.String(file);
+    w.Key("line");
+    w.Uint(line);
+    w.Key("offset");
+    w.Uint(q.offset);
+    if (q.error_offset >= 0) {
+      w.Key("error_offset");
+      w.Uint(static_cast<uint64_t>(q.error_offset));
+    }
+    w.Key("error");
+    w.String(q.error);
+    w.Key("violations");
+    w.BeginArray();
+    for (const auto& [path, kind] : q.violations) {
+      w.BeginObject();
+      w.Key("path");
+      w.String(path);
+      w.Key("kind");
+      w.String(ViolationKindName(kind));
+      w.EndObject();
+    }
+    w.EndArray();
+    w.Key("raw");
+    buf_ += w.str();
+    // The raw value and the rest of the object, as JsonWriter writes them.
+    const bool utf8 = IsValidUtf8(q.raw);
+    buf_ += '"';
+    for (size_t at = 0; at < q.raw.size(); at += kPieceBytes) {
+      const std::string_view piece = q.raw.substr(at, kPieceBytes);
+      if (utf8) {
+        internal::AppendJsonEscaped(buf_, piece);
+      } else {
+        buf_ += Base64Encode(piece);  // whole 3-byte groups: the pieces join up
+      }
+      if (buf_.size() >= kFlushBytes) SLUICE_TRY(Flush());
+    }
+    buf_ += '"';
+    buf_ += utf8 ? R"(,"raw_encoding":"utf8"})" : R"(,"raw_encoding":"base64"})";
+    buf_ += '\n';
+    if (buf_.size() >= kFlushBytes) SLUICE_TRY(Flush());
+    return Ok();
+  }
+
+  Status Flush() {
+    if (buf_.empty()) return Ok();
+    Status s = sink_.Write(buf_);
+    buf_.clear();
+    return s;
+  }
+
+ private:
+  static constexpr size_t kPieceBytes = size_t{3} << 18;  // a multiple of 3, for base64
+  static constexpr size_t kFlushBytes = size_t{1} << 20;
+  ByteSink& sink_;
+  std::string buf_;
+};
+
 // CSV: how one file's columns map onto the schema.
 struct CsvFileLayout {
   RecordValidator::CsvLayout layout;
+};
+
+// Maps CSV headers onto a flat schema's top-level fields through an index of the fields' names
+// and one of their ASCII-lowercased names, so that a header of any width maps in one pass.
+class CsvColumnMap {
+ public:
+  CsvColumnMap(const schema::Schema& schema, const std::string& rescued_column,
+               const CsvRunOptions& options)
+      : top_(schema.fields()), options_(options) {
+    for (size_t i = 0; i < top_.size(); ++i) {
+      if (!rescued_column.empty() && top_[i].name() == rescued_column) {
+        rescued_index_ = static_cast<int>(i);
+      }
+    }
+    for (size_t i = 0; i < top_.size(); ++i) {
+      by_name_.emplace(top_[i].name(), i);
+      if (static_cast<int>(i) != rescued_index_) lower_names_.insert(AsciiLower(top_[i].name()));
+    }
+  }
+
+  /// The layout for a file with this header; without one, the fields in order (the rescued
+  /// column left out).
+  std::shared_ptr<const CsvFileLayout> Layout(const std::vector<std::string>* header) const {
+    auto l = std::make_shared<CsvFileLayout>();
+    l->layout.null_value = options_.null_value;
+    l->layout.empty_value = options_.empty_value;
+    if (header == nullptr) {
+      for (size_t i = 0; i < top_.size(); ++i) {
+        if (static_cast<int>(i) == rescued_index_) continue;
+        l->layout.columns.push_back(static_cast<int>(i));
+        l->layout.header.push_back(top_[i].name());
+      }
+      return l;
+    }
+    std::vector<bool> used(top_.size(), false);
+    for (const std::string& name : *header) {
+      int col = -1;
+      if (auto it = by_name_.find(name); it != by_name_.end()) {
+        const size_t i = it->second;
+        col = used[i] ? -3 : static_cast<int>(i);  // -3: a second column of that name
+        used[i] = true;
+      } else if (lower_names_.contains(AsciiLower(name))) {
+        col = -2;  // case mismatch: rescued, as Auto Loader does
+      }
+      l->layout.columns.push_back(col);
+      l->layout.header.push_back(name);
+    }
+    return l;
+  }
+
+ private:
+  const std::vector<schema::Field>& top_;
+  const CsvRunOptions& options_;
+  int rescued_index_ = -1;
+  internal::StringMap<size_t> by_name_;  // the first field of each name
+  internal::StringSet lower_names_;      // every field's but the rescued column's
 };
 
 bool SchemaIsFlat(const schema::Schema& s) {
@@ -649,7 +845,7 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
           q.error = msg.empty() ? std::string("the record does not fit the schema") : msg;
         }
         for (const RecordViolation& v : res.violations) q.violations.emplace_back(v.path, v.kind);
-        q.raw.assign(raw);
+        q.raw = raw;
         r.quarantine.push_back(std::move(q));
         if (failfast) {
           r.stopped = true;
@@ -663,49 +859,10 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
 
   // Per-file CSV layouts, built on the calling thread from each file's header.
   std::vector<std::shared_ptr<const CsvFileLayout>> layouts(files.size());
-  std::vector<const schema::Field*> positional;
-  int rescued_index = -1;
-  const auto& top = schema->fields();
-  for (size_t i = 0; i < top.size(); ++i) {
-    if (!vopts.rescued_column.empty() && top[i].name() == vopts.rescued_column) {
-      rescued_index = static_cast<int>(i);
-    }
-  }
+  std::optional<CsvColumnMap> columns;
+  if (csv) columns.emplace(*schema, vopts.rescued_column, options.csv);
   auto build_layout = [&](const std::vector<std::string>* header) {
-    auto l = std::make_shared<CsvFileLayout>();
-    l->layout.null_value = options.csv.null_value;
-    l->layout.empty_value = options.csv.empty_value;
-    if (header != nullptr) {
-      std::vector<bool> used(top.size(), false);
-      for (const std::string& name : *header) {
-        int col = -1;
-        for (size_t i = 0; i < top.size(); ++i) {
-          if (top[i].name() == name) {
-            col = used[i] ? -3 : static_cast<int>(i);  // -3: a second column of that name
-            if (col >= 0) used[i] = true;
-            break;
-          }
-        }
-        if (col == -1) {
-          for (size_t i = 0; i < top.size(); ++i) {
-            if (static_cast<int>(i) != rescued_index &&
-                AsciiLower(top[i].name()) == AsciiLower(name)) {
-              col = -2;  // case mismatch: rescued, as Auto Loader does
-              break;
-            }
-          }
-        }
-        l->layout.columns.push_back(col);
-        l->layout.header.push_back(name);
-      }
-    } else {
-      for (size_t i = 0; i < top.size(); ++i) {
-        if (static_cast<int>(i) == rescued_index) continue;
-        l->layout.columns.push_back(static_cast<int>(i));
-        l->layout.header.push_back(top[i].name());
-      }
-    }
-    return l;
+    return columns->Layout(header);
   };
   std::shared_ptr<const CsvFileLayout> headerless;
   if (csv && !options.csv.header) headerless = build_layout(nullptr);
@@ -811,7 +968,7 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
   uint64_t lines_before = 0;
   uint32_t current_file = UINT32_MAX;
   Status sink_status = Ok();
-  std::string qbuf;
+  QuarantineWriter quarantine_lines(quarantine);
   driver.merge = [&](Job& job) -> bool {
     Block& b = job.block;
     BlockResult& r = job.result;
@@ -845,48 +1002,16 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
         return false;
       }
     }
-    qbuf.clear();
     for (const QuarantineEntry& q : r.quarantine) {
-      JsonWriter w;
-      w.BeginObject();
-      w.Key("file");
-      w.String(files[b.file]);
-      w.Key("line");
-      w.Uint(lines_before + q.rel_line + 1);
-      w.Key("offset");
-      w.Uint(q.offset);
-      if (q.error_offset >= 0) {
-        w.Key("error_offset");
-        w.Uint(static_cast<uint64_t>(q.error_offset));
-      }
-      w.Key("error");
-      w.String(q.error);
-      w.Key("violations");
-      w.BeginArray();
-      for (const auto& [path, kind] : q.violations) {
-        w.BeginObject();
-        w.Key("path");
-        w.String(path);
-        w.Key("kind");
-        w.String(ViolationKindName(kind));
-        w.EndObject();
-      }
-      w.EndArray();
-      w.Key("raw");
-      const bool utf8 = IsValidUtf8(q.raw);
-      w.String(utf8 ? q.raw : Base64Encode(q.raw));
-      w.Key("raw_encoding");
-      w.String(utf8 ? "utf8" : "base64");
-      w.EndObject();
-      qbuf += w.Take();
-      qbuf += '\n';
-    }
-    if (!qbuf.empty()) {
-      Status s = quarantine.Write(qbuf);
+      Status s = quarantine_lines.Add(files[b.file], lines_before + q.rel_line + 1, q);
       if (!s.has_value()) {
         sink_status = s;
         return false;
       }
+    }
+    if (Status s = quarantine_lines.Flush(); !s.has_value()) {
+      sink_status = s;
+      return false;
     }
     if (r.stopped && !r.quarantine.empty()) {
       const QuarantineEntry& q = r.quarantine.back();
