@@ -14,6 +14,7 @@
 
 #include "sluice/base/json_writer.h"
 #include "sluice/base/strings.h"
+#include "sluice/data/json_text_internal.h"
 #include "sluice/data/lexical_internal.h"
 #include "sluice/data/name_index_internal.h"
 #include "sluice/data/rescued_object_internal.h"
@@ -193,8 +194,13 @@ Status CompileNode(const schema::Type& type, bool nullable, std::string path, ui
 }
 
 using internal::AppendJsonQuoted;
+using internal::CheckJsonEscape;
+using internal::IsJsonSpace;
 using internal::IsNonNumericToken;
+using internal::JsonEscape;
 using internal::kJsonDelimiter;
+using internal::UnescapeJsonString;
+using internal::Utf8Sequence;
 
 bool IsSpecialFloatString(std::string_view t) {
   return t == "NaN" || t == "Infinity" || t == "+Infinity" || t == "-Infinity" || t == "INF" ||
@@ -524,8 +530,6 @@ bool KeyFits(const Node& key, std::string_view s) {
   return false;
 }
 
-inline bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
 // The first byte at or after `p` that is '"', '\\', a control character or non-ASCII, or `end`.
 // May read up to 31 bytes past `end` (the caller's padding).
 inline const char* FindStringSpecial(const char* p, const char* end) {
@@ -553,89 +557,6 @@ inline const char* FindStringSpecial(const char* p, const char* end) {
   }
   return end;
 #endif
-}
-
-// Length of the valid UTF-8 sequence at `p` (a byte >= 0x80), or 0.
-inline int Utf8Sequence(const char* p, const char* end) {
-  auto b = [&](int i) { return static_cast<unsigned char>(p[i]); };
-  auto cont = [&](int i) { return p + i < end && (b(i) & 0xC0) == 0x80; };
-  unsigned char c = b(0);
-  if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
-  if (c >= 0xE0 && c <= 0xEF) {
-    if (!cont(1) || !cont(2)) return 0;
-    if (c == 0xE0 && b(1) < 0xA0) return 0;
-    if (c == 0xED && b(1) > 0x9F) return 0;
-    return 3;
-  }
-  if (c >= 0xF0 && c <= 0xF4) {
-    if (!cont(1) || !cont(2) || !cont(3)) return 0;
-    if (c == 0xF0 && b(1) < 0x90) return 0;
-    if (c == 0xF4 && b(1) > 0x8F) return 0;
-    return 4;
-  }
-  return 0;
-}
-
-inline int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-// Four hex digits at p (p + 4 <= end checked by the caller), or -1.
-inline int Hex4(const char* p) {
-  int v = 0;
-  for (int i = 0; i < 4; ++i) {
-    int h = HexValue(p[i]);
-    if (h < 0) return -1;
-    v = (v << 4) | h;
-  }
-  return v;
-}
-
-// The content of a string whose escapes were already checked, with escapes resolved.
-void Unescape(std::string_view body, std::string& out) {
-  out.clear();
-  for (size_t i = 0; i < body.size(); ++i) {
-    char c = body[i];
-    if (c != '\\') {
-      out += c;
-      continue;
-    }
-    char e = body[++i];
-    switch (e) {
-      case 'b':
-        out += '\b';
-        break;
-      case 'f':
-        out += '\f';
-        break;
-      case 'n':
-        out += '\n';
-        break;
-      case 'r':
-        out += '\r';
-        break;
-      case 't':
-        out += '\t';
-        break;
-      case 'u': {
-        uint32_t cp = static_cast<uint32_t>(Hex4(body.data() + i + 1));
-        i += 4;
-        if (cp >= 0xD800 && cp <= 0xDBFF) {
-          uint32_t lo = static_cast<uint32_t>(Hex4(body.data() + i + 3));
-          i += 6;
-          cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-        }
-        AppendUtf8(out, cp);
-        break;
-      }
-      default:
-        out += e;
-        break;  // " \ /
-    }
-  }
 }
 
 // JSON number grammar: 0 when `t` is not a number, 1 for an integer, 2 for a fraction or
@@ -765,14 +686,14 @@ class Out {
     if (pos_ < limit_) {
       *pos_++ = c;
     } else {
-      overflow_ = true;
+      overflow_ = !discard_;
     }
     return *this;
   }
   __attribute__((always_inline)) Out& operator+=(std::string_view s) {
     const size_t n = s.size();
     if (n > static_cast<size_t>(limit_ - pos_)) {
-      overflow_ = true;
+      overflow_ = !discard_;
       return *this;
     }
     // Tokens are short: copy them with a few overlapping moves instead of a call.
@@ -807,12 +728,21 @@ class Out {
     if (n < size()) pos_ = begin_ + n;
   }
   bool overflow() const { return overflow_; }
+  /// Drop what was written and what will be: the record is bad and its line is not kept, so
+  /// nothing of a large bad record is written out (and no lack of room matters any more).
+  void Discard() {
+    pos_ = begin_;
+    limit_ = begin_;
+    discard_ = true;
+    overflow_ = false;
+  }
 
  private:
   char* begin_;
   char* pos_;
   char* limit_;
   bool overflow_ = false;
+  bool discard_ = false;
 };
 
 }  // namespace
@@ -938,29 +868,20 @@ struct alignas(128) RecordValidator::Impl {
       }
       if (c == '\\') {
         esc = true;
-        if (q + 1 >= end) return Malformed("unterminated string");
-        char e = q[1];
-        if (e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' || e == 'n' || e == 'r' ||
-            e == 't') {
-          p = q + 2;
-          continue;
-        }
-        if (e != 'u') return Malformed("invalid escape in a string");
-        if (end - q < 6) return Malformed("unterminated string");
-        int cp = Hex4(q + 2);
-        if (cp < 0) return Malformed("invalid \\u escape in a string");
-        if (cp >= 0xDC00 && cp <= 0xDFFF) return Malformed("lone surrogate in a string");
-        if (cp >= 0xD800 && cp <= 0xDBFF) {
-          if (end - q < 12 || q[6] != '\\' || q[7] != 'u') {
+        size_t length = 0;
+        switch (CheckJsonEscape(q, end, &length)) {
+          case JsonEscape::kValid:
+            p = q + length;
+            continue;
+          case JsonEscape::kUnterminated:
+            return Malformed("unterminated string");
+          case JsonEscape::kInvalid:
+            return Malformed("invalid escape in a string");
+          case JsonEscape::kInvalidUnicode:
+            return Malformed("invalid \\u escape in a string");
+          case JsonEscape::kLoneSurrogate:
             return Malformed("lone surrogate in a string");
-          }
-          int lo = Hex4(q + 8);
-          if (lo < 0xDC00 || lo > 0xDFFF) return Malformed("lone surrogate in a string");
-          p = q + 12;
-          continue;
         }
-        p = q + 6;
-        continue;
       }
       if (c < 0x20) return Malformed("control character in a string");
       int len = Utf8Sequence(q, end);
@@ -1056,11 +977,17 @@ struct alignas(128) RecordValidator::Impl {
     return "invalid token " + EscapeForMessage(atom, 40);
   }
 
+  // The record cannot be represented: it will be bad, so its line is no longer written.
+  void Fatal(Out& out) {
+    fatal = true;
+    out.Discard();
+  }
+
   // A value that does not fit `n`: report it, rescue its text, write null.
   void Mismatch(const Node& n, ViolationKind kind, std::string_view raw, Out& out,
                 std::string detail = {}) {
     Violation(n.path, kind, std::move(detail));
-    if (!n.nullable) fatal = true;
+    if (!n.nullable) Fatal(out);
     AddRescued(raw);
     out += "null";
   }
@@ -1068,7 +995,7 @@ struct alignas(128) RecordValidator::Impl {
   // Mismatch for a bare NaN/Infinity token, rescued as a JSON string (it is not JSON text).
   void MismatchText(const Node& n, ViolationKind kind, std::string_view text, Out& out) {
     Violation(n.path, kind);
-    if (!n.nullable) fatal = true;
+    if (!n.nullable) Fatal(out);
     AddRescuedString(text);
     out += "null";
   }
@@ -1101,7 +1028,7 @@ struct alignas(128) RecordValidator::Impl {
     if (kind == Atom::kNull) {
       if (!n.nullable) {
         Violation(n.path, ViolationKind::kNullNotAllowed);
-        fatal = true;
+        Fatal(out);
       }
       out += "null";
       return true;
@@ -1121,7 +1048,7 @@ struct alignas(128) RecordValidator::Impl {
 
   std::string_view Content(std::string_view body, bool esc) {
     if (!esc) return body;
-    Unescape(body, content);
+    UnescapeJsonString(body, content);
     return content;
   }
 
@@ -1389,7 +1316,7 @@ struct alignas(128) RecordValidator::Impl {
       if (!ScanString(&body, &esc)) return false;
       std::string_view key = body;
       if (esc) {
-        Unescape(body, key_store[depth]);
+        UnescapeJsonString(body, key_store[depth]);
         key = key_store[depth];
       }
       frames.back().name = key;
@@ -1411,7 +1338,7 @@ struct alignas(128) RecordValidator::Impl {
           std::string_view raw;
           if (!SkipValue(&raw)) return false;
           Violation(key_node.path, ViolationKind::kTypeMismatch, "map key does not fit");
-          fatal = true;  // a map key is never null: the entry cannot be represented
+          Fatal(out);  // a map key is never null: the entry cannot be represented
           AddRescued(raw);
           out += "null";
         } else if (!WalkValue(value_node, out)) {
@@ -1503,7 +1430,7 @@ struct alignas(128) RecordValidator::Impl {
           if (!ScanString(&body, &esc)) return false;
           key = body;
           if (esc) {
-            Unescape(body, key_store[depth]);
+            UnescapeJsonString(body, key_store[depth]);
             key = key_store[depth];
           }
           idx = FindChild(n, key);
@@ -1557,14 +1484,14 @@ struct alignas(128) RecordValidator::Impl {
       const Node& c = child(n, i);
       if (!c.nullable) {
         Violation(c.path, ViolationKind::kMissingRequired);
-        fatal = true;
+        Fatal(out);
       }
       if (!first) out += ',';
       first = false;
       out += c.json_key;
       out += "null";
     }
-    if (root) WriteRescuedColumn(out, first);
+    if (root && !fatal) WriteRescuedColumn(out, first);
     out += '}';
     --depth;
     return true;
