@@ -198,18 +198,20 @@ struct BlockResult {
   std::optional<std::pair<uint64_t, Status>> error;
 
   void Clear() {
+    ClearRecords();
     // Output of a block of long lines is given back rather than kept for the next block.
-    if (out.capacity() > kKeepBytes) {
-      std::string().swap(out);
-    } else {
-      out.clear();
-    }
+    if (out.capacity() > kKeepBytes) std::string().swap(out);
+    newlines = 0;
+    stopped = false;
+    error.reset();
+  }
+  // What was merged of a block so far (see Job::merge_part).
+  void ClearRecords() {
+    out.clear();
     quarantine.clear();
     tallies.clear();
     tally_index.clear();
-    newlines = records_in = valid = rescued = quarantined = malformed = 0;
-    stopped = false;
-    error.reset();
+    records_in = valid = rescued = quarantined = malformed = 0;
   }
   void Tally(const RecordViolation& v, uint64_t rel_line, size_t keep) {
     std::string key = v.path;
@@ -229,7 +231,22 @@ struct Job {
   uint64_t seq = 0;
   Block block;
   BlockResult result;
+  // Set while the block runs alone on the calling thread (see BlockDriver): hands the results
+  // so far to the merge and clears them; false to stop reading.
+  std::function<bool()> merge_part;
 };
+
+// Hands a block's results so far to the merge when it runs alone and holds a few megabytes of
+// output or many quarantine entries (see Job::merge_part). False: stop reading.
+bool MergeSoFar(Job& job) {
+  constexpr size_t kPartBytes = size_t{4} << 20;
+  constexpr size_t kPartEntries = 4096;
+  if (!job.merge_part) return true;
+  if (job.result.out.size() < kPartBytes && job.result.quarantine.size() < kPartEntries) {
+    return true;
+  }
+  return job.merge_part();
+}
 
 // Runs jobs on worker threads and hands them back in submission order.
 class OrderedPool {
@@ -315,6 +332,9 @@ struct BlockDriver {
   std::function<Status(Block&)> prepare;
   std::function<void(unsigned worker, Job&)> work;
   std::function<bool(Job&)> merge;
+  // Optional: merge the results a block has so far, while it runs alone (the rest follows in
+  // `merge`), so that a long block's output is written as it is made.
+  std::function<bool(Job&)> merge_part;
   std::function<void(uint64_t bytes_done, uint64_t bytes_total)> progress;
 
   Status Run(FileSystem& fs, const std::vector<std::string>& files) {
@@ -383,7 +403,14 @@ struct BlockDriver {
           while (pool->in_flight() > 0) take();
         }
         if (!pool || bytes > max_bytes_in_flight) {
+          if (merge_part) {
+            job->merge_part = [&, j = job.get()] {
+              if (go_on && !merge_part(*j)) go_on = false;
+              return go_on;
+            };
+          }
           work(0, *job);
+          job->merge_part = nullptr;
           finish(std::move(job));
           continue;
         }
@@ -442,44 +469,36 @@ void SkipBom(Block& b) {
   if (b.file_start && b.text().starts_with(kBom)) b.skip = kBom.size();
 }
 
-// Top-level elements of a JSON array document, found by bracket depth outside strings.
+// The top-level elements of a JSON array document, found one at a time by bracket depth
+// outside strings (nothing is held per element, however many there are).
 struct Element {
   size_t begin = 0;
   size_t end = 0;
 };
-// Splits `text` (starting at `pos`, just after '['). Returns the elements, and sets `bad_at` to
-// where the document stops making sense (npos when the array closed properly).
-std::vector<Element> SplitArray(std::string_view text, size_t pos, size_t* bad_at,
-                                std::string* why) {
-  std::vector<Element> out;
-  *bad_at = std::string::npos;
-  auto ws = [&](size_t& i) {
-    while (i < text.size() &&
-           (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n')) {
-      ++i;
+class ArrayElements {
+ public:
+  /// `text` from `pos`, just after the '['.
+  ArrayElements(std::string_view text, size_t pos) : text_(text), i_(pos) {
+    SkipSpace();
+    if (i_ < text_.size() && text_[i_] == ']') {
+      ++i_;
+      Close();
     }
-  };
-  size_t i = pos;
-  ws(i);
-  if (i < text.size() && text[i] == ']') {
-    ++i;
-    ws(i);
-    if (i != text.size()) {
-      *bad_at = i;
-      *why = "characters after the end of the document";
-    }
-    return out;
   }
-  while (true) {
-    ws(i);
-    size_t begin = i;
+
+  /// The next element; false when there are no more: then bad_at() is where the document
+  /// stops making sense (npos when the array closed properly) and why() says how.
+  bool Next(Element* e) {
+    if (done_) return false;
+    SkipSpace();
+    const size_t begin = i_;
     int depth = 0;
     bool in_string = false;
-    for (; i < text.size(); ++i) {
-      char c = text[i];
+    for (; i_ < text_.size(); ++i_) {
+      const char c = text_[i_];
       if (in_string) {
         if (c == '\\') {
-          ++i;
+          ++i_;
         } else if (c == '"') {
           in_string = false;
         }
@@ -496,41 +515,59 @@ std::vector<Element> SplitArray(std::string_view text, size_t pos, size_t* bad_a
         break;
       }
     }
-    if (i >= text.size()) {
-      *bad_at = begin;
-      *why = "the array is not closed";
-      return out;
-    }
-    size_t end = i;
-    while (end > begin && (text[end - 1] == ' ' || text[end - 1] == '\t' || text[end - 1] == '\r' ||
-                           text[end - 1] == '\n')) {
+    if (i_ >= text_.size()) return Stop(begin, "the array is not closed");
+    size_t end = i_;
+    while (end > begin && (text_[end - 1] == ' ' || text_[end - 1] == '\t' ||
+                           text_[end - 1] == '\r' || text_[end - 1] == '\n')) {
       --end;
     }
-    if (end == begin) {
-      *bad_at = begin;
-      *why = "an empty array element";
-      return out;
+    if (end == begin) return Stop(begin, "an empty array element");
+    *e = {begin, end};
+    if (text_[i_] == ',') {
+      ++i_;
+    } else if (text_[i_] == ']') {
+      ++i_;
+      Close();
+    } else {  // '}' at depth 0
+      done_ = true;
+      bad_at_ = i_;
+      why_ = "unbalanced '}'";
     }
-    out.push_back({begin, end});
-    if (text[i] == ',') {
-      ++i;
-      continue;
-    }
-    if (text[i] == ']') {
-      ++i;
-      ws(i);
-      if (i != text.size()) {
-        *bad_at = i;
-        *why = "characters after the end of the document";
-      }
-      return out;
-    }
-    // '}' at depth 0
-    *bad_at = i;
-    *why = "unbalanced '}'";
-    return out;
+    return true;
   }
-}
+
+  size_t bad_at() const { return bad_at_; }
+  const std::string& why() const { return why_; }
+
+ private:
+  void SkipSpace() {
+    while (i_ < text_.size() &&
+           (text_[i_] == ' ' || text_[i_] == '\t' || text_[i_] == '\r' || text_[i_] == '\n')) {
+      ++i_;
+    }
+  }
+  // After the closing ']': only whitespace may follow.
+  void Close() {
+    done_ = true;
+    SkipSpace();
+    if (i_ != text_.size()) {
+      bad_at_ = i_;
+      why_ = "characters after the end of the document";
+    }
+  }
+  bool Stop(size_t at, const char* why) {
+    done_ = true;
+    bad_at_ = at;
+    why_ = why;
+    return false;
+  }
+
+  std::string_view text_;
+  size_t i_;
+  bool done_ = false;
+  size_t bad_at_ = std::string::npos;
+  std::string why_;
+};
 
 uint64_t CountNewlines(std::string_view text, size_t from, size_t to) {
   return static_cast<uint64_t>(std::count(text.data() + from, text.data() + to, '\n'));
@@ -905,7 +942,7 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
       case RecordFormat::kJsonLines: {
         r.newlines = ForEachLine(b, [&](uint64_t rel, size_t pos, std::string_view line) {
           const RecordResult& res = v.CheckJson(line, file, r.out);
-          return account(r, res, rel, b.base_offset + pos, line);
+          return account(r, res, rel, b.base_offset + pos, line) && MergeSoFar(job);
         });
         return;
       }
@@ -924,18 +961,19 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
           account(r, res, CountNewlines(text, 0, pos), b.base_offset + pos, doc);
           return;
         }
-        size_t bad_at = std::string::npos;
-        std::string why;
-        std::vector<Element> elements = SplitArray(text, pos + 1, &bad_at, &why);
+        ArrayElements elements(text, pos + 1);
         uint64_t rel = CountNewlines(text, 0, pos);
         size_t counted_to = pos;
-        for (const Element& e : elements) {
+        for (Element e; elements.Next(&e);) {
           rel += CountNewlines(text, counted_to, e.begin);
           counted_to = e.begin;
           std::string_view rec = text.substr(e.begin, e.end - e.begin);
           const RecordResult& res = v.CheckJson(rec, file, r.out);
           if (!account(r, res, rel, b.base_offset + e.begin, rec)) return;
+          if (!MergeSoFar(job)) return;
         }
+        const size_t bad_at = elements.bad_at();
+        const std::string& why = elements.why();
         if (bad_at != std::string::npos) {
           rel += CountNewlines(text, counted_to, bad_at);
           RecordResult res;
@@ -955,7 +993,7 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
         CsvRecord rec;
         while (reader.Next(rec)) {
           const RecordResult& res = v.CheckCsv(rec, layout, file, r.out);
-          if (!account(r, res, rec.line - 1, rec.offset, rec.raw)) break;
+          if (!account(r, res, rec.line - 1, rec.offset, rec.raw) || !MergeSoFar(job)) break;
         }
         r.newlines = CountNewlines(b.text(), 0, b.size);
         return;
@@ -969,7 +1007,9 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
   uint32_t current_file = UINT32_MAX;
   Status sink_status = Ok();
   QuarantineWriter quarantine_lines(quarantine);
-  driver.merge = [&](Job& job) -> bool {
+  // The records of a block, or of the part of it merged so far: counts, tallies, output and
+  // quarantine lines. False to stop (a failed sink, failfast).
+  auto merge_records = [&](Job& job) -> bool {
     Block& b = job.block;
     BlockResult& r = job.result;
     if (b.file != current_file) {
@@ -981,7 +1021,6 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
     report.rescued += r.rescued;
     report.quarantined += r.quarantined;
     report.malformed += r.malformed;
-    report.bytes += b.size;
     for (ViolationTally& t : r.tallies) {
       std::string key = t.path;
       key += '\0';
@@ -992,7 +1031,10 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
       c.count += t.count;
       for (uint64_t rel : t.rel_lines) {
         if (c.lines.size() >= keep) break;
-        c.lines.emplace_back(b.file, lines_before + rel + 1);
+        const std::pair<uint32_t, uint64_t> at(b.file, lines_before + rel + 1);
+        // A record split from the one before by a part merge may share its line (a JSON
+        // document): the line is listed once, as within a block.
+        if (c.lines.empty() || c.lines.back() != at) c.lines.push_back(at);
       }
     }
     if (!r.out.empty()) {
@@ -1024,7 +1066,18 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
       report.stopped = std::move(stop);
       return false;
     }
-    lines_before += r.newlines;
+    return true;
+  };
+  driver.merge = [&](Job& job) -> bool {
+    report.bytes += job.block.size;
+    if (!merge_records(job)) return false;
+    lines_before += job.result.newlines;
+    return true;
+  };
+  // Only a block's final merge sees a failfast stop: a record that stops the run ends its block.
+  driver.merge_part = [&](Job& job) -> bool {
+    if (!merge_records(job)) return false;
+    job.result.ClearRecords();
     return true;
   };
   if (options.progress) {
