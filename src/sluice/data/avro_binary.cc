@@ -225,10 +225,11 @@ class FirstIndex {
 
 // ---- encoding ----
 
-// A union value that more than one branch may take is tried in each (EncodeUnion). The outcome
-// for a (union, value, depth) is kept, so that a value met again by the trials of an enclosing
-// union is not tried again: without it, unions nested in unions whose branches all reach them
-// take time exponential in the nesting.
+// A union value that more than one branch may take is tried in each (EncodeUnion), by encoders
+// that only check. The outcome for a (union, value, depth) is kept, so that a value met again by
+// the trials of an enclosing union is not tried again, and a trial stops at a union whose
+// outcome is known: without that, unions nested in unions whose branches all reach them take
+// time exponential in the nesting; with it, each union value is tried once and encoded once.
 struct UnionOutcome {
   bool ok = false;
   size_t branch = 0;  // ok: the one branch that takes the value
@@ -290,8 +291,7 @@ struct EncodeMemo {
 
 class Encoder {
  public:
-  Encoder(std::string& out, size_t max_depth, EncodeMemo* memo = nullptr)
-      : out_(out), max_depth_(max_depth), memo_(memo != nullptr ? memo : &own_memo_) {}
+  Encoder(std::string& out, size_t max_depth) : Encoder(out, max_depth, &own_memo_, false) {}
 
   // Encode `v` as `node`. `as_default` reads `v` as a schema default: a union's value is its
   // first branch's, unwrapped. As in the decoder, the recursive path keeps small frames: scalars
@@ -584,39 +584,30 @@ class Encoder {
     // Tried in each candidate, once for this value here (see UnionOutcome).
     const auto key =
         std::make_tuple(reinterpret_cast<uintptr_t>(&node), reinterpret_cast<uintptr_t>(&v), depth);
-    if (auto known = memo_->unions.find(key); known != memo_->unions.end()) {
-      const UnionOutcome& outcome = known->second;
-      if (!outcome.ok) {
-        failure_ = outcome.failure;
-        return false;
-      }
-      AppendLong(out_, static_cast<int64_t>(outcome.branch));
-      return Encode(*branches[outcome.branch], v, depth + 1, false);
+    auto known = memo_->unions.find(key);
+    if (known == memo_->unions.end()) {
+      known = memo_->unions.emplace(key, TryBranches(node, v, depth, candidates)).first;
     }
-    std::string chosen;
-    UnionOutcome outcome = TryBranches(node, v, depth, candidates, &chosen);
-    const bool ok = outcome.ok;
-    if (ok) {
-      AppendLong(out_, static_cast<int64_t>(outcome.branch));
-      out_ += chosen;
-    } else {
+    const UnionOutcome& outcome = known->second;
+    if (!outcome.ok) {
       failure_ = outcome.failure;
+      return false;
     }
-    memo_->unions.emplace(key, std::move(outcome));
-    return ok;
+    if (checking_) return true;
+    AppendLong(out_, static_cast<int64_t>(outcome.branch));
+    return Encode(*branches[outcome.branch], v, depth + 1, false);
   }
 
-  // Encode `v` in each candidate branch: the outcome, and the encoding when exactly one fits.
+  // Try `v` in each candidate branch: the one that takes it, or why not exactly one does.
   UnionOutcome TryBranches(const AvroNode& node, const JsonValue& v, size_t depth,
-                           const std::vector<size_t>& candidates, std::string* chosen) {
+                           const std::vector<size_t>& candidates) {
     const std::vector<const AvroNode*>& branches = node.branches();
     std::vector<size_t> fits;
     std::vector<std::string> problems;
     for (size_t i : candidates) {
       std::string scratch;
-      Encoder trial(scratch, max_depth_, memo_);
+      Encoder trial(scratch, max_depth_, memo_, /*checking=*/true);
       if (trial.Encode(*branches[i], v, depth + 1, false)) {
-        if (fits.empty()) *chosen = std::move(scratch);
         fits.push_back(i);
       } else {
         std::string where = trial.failure().Path();
@@ -689,11 +680,17 @@ class Encoder {
     return false;
   }
 
+  // A trial shares the datum's memo, and only checks: a union whose outcome is known is not
+  // looked into again (its bytes, written into the trial's scratch, are never used).
+  Encoder(std::string& out, size_t max_depth, EncodeMemo* memo, bool checking)
+      : out_(out), max_depth_(max_depth), memo_(memo), checking_(checking) {}
+
   std::string& out_;
   size_t max_depth_;
   Failure failure_;
-  EncodeMemo own_memo_;  // the datum's, unless a trial shares its union's
+  EncodeMemo own_memo_;  // the datum's (a trial uses its encoder's)
   EncodeMemo* memo_;
+  bool checking_ = false;
 };
 
 Error EncodeError(const Failure& f) {
