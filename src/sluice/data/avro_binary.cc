@@ -9,11 +9,14 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <tuple>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "sluice/base/json_writer.h"
 #include "sluice/base/strings.h"
+#include "sluice/data/name_index_internal.h"
 #include "sluice/dialects/avro/avro_compatibility.h"
 
 namespace sluice::data {
@@ -189,11 +192,106 @@ std::string KeySegment(std::string_view key) {
   return s + "]";
 }
 
+// The first position of a name in a list: found by a scan for a list's first few lookups, and
+// through an index built after them, so that a datum that looks a name up once pays nothing
+// more, and one that looks up thousands (an array of enum symbols, the members of a wide
+// record) pays O(1) each.
+class FirstIndex {
+ public:
+  /// `name_at(i)` is the i-th of `count` names.
+  template <typename NameAt>
+  std::optional<size_t> Find(size_t count, NameAt&& name_at, std::string_view name) {
+    if (!built_ && ++lookups_ <= kScanLookups) {
+      for (size_t i = 0; i < count; ++i) {
+        if (name_at(i) == name) return i;
+      }
+      return std::nullopt;
+    }
+    if (!built_) {
+      for (size_t i = 0; i < count; ++i) index_.emplace(std::string(name_at(i)), i);
+      built_ = true;
+    }
+    auto it = index_.find(name);
+    if (it == index_.end()) return std::nullopt;
+    return it->second;
+  }
+
+ private:
+  static constexpr size_t kScanLookups = 16;
+  size_t lookups_ = 0;
+  bool built_ = false;
+  internal::StringMap<size_t> index_;  // emplace keeps the first of a name
+};
+
 // ---- encoding ----
+
+// A union value that more than one branch may take is tried in each (EncodeUnion), by encoders
+// that only check. The outcome for a (union, value, depth) is kept, so that a value met again by
+// the trials of an enclosing union is not tried again, and a trial stops at a union whose
+// outcome is known: without that, unions nested in unions whose branches all reach them take
+// time exponential in the nesting; with it, each union value is tried once and encoded once.
+struct UnionOutcome {
+  bool ok = false;
+  size_t branch = 0;  // ok: the one branch that takes the value
+  Failure failure;    // else: the failure, as EncodeUnion returns it
+};
+
+// A union's branch for the name that tags a wrapped value (see BranchNamed), by a scan for the
+// union's first lookups and through an index after them.
+class BranchLookup {
+ public:
+  std::optional<size_t> Find(const AvroNode& node, const std::string& key) {
+    const std::vector<const AvroNode*>& branches = node.branches();
+    if (!built_ && ++lookups_ <= kScanLookups) {
+      for (size_t i = 0; i < branches.size(); ++i) {
+        if (AvroBranchName(*branches[i]) == key) return i;
+      }
+      std::optional<size_t> found;
+      for (size_t i = 0; i < branches.size(); ++i) {
+        if (branches[i]->is_named() && branches[i]->name() == key) {
+          if (found) return std::nullopt;
+          found = i;
+        }
+      }
+      return found;
+    }
+    if (!built_) {
+      for (size_t i = 0; i < branches.size(); ++i) {
+        tags_.emplace(AvroBranchName(*branches[i]), i);
+        if (branches[i]->is_named()) {
+          auto [it, inserted] = short_names_.emplace(branches[i]->name(), i);
+          if (!inserted) it->second = kAmbiguous;
+        }
+      }
+      built_ = true;
+    }
+    if (auto it = tags_.find(key); it != tags_.end()) return it->second;
+    if (auto it = short_names_.find(key); it != short_names_.end() && it->second != kAmbiguous) {
+      return it->second;
+    }
+    return std::nullopt;
+  }
+
+ private:
+  static constexpr size_t kScanLookups = 16;
+  static constexpr size_t kAmbiguous = static_cast<size_t>(-1);
+  size_t lookups_ = 0;
+  bool built_ = false;
+  internal::StringMap<size_t> tags_;         // the first branch of each tag
+  internal::StringMap<size_t> short_names_;  // a named branch's short name, or kAmbiguous
+};
+
+// What the encoders of one datum share: its union outcomes and name lookups.
+struct EncodeMemo {
+  // By the union's and the value's addresses, and the depth.
+  std::map<std::tuple<uintptr_t, uintptr_t, size_t>, UnionOutcome> unions;
+  std::unordered_map<const AvroNode*, FirstIndex> symbols;  // of enums
+  std::unordered_map<const AvroNode*, BranchLookup> branches;
+};
 
 class Encoder {
  public:
-  Encoder(std::string& out, size_t max_depth) : out_(out), max_depth_(max_depth) {}
+  Encoder(std::string& out, size_t max_depth) : Encoder(out, max_depth, &own_memo_, false) {}
 
   // Encode `v` as `node`. `as_default` reads `v` as a schema default: a union's value is its
   // first branch's, unwrapped. As in the decoder, the recursive path keeps small frames: scalars
@@ -319,15 +417,15 @@ class Encoder {
       case AvroType::kEnum: {
         if (!v.is_string()) return Expected(node, v);
         const std::vector<std::string>& symbols = node.symbols();
-        auto it = std::find(symbols.begin(), symbols.end(), v.as_string());
-        if (it == symbols.end()) {
+        const std::optional<size_t> at = SymbolIndex(node, v.as_string());
+        if (!at) {
           std::vector<std::string> shown(symbols.begin(),
                                          symbols.begin() + std::min<size_t>(symbols.size(), 10));
           return Fail(fmt::format("\"{}\" is not a symbol of enum {} [{}{}]",
                                   EscapeForMessage(v.as_string(), 40), node.full_name(),
                                   JoinStrings(shown, ", "), symbols.size() > 10 ? ", ..." : ""));
         }
-        AppendLong(out_, it - symbols.begin());
+        AppendLong(out_, static_cast<int64_t>(*at));
         return true;
       }
       case AvroType::kRecord:
@@ -382,28 +480,72 @@ class Encoder {
         fmt::format("expected {}, got {}", dialects::avro::DescribeNode(node), DescribeJson(v)));
   }
 
+  std::optional<size_t> SymbolIndex(const AvroNode& node, std::string_view symbol) {
+    const std::vector<std::string>& symbols = node.symbols();
+    return memo_->symbols[&node].Find(
+        symbols.size(), [&](size_t i) -> std::string_view { return symbols[i]; }, symbol);
+  }
+
   bool EncodeRecord(const AvroNode& node, const JsonValue& v, size_t depth, bool as_default) {
     if (!v.is_object()) return Expected(node, v);
-    for (const JsonMember& m : v.members()) {
-      if (node.FindField(m.key) == nullptr) {
-        Fail(fmt::format("not a field of record {}", node.full_name()));
-        return Within(FieldSegment(m.key));
+    const std::vector<JsonMember>& members = v.members();
+    const std::vector<AvroField>& fields = node.fields();
+    // Small records are scanned; wide ones go through an index of the datum's members.
+    constexpr size_t kScan = 16;
+    if (members.size() <= kScan && fields.size() <= kScan) {
+      for (const JsonMember& m : members) {
+        if (node.FindField(m.key) == nullptr) return NotAField(node, m.key);
+      }
+      for (const AvroField& f : fields) {
+        if (!EncodeField(node, f, v.Find(f.name()), depth, as_default)) return false;
+      }
+      return true;
+    }
+    // Each key's first member (as Find takes it), and whether a field has that name.
+    internal::StringMap<std::pair<const JsonValue*, bool>> by_key;
+    for (const JsonMember& m : members) by_key.emplace(m.key, std::make_pair(&m.value, false));
+    size_t matched = 0;
+    for (const AvroField& f : fields) {
+      auto it = by_key.find(f.name());
+      if (it != by_key.end() && !it->second.second) {
+        it->second.second = true;
+        ++matched;
       }
     }
-    for (const AvroField& f : node.fields()) {
-      const JsonValue* member = v.Find(f.name());
-      bool ok = true;
-      if (member != nullptr) {
-        ok = Encode(f.type(), *member, depth + 1, as_default);
-      } else if (f.default_value()) {
-        ok = Encode(f.type(), *f.default_value(), depth + 1, /*as_default=*/true);
-      } else {
-        Fail(fmt::format("missing, and field {} of record {} has no default", f.name(),
-                         node.full_name()));
-        ok = false;
+    if (matched < by_key.size()) {
+      for (const JsonMember& m : members) {
+        if (!by_key.find(m.key)->second.second) return NotAField(node, m.key);
       }
-      if (!ok) return Within(FieldSegment(f.name()));
     }
+    for (const AvroField& f : fields) {
+      auto it = by_key.find(f.name());
+      if (!EncodeField(node, f, it == by_key.end() ? nullptr : it->second.first, depth,
+                       as_default)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  bool NotAField(const AvroNode& node, const std::string& key) {
+    Fail(fmt::format("not a field of record {}", node.full_name()));
+    return Within(FieldSegment(key));
+  }
+
+  // Field `f` of record `node`, from the datum's member (null when the datum lacks it).
+  bool EncodeField(const AvroNode& node, const AvroField& f, const JsonValue* member, size_t depth,
+                   bool as_default) {
+    bool ok = true;
+    if (member != nullptr) {
+      ok = Encode(f.type(), *member, depth + 1, as_default);
+    } else if (f.default_value()) {
+      ok = Encode(f.type(), *f.default_value(), depth + 1, /*as_default=*/true);
+    } else {
+      Fail(fmt::format("missing, and field {} of record {} has no default", f.name(),
+                       node.full_name()));
+      ok = false;
+    }
+    if (!ok) return Within(FieldSegment(f.name()));
     return true;
   }
 
@@ -439,14 +581,33 @@ class Encoder {
       AppendLong(out_, static_cast<int64_t>(candidates[0]));
       return Encode(*branches[candidates[0]], v, depth + 1, false);
     }
+    // Tried in each candidate, once for this value here (see UnionOutcome).
+    const auto key =
+        std::make_tuple(reinterpret_cast<uintptr_t>(&node), reinterpret_cast<uintptr_t>(&v), depth);
+    auto known = memo_->unions.find(key);
+    if (known == memo_->unions.end()) {
+      known = memo_->unions.emplace(key, TryBranches(node, v, depth, candidates)).first;
+    }
+    const UnionOutcome& outcome = known->second;
+    if (!outcome.ok) {
+      failure_ = outcome.failure;
+      return false;
+    }
+    if (checking_) return true;
+    AppendLong(out_, static_cast<int64_t>(outcome.branch));
+    return Encode(*branches[outcome.branch], v, depth + 1, false);
+  }
+
+  // Try `v` in each candidate branch: the one that takes it, or why not exactly one does.
+  UnionOutcome TryBranches(const AvroNode& node, const JsonValue& v, size_t depth,
+                           const std::vector<size_t>& candidates) {
+    const std::vector<const AvroNode*>& branches = node.branches();
     std::vector<size_t> fits;
-    std::string chosen;
     std::vector<std::string> problems;
     for (size_t i : candidates) {
       std::string scratch;
-      Encoder trial(scratch, max_depth_);
+      Encoder trial(scratch, max_depth_, memo_, /*checking=*/true);
       if (trial.Encode(*branches[i], v, depth + 1, false)) {
-        if (fits.empty()) chosen = std::move(scratch);
         fits.push_back(i);
       } else {
         std::string where = trial.failure().Path();
@@ -454,41 +615,34 @@ class Encoder {
                            (where.empty() ? "" : where + ": ") + trial.failure().message);
       }
     }
+    UnionOutcome outcome;
     if (fits.size() == 1) {
-      AppendLong(out_, static_cast<int64_t>(fits[0]));
-      out_ += chosen;
-      return true;
+      outcome.ok = true;
+      outcome.branch = fits[0];
+      return outcome;
     }
     if (fits.empty()) {
-      return Fail(fmt::format("no branch of {} accepts {} ({})", UnionDescription(node),
-                              DescribeJson(v), JoinStrings(problems, "; ")));
+      outcome.failure.message =
+          fmt::format("no branch of {} accepts {} ({})", UnionDescription(node), DescribeJson(v),
+                      JoinStrings(problems, "; "));
+      return outcome;
     }
     std::vector<std::string> names;
     for (size_t i : fits) names.push_back(AvroBranchName(*branches[i]));
-    return Fail(fmt::format("{} fits branches {} of {}: write it as {{\"{}\": ...}}",
-                            DescribeJson(v), JoinStrings(names, " and "), UnionDescription(node),
-                            names[0]));
+    outcome.failure.message =
+        fmt::format("{} fits branches {} of {}: write it as {{\"{}\": ...}}", DescribeJson(v),
+                    JoinStrings(names, " and "), UnionDescription(node), names[0]);
+    return outcome;
   }
 
   // The branch a wrapped union value names: by full name (or type name), else by a short name
   // no other branch shares.
-  static std::optional<size_t> BranchNamed(const AvroNode& node, const std::string& key) {
-    const std::vector<const AvroNode*>& branches = node.branches();
-    for (size_t i = 0; i < branches.size(); ++i) {
-      if (AvroBranchName(*branches[i]) == key) return i;
-    }
-    std::optional<size_t> found;
-    for (size_t i = 0; i < branches.size(); ++i) {
-      if (branches[i]->is_named() && branches[i]->name() == key) {
-        if (found) return std::nullopt;
-        found = i;
-      }
-    }
-    return found;
+  std::optional<size_t> BranchNamed(const AvroNode& node, const std::string& key) {
+    return memo_->branches[&node].Find(node, key);
   }
 
   // Whether `v` has the shape `branch` takes (the shallow test; the encoder decides the rest).
-  static bool MayAccept(const AvroNode& branch, const JsonValue& v) {
+  bool MayAccept(const AvroNode& branch, const JsonValue& v) {
     switch (branch.type()) {
       case AvroType::kNull:
         return v.is_null();
@@ -513,11 +667,8 @@ class Encoder {
         std::optional<std::string> bytes = Latin1Bytes(v.as_string());
         return bytes && static_cast<int64_t>(bytes->size()) == branch.size();
       }
-      case AvroType::kEnum: {
-        if (!v.is_string()) return false;
-        const std::vector<std::string>& s = branch.symbols();
-        return std::find(s.begin(), s.end(), v.as_string()) != s.end();
-      }
+      case AvroType::kEnum:
+        return v.is_string() && SymbolIndex(branch, v.as_string()).has_value();
       case AvroType::kArray:
         return v.is_array();
       case AvroType::kMap:
@@ -529,9 +680,17 @@ class Encoder {
     return false;
   }
 
+  // A trial shares the datum's memo, and only checks: a union whose outcome is known is not
+  // looked into again (its bytes, written into the trial's scratch, are never used).
+  Encoder(std::string& out, size_t max_depth, EncodeMemo* memo, bool checking)
+      : out_(out), max_depth_(max_depth), memo_(memo), checking_(checking) {}
+
   std::string& out_;
   size_t max_depth_;
   Failure failure_;
+  EncodeMemo own_memo_;  // the datum's (a trial uses its encoder's)
+  EncodeMemo* memo_;
+  bool checking_ = false;
 };
 
 Error EncodeError(const Failure& f) {
@@ -871,14 +1030,17 @@ class PlanBuilder {
         if (r.type() != AvroType::kEnum) return cannot();
         step.kind = StepKind::kEnum;
         const std::vector<std::string>& rs = r.symbols();
+        internal::StringMap<int64_t> reader_index;  // each symbol's first position
+        for (size_t i = 0; i < rs.size(); ++i) reader_index.emplace(rs[i], static_cast<int64_t>(i));
+        auto find = [&](std::string_view symbol) -> std::optional<int64_t> {
+          auto it = reader_index.find(symbol);
+          if (it == reader_index.end()) return std::nullopt;
+          return it->second;
+        };
         std::optional<int64_t> fallback;
-        if (r.enum_default()) {
-          auto it = std::find(rs.begin(), rs.end(), *r.enum_default());
-          if (it != rs.end()) fallback = it - rs.begin();
-        }
+        if (r.enum_default()) fallback = find(*r.enum_default());
         for (const std::string& symbol : w.symbols()) {
-          auto it = std::find(rs.begin(), rs.end(), symbol);
-          step.enum_map.push_back(it != rs.end() ? it - rs.begin() : fallback.value_or(-1));
+          step.enum_map.push_back(find(symbol).value_or(fallback.value_or(-1)));
         }
         return Ok();
       }
@@ -912,10 +1074,17 @@ class PlanBuilder {
     // For each writer field, the reader field it feeds: by name first, then by reader alias.
     std::vector<std::optional<size_t>> target(wf.size());
     std::vector<bool> fed(rf.size(), false);
+    // The writer's fields by name (the first of a name, as FindField finds it).
+    internal::StringMap<const AvroField*> writer_fields;
+    for (const AvroField& f : wf) writer_fields.emplace(f.name(), &f);
+    auto find = [&](std::string_view name) -> const AvroField* {
+      auto it = writer_fields.find(name);
+      return it == writer_fields.end() ? nullptr : it->second;
+    };
     for (size_t i = 0; i < rf.size(); ++i) {
-      const AvroField* match = w.FindField(rf[i].name());
+      const AvroField* match = find(rf[i].name());
       for (size_t a = 0; match == nullptr && a < rf[i].aliases().size(); ++a) {
-        match = w.FindField(rf[i].aliases()[a]);
+        match = find(rf[i].aliases()[a]);
       }
       if (match != nullptr && !target[match->position()]) {
         target[match->position()] = i;

@@ -6,16 +6,20 @@
 #include <algorithm>
 #include <cerrno>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <map>
 #include <mutex>
+#include <new>
 #include <thread>
 #include <unordered_map>
 
 #include "sluice/base/json_writer.h"
 #include "sluice/base/std_io.h"
 #include "sluice/base/strings.h"
+#include "sluice/data/name_index_internal.h"
+#include "sluice/data/rescued_object_internal.h"
 
 namespace sluice::data {
 
@@ -27,10 +31,46 @@ constexpr std::string_view kBom = "\xEF\xBB\xBF";
 // ---------------------------------------------------------------------------------------------
 // Reading files in blocks cut after a line break.
 
+// A block's bytes. Grown with realloc, which moves a large buffer's pages rather than copying
+// them, and never written ahead of what is read into it (a std::string would zero every byte it
+// grows by): the memory a block holds is what was read, even when a long line grows it to
+// hundreds of megabytes.
+class ReadBuffer {
+ public:
+  ReadBuffer() = default;
+  ReadBuffer(const ReadBuffer&) = delete;
+  ReadBuffer& operator=(const ReadBuffer&) = delete;
+  ~ReadBuffer() { std::free(data_); }
+
+  char* data() { return data_; }
+  const char* data() const { return data_; }
+  size_t capacity() const { return capacity_; }
+  char operator[](size_t i) const { return data_[i]; }
+
+  /// Room for at least `n` bytes; the bytes held are kept.
+  void Reserve(size_t n) {
+    if (n <= capacity_) return;
+    void* p = std::realloc(data_, n);
+    if (p == nullptr) throw std::bad_alloc();
+    data_ = static_cast<char*>(p);
+    capacity_ = n;
+  }
+  /// Give the memory back.
+  void Release() {
+    std::free(data_);
+    data_ = nullptr;
+    capacity_ = 0;
+  }
+
+ private:
+  char* data_ = nullptr;
+  size_t capacity_ = 0;
+};
+
 struct Block {
   uint32_t file = 0;
   // buf holds `size` bytes of the file followed by at least kPad bytes.
-  std::string buf;
+  ReadBuffer buf;
   size_t size = 0;
   // Absolute offset of buf[0] in its file.
   uint64_t base_offset = 0;
@@ -69,7 +109,7 @@ class BlockReader {
     size_t have = carry_.size();
     size_t want = std::max(block_bytes, have + block_bytes / 2);
     if (whole && size_hint_ > offset_) want = std::max<size_t>(want, size_hint_ - offset_ + 1);
-    if (b.buf.size() < want + kPad) b.buf.resize(want + kPad);
+    b.buf.Reserve(want + kPad);
     std::memcpy(b.buf.data(), carry_.data(), have);
     carry_.clear();
     size_t cut = std::string::npos;
@@ -91,15 +131,19 @@ class BlockReader {
           break;
         }
       }
-      // A line longer than the block (or a whole-file read): grow and read on.
+      // A line longer than the block (or a file longer than its size said): read on a block at a
+      // time, so that the read stops within a block of the line's end, into a buffer that grows
+      // by half its size, so that growing stays linear.
       scan_from = have;
-      want *= 2;
-      b.buf.resize(want + kPad);
+      want = have + block_bytes;
+      if (want + kPad > b.buf.capacity()) {
+        b.buf.Reserve(std::max(want + kPad, b.buf.capacity() + b.buf.capacity() / 2));
+      }
     }
     if (cut == std::string::npos) cut = have;
     carry_.assign(b.buf.data() + cut, have - cut);
     b.size = cut;
-    std::memset(b.buf.data() + cut, 0, std::min(kPad, b.buf.size() - cut));
+    std::memset(b.buf.data() + cut, 0, kPad);
     offset_ += cut;
     first_ = false;
     if (cut == 0 && eof_) return false;
@@ -126,7 +170,8 @@ struct QuarantineEntry {
   int64_t error_offset = -1;
   std::string error;
   std::vector<std::pair<std::string, ViolationKind>> violations;
-  std::string raw;
+  // The record's bytes, in its block (which lives until the block is merged).
+  std::string_view raw;
 };
 
 struct ViolationTally {
@@ -137,6 +182,7 @@ struct ViolationTally {
 };
 
 struct BlockResult {
+  static constexpr size_t kKeepBytes = size_t{64} << 20;
   std::string out;
   std::vector<QuarantineEntry> quarantine;
   std::vector<ViolationTally> tallies;
@@ -152,13 +198,20 @@ struct BlockResult {
   std::optional<std::pair<uint64_t, Status>> error;
 
   void Clear() {
+    ClearRecords();
+    // Output of a block of long lines is given back rather than kept for the next block.
+    if (out.capacity() > kKeepBytes) std::string().swap(out);
+    newlines = 0;
+    stopped = false;
+    error.reset();
+  }
+  // What was merged of a block so far (see Job::merge_part).
+  void ClearRecords() {
     out.clear();
     quarantine.clear();
     tallies.clear();
     tally_index.clear();
-    newlines = records_in = valid = rescued = quarantined = malformed = 0;
-    stopped = false;
-    error.reset();
+    records_in = valid = rescued = quarantined = malformed = 0;
   }
   void Tally(const RecordViolation& v, uint64_t rel_line, size_t keep) {
     std::string key = v.path;
@@ -178,7 +231,22 @@ struct Job {
   uint64_t seq = 0;
   Block block;
   BlockResult result;
+  // Set while the block runs alone on the calling thread (see BlockDriver): hands the results
+  // so far to the merge and clears them; false to stop reading.
+  std::function<bool()> merge_part;
 };
+
+// Hands a block's results so far to the merge when it runs alone and holds a few megabytes of
+// output or many quarantine entries (see Job::merge_part). False: stop reading.
+bool MergeSoFar(Job& job) {
+  constexpr size_t kPartBytes = size_t{4} << 20;
+  constexpr size_t kPartEntries = 4096;
+  if (!job.merge_part) return true;
+  if (job.result.out.size() < kPartBytes && job.result.quarantine.size() < kPartEntries) {
+    return true;
+  }
+  return job.merge_part();
+}
 
 // Runs jobs on worker threads and hands them back in submission order.
 class OrderedPool {
@@ -264,6 +332,9 @@ struct BlockDriver {
   std::function<Status(Block&)> prepare;
   std::function<void(unsigned worker, Job&)> work;
   std::function<bool(Job&)> merge;
+  // Optional: merge the results a block has so far, while it runs alone (the rest follows in
+  // `merge`), so that a long block's output is written as it is made.
+  std::function<bool(Job&)> merge_part;
   std::function<void(uint64_t bytes_done, uint64_t bytes_total)> progress;
 
   Status Run(FileSystem& fs, const std::vector<std::string>& files) {
@@ -287,11 +358,21 @@ struct BlockDriver {
       if (go_on && !merge(*job)) go_on = false;
       if (progress) progress(done_bytes, total);
       job->result.Clear();
+      // The buffer of a long line is given back rather than kept for the blocks after it.
+      if (job->block.buf.capacity() > 4 * block_bytes + kPad) job->block.buf.Release();
       free_jobs.push_back(std::move(job));
     };
     std::optional<OrderedPool> pool;
     if (threads > 1) pool.emplace(threads, work);
     const size_t max_in_flight = 2 * static_cast<size_t>(threads) + 2;
+    // Blocks of long lines are larger than block_bytes: the bytes in flight are bounded too.
+    const size_t max_bytes_in_flight = max_in_flight * block_bytes;
+    size_t bytes_in_flight = 0;
+    auto take = [&] {
+      std::unique_ptr<Job> job = pool->Take();
+      bytes_in_flight -= job->block.size;
+      finish(std::move(job));
+    };
     Status status = Ok();
     BlockReader reader(fs);
     for (uint32_t fi = 0; fi < files.size() && go_on && status.has_value(); ++fi) {
@@ -314,18 +395,36 @@ struct BlockDriver {
           status = prepare(job->block);
           if (!status.has_value()) break;
         }
-        if (!pool) {
+        const size_t bytes = job->block.size;
+        if (pool && bytes > max_bytes_in_flight) {
+          // A block this large is a long line: it runs alone, here, once the blocks before it
+          // are merged, and the next block is read after it, so that one such block is held
+          // at a time. The workers are idle, so worker 0's state is free to use.
+          while (pool->in_flight() > 0) take();
+        }
+        if (!pool || bytes > max_bytes_in_flight) {
+          if (merge_part) {
+            job->merge_part = [&, j = job.get()] {
+              if (go_on && !merge_part(*j)) go_on = false;
+              return go_on;
+            };
+          }
           work(0, *job);
+          job->merge_part = nullptr;
           finish(std::move(job));
           continue;
         }
-        while (pool->in_flight() >= max_in_flight) finish(pool->Take());
+        while (pool->in_flight() >= max_in_flight ||
+               (pool->in_flight() > 0 && bytes_in_flight + bytes > max_bytes_in_flight)) {
+          take();
+        }
+        bytes_in_flight += bytes;
         pool->Submit(std::move(job));
       }
       reader.Close();
     }
     if (pool) {
-      while (pool->in_flight() > 0) finish(pool->Take());
+      while (pool->in_flight() > 0) take();
     }
     return status;
   }
@@ -370,44 +469,36 @@ void SkipBom(Block& b) {
   if (b.file_start && b.text().starts_with(kBom)) b.skip = kBom.size();
 }
 
-// Top-level elements of a JSON array document, found by bracket depth outside strings.
+// The top-level elements of a JSON array document, found one at a time by bracket depth
+// outside strings (nothing is held per element, however many there are).
 struct Element {
   size_t begin = 0;
   size_t end = 0;
 };
-// Splits `text` (starting at `pos`, just after '['). Returns the elements, and sets `bad_at` to
-// where the document stops making sense (npos when the array closed properly).
-std::vector<Element> SplitArray(std::string_view text, size_t pos, size_t* bad_at,
-                                std::string* why) {
-  std::vector<Element> out;
-  *bad_at = std::string::npos;
-  auto ws = [&](size_t& i) {
-    while (i < text.size() &&
-           (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n')) {
-      ++i;
+class ArrayElements {
+ public:
+  /// `text` from `pos`, just after the '['.
+  ArrayElements(std::string_view text, size_t pos) : text_(text), i_(pos) {
+    SkipSpace();
+    if (i_ < text_.size() && text_[i_] == ']') {
+      ++i_;
+      Close();
     }
-  };
-  size_t i = pos;
-  ws(i);
-  if (i < text.size() && text[i] == ']') {
-    ++i;
-    ws(i);
-    if (i != text.size()) {
-      *bad_at = i;
-      *why = "characters after the end of the document";
-    }
-    return out;
   }
-  while (true) {
-    ws(i);
-    size_t begin = i;
+
+  /// The next element; false when there are no more: then bad_at() is where the document
+  /// stops making sense (npos when the array closed properly) and why() says how.
+  bool Next(Element* e) {
+    if (done_) return false;
+    SkipSpace();
+    const size_t begin = i_;
     int depth = 0;
     bool in_string = false;
-    for (; i < text.size(); ++i) {
-      char c = text[i];
+    for (; i_ < text_.size(); ++i_) {
+      const char c = text_[i_];
       if (in_string) {
         if (c == '\\') {
-          ++i;
+          ++i_;
         } else if (c == '"') {
           in_string = false;
         }
@@ -424,41 +515,59 @@ std::vector<Element> SplitArray(std::string_view text, size_t pos, size_t* bad_a
         break;
       }
     }
-    if (i >= text.size()) {
-      *bad_at = begin;
-      *why = "the array is not closed";
-      return out;
-    }
-    size_t end = i;
-    while (end > begin && (text[end - 1] == ' ' || text[end - 1] == '\t' || text[end - 1] == '\r' ||
-                           text[end - 1] == '\n')) {
+    if (i_ >= text_.size()) return Stop(begin, "the array is not closed");
+    size_t end = i_;
+    while (end > begin && (text_[end - 1] == ' ' || text_[end - 1] == '\t' ||
+                           text_[end - 1] == '\r' || text_[end - 1] == '\n')) {
       --end;
     }
-    if (end == begin) {
-      *bad_at = begin;
-      *why = "an empty array element";
-      return out;
+    if (end == begin) return Stop(begin, "an empty array element");
+    *e = {begin, end};
+    if (text_[i_] == ',') {
+      ++i_;
+    } else if (text_[i_] == ']') {
+      ++i_;
+      Close();
+    } else {  // '}' at depth 0
+      done_ = true;
+      bad_at_ = i_;
+      why_ = "unbalanced '}'";
     }
-    out.push_back({begin, end});
-    if (text[i] == ',') {
-      ++i;
-      continue;
-    }
-    if (text[i] == ']') {
-      ++i;
-      ws(i);
-      if (i != text.size()) {
-        *bad_at = i;
-        *why = "characters after the end of the document";
-      }
-      return out;
-    }
-    // '}' at depth 0
-    *bad_at = i;
-    *why = "unbalanced '}'";
-    return out;
+    return true;
   }
-}
+
+  size_t bad_at() const { return bad_at_; }
+  const std::string& why() const { return why_; }
+
+ private:
+  void SkipSpace() {
+    while (i_ < text_.size() &&
+           (text_[i_] == ' ' || text_[i_] == '\t' || text_[i_] == '\r' || text_[i_] == '\n')) {
+      ++i_;
+    }
+  }
+  // After the closing ']': only whitespace may follow.
+  void Close() {
+    done_ = true;
+    SkipSpace();
+    if (i_ != text_.size()) {
+      bad_at_ = i_;
+      why_ = "characters after the end of the document";
+    }
+  }
+  bool Stop(size_t at, const char* why) {
+    done_ = true;
+    bad_at_ = at;
+    why_ = why;
+    return false;
+  }
+
+  std::string_view text_;
+  size_t i_;
+  bool done_ = false;
+  size_t bad_at_ = std::string::npos;
+  std::string why_;
+};
 
 uint64_t CountNewlines(std::string_view text, size_t from, size_t to) {
   return static_cast<uint64_t>(std::count(text.data() + from, text.data() + to, '\n'));
@@ -501,9 +610,133 @@ std::string_view FormatName(RecordFormat f) {
   return "jsonl";
 }
 
+// Writes quarantine lines (docs/formats/quarantine.md) to a sink through a buffer that is flushed
+// whenever it holds a megabyte: a record's raw bytes are escaped (or base64-encoded) a piece at a
+// time, so a quarantined record of hundreds of megabytes is never copied whole.
+class QuarantineWriter {
+ public:
+  explicit QuarantineWriter(ByteSink& sink) : sink_(sink) {}
+
+  Status Add(const std::string& file, uint64_t line, const QuarantineEntry& q) {
+    JsonWriter w;
+    w.BeginObject();
+    w.Key("file");
+    w.String(file);
+    w.Key("line");
+    w.Uint(line);
+    w.Key("offset");
+    w.Uint(q.offset);
+    if (q.error_offset >= 0) {
+      w.Key("error_offset");
+      w.Uint(static_cast<uint64_t>(q.error_offset));
+    }
+    w.Key("error");
+    w.String(q.error);
+    w.Key("violations");
+    w.BeginArray();
+    for (const auto& [path, kind] : q.violations) {
+      w.BeginObject();
+      w.Key("path");
+      w.String(path);
+      w.Key("kind");
+      w.String(ViolationKindName(kind));
+      w.EndObject();
+    }
+    w.EndArray();
+    w.Key("raw");
+    buf_ += w.str();
+    // The raw value and the rest of the object, as JsonWriter writes them.
+    const bool utf8 = IsValidUtf8(q.raw);
+    buf_ += '"';
+    for (size_t at = 0; at < q.raw.size(); at += kPieceBytes) {
+      const std::string_view piece = q.raw.substr(at, kPieceBytes);
+      if (utf8) {
+        internal::AppendJsonEscaped(buf_, piece);
+      } else {
+        buf_ += Base64Encode(piece);  // whole 3-byte groups: the pieces join up
+      }
+      if (buf_.size() >= kFlushBytes) SLUICE_TRY(Flush());
+    }
+    buf_ += '"';
+    buf_ += utf8 ? R"(,"raw_encoding":"utf8"})" : R"(,"raw_encoding":"base64"})";
+    buf_ += '\n';
+    if (buf_.size() >= kFlushBytes) SLUICE_TRY(Flush());
+    return Ok();
+  }
+
+  Status Flush() {
+    if (buf_.empty()) return Ok();
+    Status s = sink_.Write(buf_);
+    buf_.clear();
+    return s;
+  }
+
+ private:
+  static constexpr size_t kPieceBytes = size_t{3} << 18;  // a multiple of 3, for base64
+  static constexpr size_t kFlushBytes = size_t{1} << 20;
+  ByteSink& sink_;
+  std::string buf_;
+};
+
 // CSV: how one file's columns map onto the schema.
 struct CsvFileLayout {
   RecordValidator::CsvLayout layout;
+};
+
+// Maps CSV headers onto a flat schema's top-level fields through an index of the fields' names
+// and one of their ASCII-lowercased names, so that a header of any width maps in one pass.
+class CsvColumnMap {
+ public:
+  CsvColumnMap(const schema::Schema& schema, const std::string& rescued_column,
+               const CsvRunOptions& options)
+      : top_(schema.fields()), options_(options) {
+    for (size_t i = 0; i < top_.size(); ++i) {
+      if (!rescued_column.empty() && top_[i].name() == rescued_column) {
+        rescued_index_ = static_cast<int>(i);
+      }
+    }
+    for (size_t i = 0; i < top_.size(); ++i) {
+      by_name_.emplace(top_[i].name(), i);
+      if (static_cast<int>(i) != rescued_index_) lower_names_.insert(AsciiLower(top_[i].name()));
+    }
+  }
+
+  /// The layout for a file with this header; without one, the fields in order (the rescued
+  /// column left out).
+  std::shared_ptr<const CsvFileLayout> Layout(const std::vector<std::string>* header) const {
+    auto l = std::make_shared<CsvFileLayout>();
+    l->layout.null_value = options_.null_value;
+    l->layout.empty_value = options_.empty_value;
+    if (header == nullptr) {
+      for (size_t i = 0; i < top_.size(); ++i) {
+        if (static_cast<int>(i) == rescued_index_) continue;
+        l->layout.columns.push_back(static_cast<int>(i));
+        l->layout.header.push_back(top_[i].name());
+      }
+      return l;
+    }
+    std::vector<bool> used(top_.size(), false);
+    for (const std::string& name : *header) {
+      int col = -1;
+      if (auto it = by_name_.find(name); it != by_name_.end()) {
+        const size_t i = it->second;
+        col = used[i] ? -3 : static_cast<int>(i);  // -3: a second column of that name
+        used[i] = true;
+      } else if (lower_names_.contains(AsciiLower(name))) {
+        col = -2;  // case mismatch: rescued, as Auto Loader does
+      }
+      l->layout.columns.push_back(col);
+      l->layout.header.push_back(name);
+    }
+    return l;
+  }
+
+ private:
+  const std::vector<schema::Field>& top_;
+  const CsvRunOptions& options_;
+  int rescued_index_ = -1;
+  internal::StringMap<size_t> by_name_;  // the first field of each name
+  internal::StringSet lower_names_;      // every field's but the rescued column's
 };
 
 bool SchemaIsFlat(const schema::Schema& s) {
@@ -649,7 +882,7 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
           q.error = msg.empty() ? std::string("the record does not fit the schema") : msg;
         }
         for (const RecordViolation& v : res.violations) q.violations.emplace_back(v.path, v.kind);
-        q.raw.assign(raw);
+        q.raw = raw;
         r.quarantine.push_back(std::move(q));
         if (failfast) {
           r.stopped = true;
@@ -663,49 +896,10 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
 
   // Per-file CSV layouts, built on the calling thread from each file's header.
   std::vector<std::shared_ptr<const CsvFileLayout>> layouts(files.size());
-  std::vector<const schema::Field*> positional;
-  int rescued_index = -1;
-  const auto& top = schema->fields();
-  for (size_t i = 0; i < top.size(); ++i) {
-    if (!vopts.rescued_column.empty() && top[i].name() == vopts.rescued_column) {
-      rescued_index = static_cast<int>(i);
-    }
-  }
+  std::optional<CsvColumnMap> columns;
+  if (csv) columns.emplace(*schema, vopts.rescued_column, options.csv);
   auto build_layout = [&](const std::vector<std::string>* header) {
-    auto l = std::make_shared<CsvFileLayout>();
-    l->layout.null_value = options.csv.null_value;
-    l->layout.empty_value = options.csv.empty_value;
-    if (header != nullptr) {
-      std::vector<bool> used(top.size(), false);
-      for (const std::string& name : *header) {
-        int col = -1;
-        for (size_t i = 0; i < top.size(); ++i) {
-          if (top[i].name() == name) {
-            col = used[i] ? -3 : static_cast<int>(i);  // -3: a second column of that name
-            if (col >= 0) used[i] = true;
-            break;
-          }
-        }
-        if (col == -1) {
-          for (size_t i = 0; i < top.size(); ++i) {
-            if (static_cast<int>(i) != rescued_index &&
-                AsciiLower(top[i].name()) == AsciiLower(name)) {
-              col = -2;  // case mismatch: rescued, as Auto Loader does
-              break;
-            }
-          }
-        }
-        l->layout.columns.push_back(col);
-        l->layout.header.push_back(name);
-      }
-    } else {
-      for (size_t i = 0; i < top.size(); ++i) {
-        if (static_cast<int>(i) == rescued_index) continue;
-        l->layout.columns.push_back(static_cast<int>(i));
-        l->layout.header.push_back(top[i].name());
-      }
-    }
-    return l;
+    return columns->Layout(header);
   };
   std::shared_ptr<const CsvFileLayout> headerless;
   if (csv && !options.csv.header) headerless = build_layout(nullptr);
@@ -748,7 +942,7 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
       case RecordFormat::kJsonLines: {
         r.newlines = ForEachLine(b, [&](uint64_t rel, size_t pos, std::string_view line) {
           const RecordResult& res = v.CheckJson(line, file, r.out);
-          return account(r, res, rel, b.base_offset + pos, line);
+          return account(r, res, rel, b.base_offset + pos, line) && MergeSoFar(job);
         });
         return;
       }
@@ -767,18 +961,19 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
           account(r, res, CountNewlines(text, 0, pos), b.base_offset + pos, doc);
           return;
         }
-        size_t bad_at = std::string::npos;
-        std::string why;
-        std::vector<Element> elements = SplitArray(text, pos + 1, &bad_at, &why);
+        ArrayElements elements(text, pos + 1);
         uint64_t rel = CountNewlines(text, 0, pos);
         size_t counted_to = pos;
-        for (const Element& e : elements) {
+        for (Element e; elements.Next(&e);) {
           rel += CountNewlines(text, counted_to, e.begin);
           counted_to = e.begin;
           std::string_view rec = text.substr(e.begin, e.end - e.begin);
           const RecordResult& res = v.CheckJson(rec, file, r.out);
           if (!account(r, res, rel, b.base_offset + e.begin, rec)) return;
+          if (!MergeSoFar(job)) return;
         }
+        const size_t bad_at = elements.bad_at();
+        const std::string& why = elements.why();
         if (bad_at != std::string::npos) {
           rel += CountNewlines(text, counted_to, bad_at);
           RecordResult res;
@@ -798,7 +993,7 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
         CsvRecord rec;
         while (reader.Next(rec)) {
           const RecordResult& res = v.CheckCsv(rec, layout, file, r.out);
-          if (!account(r, res, rec.line - 1, rec.offset, rec.raw)) break;
+          if (!account(r, res, rec.line - 1, rec.offset, rec.raw) || !MergeSoFar(job)) break;
         }
         r.newlines = CountNewlines(b.text(), 0, b.size);
         return;
@@ -811,8 +1006,10 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
   uint64_t lines_before = 0;
   uint32_t current_file = UINT32_MAX;
   Status sink_status = Ok();
-  std::string qbuf;
-  driver.merge = [&](Job& job) -> bool {
+  QuarantineWriter quarantine_lines(quarantine);
+  // The records of a block, or of the part of it merged so far: counts, tallies, output and
+  // quarantine lines. False to stop (a failed sink, failfast).
+  auto merge_records = [&](Job& job) -> bool {
     Block& b = job.block;
     BlockResult& r = job.result;
     if (b.file != current_file) {
@@ -824,7 +1021,6 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
     report.rescued += r.rescued;
     report.quarantined += r.quarantined;
     report.malformed += r.malformed;
-    report.bytes += b.size;
     for (ViolationTally& t : r.tallies) {
       std::string key = t.path;
       key += '\0';
@@ -835,7 +1031,10 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
       c.count += t.count;
       for (uint64_t rel : t.rel_lines) {
         if (c.lines.size() >= keep) break;
-        c.lines.emplace_back(b.file, lines_before + rel + 1);
+        const std::pair<uint32_t, uint64_t> at(b.file, lines_before + rel + 1);
+        // A record split from the one before by a part merge may share its line (a JSON
+        // document): the line is listed once, as within a block.
+        if (c.lines.empty() || c.lines.back() != at) c.lines.push_back(at);
       }
     }
     if (!r.out.empty()) {
@@ -845,48 +1044,16 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
         return false;
       }
     }
-    qbuf.clear();
     for (const QuarantineEntry& q : r.quarantine) {
-      JsonWriter w;
-      w.BeginObject();
-      w.Key("file");
-      w.String(files[b.file]);
-      w.Key("line");
-      w.Uint(lines_before + q.rel_line + 1);
-      w.Key("offset");
-      w.Uint(q.offset);
-      if (q.error_offset >= 0) {
-        w.Key("error_offset");
-        w.Uint(static_cast<uint64_t>(q.error_offset));
-      }
-      w.Key("error");
-      w.String(q.error);
-      w.Key("violations");
-      w.BeginArray();
-      for (const auto& [path, kind] : q.violations) {
-        w.BeginObject();
-        w.Key("path");
-        w.String(path);
-        w.Key("kind");
-        w.String(ViolationKindName(kind));
-        w.EndObject();
-      }
-      w.EndArray();
-      w.Key("raw");
-      const bool utf8 = IsValidUtf8(q.raw);
-      w.String(utf8 ? q.raw : Base64Encode(q.raw));
-      w.Key("raw_encoding");
-      w.String(utf8 ? "utf8" : "base64");
-      w.EndObject();
-      qbuf += w.Take();
-      qbuf += '\n';
-    }
-    if (!qbuf.empty()) {
-      Status s = quarantine.Write(qbuf);
+      Status s = quarantine_lines.Add(files[b.file], lines_before + q.rel_line + 1, q);
       if (!s.has_value()) {
         sink_status = s;
         return false;
       }
+    }
+    if (Status s = quarantine_lines.Flush(); !s.has_value()) {
+      sink_status = s;
+      return false;
     }
     if (r.stopped && !r.quarantine.empty()) {
       const QuarantineEntry& q = r.quarantine.back();
@@ -899,7 +1066,18 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
       report.stopped = std::move(stop);
       return false;
     }
-    lines_before += r.newlines;
+    return true;
+  };
+  driver.merge = [&](Job& job) -> bool {
+    report.bytes += job.block.size;
+    if (!merge_records(job)) return false;
+    lines_before += job.result.newlines;
+    return true;
+  };
+  // Only a block's final merge sees a failfast stop: a record that stops the run ends its block.
+  driver.merge_part = [&](Job& job) -> bool {
+    if (!merge_records(job)) return false;
+    job.result.ClearRecords();
     return true;
   };
   if (options.progress) {

@@ -7,20 +7,15 @@
 #include <cstring>
 
 #include "sluice/base/strings.h"
+#include "sluice/data/json_infer_internal.h"
 #include "sluice/data/lexical_internal.h"
 
 namespace sluice::data {
 
 namespace od = simdjson::ondemand;
-using internal::ClassifyJsonNumber;
-using internal::DateTimeFields;
-using internal::DecimalShape;
-using internal::JsonNumberClass;
+using Outcome = internal::InferOutcome;
 
 namespace {
-
-// Why a record could not be inferred. kMalformed follows the parse mode; kFatal fails always.
-enum class Outcome : uint8_t { kOk, kMalformed, kFatal };
 
 bool IsBlank(std::string_view s) {
   for (char c : s) {
@@ -43,13 +38,8 @@ Result<bool> ParseBool(std::string_view key, std::string_view v) {
 struct alignas(128) JsonInferrer::Impl {
   od::parser parser;
   std::vector<char> buffer;  // record text plus SIMDJSON_PADDING, reused
-  internal::DecimalLocale locale;
-  std::optional<internal::DateTimePattern> timestamp_pattern;
-  std::optional<internal::DateTimePattern> timestamp_ntz_pattern;
-  const JsonInferOptions* options = nullptr;
-  std::string reason;  // why the current record is malformed
-  // Per nesting depth: for the n-th key of an object, the field position it matched last.
-  std::vector<std::vector<uint32_t>> positions;
+  internal::JsonTypeRules rules;
+  internal::FieldSlots slots;
   // The record being read and the end of its padding.
   const char* doc_begin = nullptr;
   const char* doc_limit = nullptr;
@@ -72,143 +62,18 @@ struct alignas(128) JsonInferrer::Impl {
     return true;
   }
 
-  Outcome Fail(Outcome o, std::string why) {
-    reason = std::move(why);
-    return o;
-  }
-
-  // Scalar rules (the contract's first bullet). `acc` may be null: validate only.
-  Outcome String(std::string_view s, InferredType* out) const {
-    if (s.empty()) {
-      *out = InferredType::Null();
-      return Outcome::kOk;
-    }
-    const JsonInferOptions& o = *options;
-    if (o.prefers_decimal) {
-      DecimalShape d;
-      // DecimalType(precision, scale) throws for scale > precision or precision > 38 and, in
-      // non-legacy mode, negative scales; allCatch then falls through to the next rule.
-      if (internal::ParseLocaleDecimalJson(s, locale, &d) && d.precision <= 38 && d.scale >= 0 &&
-          d.scale <= d.precision) {
-        *out = InferredType::Decimal(d.precision, d.scale);
-        return Outcome::kOk;
-      }
-    }
-    if (o.infer_timestamp) {
-      DateTimeFields f;
-      if (o.timestamp_type_ntz) {
-        const bool ok = timestamp_ntz_pattern ? timestamp_ntz_pattern->Parse(s, &f)
-                                              : internal::ParseLenientTimestamp(s, &f);
-        if (ok && !f.has_zone) {
-          *out = InferredType::TimestampNtz();
-          return Outcome::kOk;
-        }
-      }
-      const bool ok = timestamp_pattern ? timestamp_pattern->Parse(s, &f)
-                                        : internal::ParseLenientTimestamp(s, &f);
-      if (ok) {
-        *out = InferredType::Timestamp();
-        return Outcome::kOk;
-      }
-    }
-    *out = InferredType::String();
-    return Outcome::kOk;
-  }
-
-  // An integer token of at most 18 digits (so it fits a long): the common case, decided
-  // without the full number grammar.
-  static bool ShortLong(std::string_view t) {
-    while (!t.empty() &&
-           (t.back() == ' ' || t.back() == '\t' || t.back() == '\n' || t.back() == '\r')) {
-      t.remove_suffix(1);
-    }
-    size_t i = (!t.empty() && t[0] == '-') ? 1 : 0;
-    const size_t digits = t.size() - i;
-    if (digits == 0 || digits > 18) return false;
-    if (t[i] == '0') return digits == 1;
-    for (; i < t.size(); ++i) {
-      if (t[i] < '0' || t[i] > '9') return false;
-    }
-    return true;
-  }
-
-  Outcome Number(std::string_view token, InferredType* out) {
-    if (ShortLong(token)) {
-      *out = options->primitives_as_string ? InferredType::String() : InferredType::Long();
-      return Outcome::kOk;
-    }
-    DecimalShape d;
-    const JsonNumberClass c = ClassifyJsonNumber(token, &d);
-    if (c == JsonNumberClass::kInvalid) {
-      return Fail(Outcome::kMalformed,
-                  fmt::format("invalid number \"{}\"", EscapeForMessage(token, 40)));
-    }
-    if (options->primitives_as_string) {
-      *out = InferredType::String();
-      return Outcome::kOk;
-    }
-    switch (c) {
-      case JsonNumberClass::kLong:
-        *out = InferredType::Long();
-        return Outcome::kOk;
-      case JsonNumberClass::kBigInteger:
-        *out = d.precision <= 38 ? InferredType::Decimal(d.precision, 0) : InferredType::Double();
-        return Outcome::kOk;
-      case JsonNumberClass::kFloat: {
-        if (!options->prefers_decimal) {
-          *out = InferredType::Double();
-          return Outcome::kOk;
-        }
-        const int p = std::max(d.precision, d.scale);
-        if (p > 38) {
-          *out = InferredType::Double();
-          return Outcome::kOk;
-        }
-        if (d.scale < 0) {
-          return Fail(Outcome::kFatal,
-                      fmt::format("number {} would need decimal({},{}): Spark rejects negative "
-                                  "decimal scales and fails the inference",
-                                  EscapeForMessage(token, 40), p, d.scale));
-        }
-        *out = InferredType::Decimal(p, d.scale);
-        return Outcome::kOk;
-      }
-      case JsonNumberClass::kNonNumeric:
-        if (options->prefers_decimal) {
-          // Jackson's getDecimalValue throws NumberFormatException: a corrupt record.
-          return Fail(Outcome::kMalformed, fmt::format("{} has no decimal value", token));
-        }
-        *out = InferredType::Double();
-        return Outcome::kOk;
-      case JsonNumberClass::kInvalid:
-        break;
-    }
-    return Fail(Outcome::kMalformed, "invalid number");
-  }
-
-  Outcome NonNumeric(std::string_view raw, InferredType* acc, const char* error) {
-    DecimalShape d;
-    if (ClassifyJsonNumber(raw, &d) != JsonNumberClass::kNonNumeric) {
-      return Fail(Outcome::kMalformed, error);
-    }
-    InferredType t;
-    if (Outcome o = Number(raw, &t); o != Outcome::kOk) return o;
-    Merge(acc, t);
-    return Outcome::kOk;
-  }
-
+  Outcome Fail(Outcome o, std::string why) { return rules.Fail(o, std::move(why)); }
   static void Merge(InferredType* acc, const InferredType& t) {
-    if (acc == nullptr || t.is_null()) return;
-    if (acc->kind() == t.kind() && t.kind() != InferredKind::kDecimal) return;
-    MergeInto(acc, t);
+    internal::JsonTypeRules::Merge(acc, t);
   }
+  const JsonInferOptions& options() const { return *rules.options; }
 
   Outcome Value(od::value v, InferredType* acc, uint32_t depth) {
     od::json_type type;
     if (auto e = v.type().get(type); e) {
       // NaN and Infinity are not JSON, but Jackson reads them (allowNonNumericNumbers).
       const std::string_view raw = v.raw_json_token();
-      return NonNumeric(raw, acc, simdjson::error_message(e));
+      return rules.NonNumeric(raw, acc, simdjson::error_message(e));
     }
     switch (type) {
       case od::json_type::object: {
@@ -229,25 +94,26 @@ struct alignas(128) JsonInferrer::Impl {
         const std::string_view token = v.raw_json_token();
         // Pass two of a record already checked: a long into a long (or a string) changes
         // nothing.
-        if (acc != nullptr && !options->primitives_as_string && !options->prefers_decimal) {
+        if (acc != nullptr && !options().primitives_as_string && !options().prefers_decimal) {
           // Any number merged into a double or a string stays what it is.
           if (acc->kind() == InferredKind::kString || acc->kind() == InferredKind::kDouble) {
             return Outcome::kOk;
           }
-          if (acc->kind() == InferredKind::kLong && ShortLong(token)) return Outcome::kOk;
+          if (acc->kind() == InferredKind::kLong && internal::JsonTypeRules::ShortLong(token))
+            return Outcome::kOk;
         }
-        if (acc == nullptr && !options->prefers_decimal) {
+        if (acc == nullptr && !options().prefers_decimal) {
           // Pass one only asks whether the token is a number.
-          if (ShortLong(token)) return Outcome::kOk;
-          DecimalShape shape;
-          if (ClassifyJsonNumber(token, &shape) == JsonNumberClass::kInvalid) {
+          if (internal::JsonTypeRules::ShortLong(token)) return Outcome::kOk;
+          internal::DecimalShape shape;
+          if (internal::ClassifyJsonNumber(token, &shape) == internal::JsonNumberClass::kInvalid) {
             return Fail(Outcome::kMalformed,
                         fmt::format("invalid number \"{}\"", EscapeForMessage(token, 40)));
           }
           return Outcome::kOk;
         }
         InferredType t;
-        const Outcome o = Number(token, &t);
+        const Outcome o = rules.Number(token, &t);
         if (o != Outcome::kOk) return o;
         Merge(acc, t);
         return Outcome::kOk;
@@ -257,7 +123,7 @@ struct alignas(128) JsonInferrer::Impl {
           // Pass two: the record was checked, so the string's content is only needed when a
           // rule looks at it.
           if (acc->kind() == InferredKind::kString) return Outcome::kOk;
-          if (!options->prefers_decimal && !options->infer_timestamp) {
+          if (!options().prefers_decimal && !options().infer_timestamp) {
             const std::string_view token = v.raw_json_token();
             const bool empty = token.size() >= 2 && token[1] == '"';
             Merge(acc, empty ? InferredType::Null() : InferredType::String());
@@ -270,7 +136,7 @@ struct alignas(128) JsonInferrer::Impl {
         }
         if (acc == nullptr || acc->kind() == InferredKind::kString) return Outcome::kOk;
         InferredType t;
-        const Outcome o = String(s, &t);
+        const Outcome o = rules.String(s, &t);
         if (o != Outcome::kOk) return o;
         Merge(acc, t);
         return Outcome::kOk;
@@ -281,7 +147,7 @@ struct alignas(128) JsonInferrer::Impl {
           return Fail(Outcome::kMalformed, simdjson::error_message(e));
         }
         Merge(acc,
-              options->primitives_as_string ? InferredType::String() : InferredType::Boolean());
+              options().primitives_as_string ? InferredType::String() : InferredType::Boolean());
         return Outcome::kOk;
       }
       case od::json_type::null: {
@@ -295,25 +161,17 @@ struct alignas(128) JsonInferrer::Impl {
     return Fail(Outcome::kMalformed, "unknown JSON value");
   }
 
-  Outcome CheckDepth(uint32_t depth) {
-    if (depth > options->max_depth) {
-      return Fail(Outcome::kMalformed,
-                  fmt::format("nesting deeper than {} levels", options->max_depth));
-    }
-    return Outcome::kOk;
-  }
-
   // Merge the object's fields into `acc` in place: acc becomes (or stays) a struct, or a string
   // when it already holds another kind (CompatibleType of anything and a struct).
   Outcome Object(od::object& obj, InferredType* acc, uint32_t depth) {
-    if (Outcome o = CheckDepth(depth); o != Outcome::kOk) return o;
+    if (Outcome o = rules.CheckDepth(depth); o != Outcome::kOk) return o;
     if (acc != nullptr && acc->is_null()) *acc = InferredType::Struct({});
     if (acc != nullptr && !acc->is_struct()) {
       // The record was validated first, so nothing inside needs looking at.
       *acc = InferredType::String();
       return Outcome::kOk;
     }
-    if (acc != nullptr && positions.size() <= depth) positions.resize(depth + 1);
+    if (acc != nullptr) slots.Begin(depth);
     uint32_t ordinal = 0;
     for (auto field_result : obj) {
       od::field field;
@@ -328,37 +186,15 @@ struct alignas(128) JsonInferrer::Impl {
         }
       }
       InferredType* slot = nullptr;
-      if (acc != nullptr) {
-        std::vector<InferredField>& fields = acc->mutable_fields();
-        // Records repeat their shape: the field the key at this ordinal found last time is
-        // tried first.
-        std::vector<uint32_t>& seen = positions[depth];
-        size_t at = fields.size();
-        if (ordinal < seen.size() && seen[ordinal] < fields.size() &&
-            fields[seen[ordinal]].name == key) {
-          at = seen[ordinal];
-        } else {
-          auto it = std::lower_bound(fields.begin(), fields.end(), key,
-                                     [](const InferredField& f, std::string_view k) {
-                                       return JavaStringCompare(f.name, k) < 0;
-                                     });
-          if (it == fields.end() || it->name != key) {
-            it = fields.insert(it, InferredField{std::string(key), InferredType::Null()});
-          }
-          at = static_cast<size_t>(it - fields.begin());
-          if (seen.size() <= ordinal) seen.resize(ordinal + 1);
-          seen[ordinal] = static_cast<uint32_t>(at);
-        }
-        slot = &fields[at].type;
-        ++ordinal;
-      }
+      if (acc != nullptr) slot = slots.Slot(acc->mutable_fields(), depth, ordinal++, key);
       if (Outcome o = Value(field.value(), slot, depth); o != Outcome::kOk) return o;
     }
+    if (acc != nullptr) slots.End(acc->mutable_fields(), depth);
     return Outcome::kOk;
   }
 
   Outcome Array(od::array& arr, InferredType* acc, uint32_t depth) {
-    if (Outcome o = CheckDepth(depth); o != Outcome::kOk) return o;
+    if (Outcome o = rules.CheckDepth(depth); o != Outcome::kOk) return o;
     if (acc != nullptr && acc->is_null()) *acc = InferredType::Array(InferredType::Null());
     if (acc != nullptr && !acc->is_array()) {
       *acc = InferredType::String();
@@ -385,7 +221,7 @@ struct alignas(128) JsonInferrer::Impl {
         return Fail(Outcome::kMalformed, simdjson::error_message(e));
       }
       InferredType t;
-      if (Outcome o = NonNumeric(raw, &t, simdjson::error_message(e)); o != Outcome::kOk) {
+      if (Outcome o = rules.NonNumeric(raw, &t, simdjson::error_message(e)); o != Outcome::kOk) {
         return o;
       }
       if (root_type != nullptr) *root_type = t;
@@ -413,7 +249,7 @@ struct alignas(128) JsonInferrer::Impl {
           return Fail(Outcome::kMalformed, simdjson::error_message(e));
         }
         InferredType t;
-        if (Outcome o = Number(raw, &t); o != Outcome::kOk) return o;
+        if (Outcome o = rules.Number(raw, &t); o != Outcome::kOk) return o;
         if (root_type != nullptr) *root_type = t;
         return Outcome::kOk;
       }
@@ -423,7 +259,7 @@ struct alignas(128) JsonInferrer::Impl {
           return Fail(Outcome::kMalformed, simdjson::error_message(e));
         }
         InferredType t;
-        if (Outcome o = String(s, &t); o != Outcome::kOk) return o;
+        if (Outcome o = rules.String(s, &t); o != Outcome::kOk) return o;
         if (root_type != nullptr) *root_type = t;
         return Outcome::kOk;
       }
@@ -434,7 +270,7 @@ struct alignas(128) JsonInferrer::Impl {
         }
         if (root_type != nullptr) {
           *root_type =
-              options->primitives_as_string ? InferredType::String() : InferredType::Boolean();
+              options().primitives_as_string ? InferredType::String() : InferredType::Boolean();
         }
         return Outcome::kOk;
       }
@@ -512,7 +348,7 @@ Result<JsonInferOptions> JsonInferOptions::FromMap(
 
 JsonInferrer::JsonInferrer(std::unique_ptr<Impl> impl, JsonInferOptions options)
     : impl_(std::move(impl)), options_(std::move(options)) {
-  impl_->options = &options_;
+  impl_->rules.options = &options_;
 }
 
 JsonInferrer::JsonInferrer(JsonInferrer&& other) noexcept
@@ -523,7 +359,7 @@ JsonInferrer::JsonInferrer(JsonInferrer&& other) noexcept
       records_(other.records_),
       malformed_(other.malformed_),
       last_malformed_reason_(std::move(other.last_malformed_reason_)) {
-  if (impl_) impl_->options = &options_;
+  if (impl_) impl_->rules.options = &options_;
 }
 
 JsonInferrer& JsonInferrer::operator=(JsonInferrer&& other) noexcept {
@@ -534,7 +370,7 @@ JsonInferrer& JsonInferrer::operator=(JsonInferrer&& other) noexcept {
   records_ = other.records_;
   malformed_ = other.malformed_;
   last_malformed_reason_ = std::move(other.last_malformed_reason_);
-  if (impl_) impl_->options = &options_;
+  if (impl_) impl_->rules.options = &options_;
   return *this;
 }
 
@@ -548,13 +384,13 @@ Result<JsonInferrer> JsonInferrer::Make(JsonInferOptions options) {
   }
   if (options.max_depth == 0) return InvalidArgument("max_depth must be at least 1");
   auto impl = std::make_unique<Impl>();
-  SLUICE_ASSIGN_OR_RETURN(impl->locale, internal::DecimalLocaleFor(options.locale));
+  SLUICE_ASSIGN_OR_RETURN(impl->rules.locale, internal::DecimalLocaleFor(options.locale));
   if (options.timestamp_format) {
-    SLUICE_ASSIGN_OR_RETURN(impl->timestamp_pattern,
+    SLUICE_ASSIGN_OR_RETURN(impl->rules.timestamp_pattern,
                             internal::DateTimePattern::Compile(*options.timestamp_format));
   }
   if (options.timestamp_ntz_format) {
-    SLUICE_ASSIGN_OR_RETURN(impl->timestamp_ntz_pattern,
+    SLUICE_ASSIGN_OR_RETURN(impl->rules.timestamp_ntz_pattern,
                             internal::DateTimePattern::Compile(*options.timestamp_ntz_format));
   }
   if (options.auto_loader.has_value()) {
@@ -585,7 +421,7 @@ Status JsonInferrer::AddPaddedRecord(std::string_view json) {
   ++records_;
   if (IsBlank(json)) return Ok();
   Impl& impl = *impl_;
-  impl.reason.clear();
+  impl.rules.reason.clear();
   impl.doc_begin = json.data();
   impl.doc_limit = json.data() + json.size() + simdjson::SIMDJSON_PADDING;
 
@@ -607,25 +443,33 @@ Status JsonInferrer::AddPaddedRecord(std::string_view json) {
     return Ok();
   };
 
-  od::document doc;
-  if (auto e =
-          impl.parser.iterate(json.data(), json.size(), json.size() + simdjson::SIMDJSON_PADDING)
-              .get(doc);
-      e) {
-    return malformed(simdjson::error_message(e));
-  }
-  // Validate the whole record first: a corrupt record must leave no trace in the schema.
-  Outcome o = impl.Document(doc, nullptr, nullptr);
-  if (o == Outcome::kFatal) {
-    --records_;
-    return InvalidArgument(fmt::format("record {}: {}", records_ + 1, impl.reason));
-  }
-  if (o == Outcome::kMalformed) return malformed(impl.reason);
-
-  doc.rewind();
   InferredType root_type;
-  o = impl.Document(doc, &root_, &root_type);
-  if (o != Outcome::kOk) return Internal("record changed between passes: " + impl.reason);
+  // Validate the whole record first: a corrupt record must leave no trace in the schema. A
+  // large record is read by a scanner of our own, when it takes it (see InferLargeRecord).
+  if (json.size() >= options_.large_record_bytes &&
+      internal::InferLargeRecord(json, impl.rules, impl.slots, nullptr, nullptr) == Outcome::kOk) {
+    const Outcome o = internal::InferLargeRecord(json, impl.rules, impl.slots, &root_, &root_type);
+    if (o != Outcome::kOk) return Internal("record changed between passes: " + impl.rules.reason);
+  } else {
+    impl.rules.reason.clear();
+    od::document doc;
+    if (auto e =
+            impl.parser.iterate(json.data(), json.size(), json.size() + simdjson::SIMDJSON_PADDING)
+                .get(doc);
+        e) {
+      return malformed(simdjson::error_message(e));
+    }
+    Outcome o = impl.Document(doc, nullptr, nullptr);
+    if (o == Outcome::kFatal) {
+      --records_;
+      return InvalidArgument(fmt::format("record {}: {}", records_ + 1, impl.rules.reason));
+    }
+    if (o == Outcome::kMalformed) return malformed(impl.rules.reason);
+
+    doc.rewind();
+    o = impl.Document(doc, &root_, &root_type);
+    if (o != Outcome::kOk) return Internal("record changed between passes: " + impl.rules.reason);
+  }
 
   // compatibleRootType: unwrap top-level arrays, drop nulls, merge structs, flag the rest.
   const InferredType* t = &root_type;

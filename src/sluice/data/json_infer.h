@@ -68,6 +68,9 @@ struct JsonInferOptions {
   std::string locale = "en-US";
   /// Records nested deeper are malformed (Jackson's StreamReadConstraints default).
   uint32_t max_depth = 1000;
+  /// Records at least this long are read by a scanner of sluice's own rather than simdjson,
+  /// whose index takes up to four times a record's size; the result is the same.
+  size_t large_record_bytes = size_t{16} << 20;
   /// Set for Auto Loader (cloudFiles) behaviour; see auto_loader.h.
   std::optional<AutoLoaderOptions> auto_loader;
 

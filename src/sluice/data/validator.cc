@@ -7,8 +7,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
-#include <unordered_map>
-#include <unordered_set>
 
 #if defined(__SSE2__)
 #include <immintrin.h>
@@ -16,7 +14,10 @@
 
 #include "sluice/base/json_writer.h"
 #include "sluice/base/strings.h"
+#include "sluice/data/json_text_internal.h"
 #include "sluice/data/lexical_internal.h"
+#include "sluice/data/name_index_internal.h"
+#include "sluice/data/rescued_object_internal.h"
 #include "sluice/schema/field_path.h"
 
 namespace sluice::data {
@@ -89,8 +90,10 @@ struct alignas(64) ValidationPlan::Node {
   std::string json_key;  // "name": as JSON, ready to append
   std::string lower;     // ASCII-lowercased name
   std::string path;      // the schema path, for reports
-  /// Wide structs: exact name -> child position.
-  std::unordered_map<std::string, uint32_t> by_name;
+  /// Wide structs: exact name -> child position, and ASCII-lowercased name -> the first child
+  /// with that lowercased name (case variants are found without a scan of the children).
+  internal::StringMap<uint32_t> by_name;
+  internal::StringMap<uint32_t> by_lower;
 };
 
 ValidationPlan::~ValidationPlan() = default;
@@ -151,6 +154,7 @@ Status CompileNode(const schema::Type& type, bool nullable, std::string path, ui
       if (type.fields().size() > kWideStruct) {
         for (size_t i = 0; i < type.fields().size(); ++i) {
           nodes[at].by_name.emplace(type.fields()[i].name(), static_cast<uint32_t>(i));
+          nodes[at].by_lower.emplace(nodes[first + i].lower, static_cast<uint32_t>(i));
         }
       }
       break;
@@ -189,9 +193,14 @@ Status CompileNode(const schema::Type& type, bool nullable, std::string path, ui
   return {};
 }
 
-bool IsNonNumericToken(std::string_view t) {
-  return t == "NaN" || t == "Infinity" || t == "+Infinity" || t == "-Infinity";
-}
+using internal::AppendJsonQuoted;
+using internal::CheckJsonEscape;
+using internal::IsJsonSpace;
+using internal::IsNonNumericToken;
+using internal::JsonEscape;
+using internal::kJsonDelimiter;
+using internal::UnescapeJsonString;
+using internal::Utf8Sequence;
 
 bool IsSpecialFloatString(std::string_view t) {
   return t == "NaN" || t == "Infinity" || t == "+Infinity" || t == "-Infinity" || t == "INF" ||
@@ -521,16 +530,6 @@ bool KeyFits(const Node& key, std::string_view s) {
   return false;
 }
 
-// Bytes that end a bare token (a number or literal): structure, quotes and whitespace.
-constexpr std::array<bool, 256> MakeDelimiters() {
-  std::array<bool, 256> t{};
-  for (char c : std::string_view("{}[]:,\" \t\r\n")) t[static_cast<unsigned char>(c)] = true;
-  return t;
-}
-constexpr std::array<bool, 256> kDelimiter = MakeDelimiters();
-
-inline bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
 // The first byte at or after `p` that is '"', '\\', a control character or non-ASCII, or `end`.
 // May read up to 31 bytes past `end` (the caller's padding).
 inline const char* FindStringSpecial(const char* p, const char* end) {
@@ -558,89 +557,6 @@ inline const char* FindStringSpecial(const char* p, const char* end) {
   }
   return end;
 #endif
-}
-
-// Length of the valid UTF-8 sequence at `p` (a byte >= 0x80), or 0.
-inline int Utf8Sequence(const char* p, const char* end) {
-  auto b = [&](int i) { return static_cast<unsigned char>(p[i]); };
-  auto cont = [&](int i) { return p + i < end && (b(i) & 0xC0) == 0x80; };
-  unsigned char c = b(0);
-  if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
-  if (c >= 0xE0 && c <= 0xEF) {
-    if (!cont(1) || !cont(2)) return 0;
-    if (c == 0xE0 && b(1) < 0xA0) return 0;
-    if (c == 0xED && b(1) > 0x9F) return 0;
-    return 3;
-  }
-  if (c >= 0xF0 && c <= 0xF4) {
-    if (!cont(1) || !cont(2) || !cont(3)) return 0;
-    if (c == 0xF0 && b(1) < 0x90) return 0;
-    if (c == 0xF4 && b(1) > 0x8F) return 0;
-    return 4;
-  }
-  return 0;
-}
-
-inline int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-// Four hex digits at p (p + 4 <= end checked by the caller), or -1.
-inline int Hex4(const char* p) {
-  int v = 0;
-  for (int i = 0; i < 4; ++i) {
-    int h = HexValue(p[i]);
-    if (h < 0) return -1;
-    v = (v << 4) | h;
-  }
-  return v;
-}
-
-// The content of a string whose escapes were already checked, with escapes resolved.
-void Unescape(std::string_view body, std::string& out) {
-  out.clear();
-  for (size_t i = 0; i < body.size(); ++i) {
-    char c = body[i];
-    if (c != '\\') {
-      out += c;
-      continue;
-    }
-    char e = body[++i];
-    switch (e) {
-      case 'b':
-        out += '\b';
-        break;
-      case 'f':
-        out += '\f';
-        break;
-      case 'n':
-        out += '\n';
-        break;
-      case 'r':
-        out += '\r';
-        break;
-      case 't':
-        out += '\t';
-        break;
-      case 'u': {
-        uint32_t cp = static_cast<uint32_t>(Hex4(body.data() + i + 1));
-        i += 4;
-        if (cp >= 0xD800 && cp <= 0xDBFF) {
-          uint32_t lo = static_cast<uint32_t>(Hex4(body.data() + i + 3));
-          i += 6;
-          cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-        }
-        AppendUtf8(out, cp);
-        break;
-      }
-      default:
-        out += e;
-        break;  // " \ /
-    }
-  }
 }
 
 // JSON number grammar: 0 when `t` is not a number, 1 for an integer, 2 for a fraction or
@@ -770,14 +686,14 @@ class Out {
     if (pos_ < limit_) {
       *pos_++ = c;
     } else {
-      overflow_ = true;
+      overflow_ = !discard_;
     }
     return *this;
   }
   __attribute__((always_inline)) Out& operator+=(std::string_view s) {
     const size_t n = s.size();
     if (n > static_cast<size_t>(limit_ - pos_)) {
-      overflow_ = true;
+      overflow_ = !discard_;
       return *this;
     }
     // Tokens are short: copy them with a few overlapping moves instead of a call.
@@ -812,21 +728,22 @@ class Out {
     if (n < size()) pos_ = begin_ + n;
   }
   bool overflow() const { return overflow_; }
+  /// Drop what was written and what will be: the record is bad and its line is not kept, so
+  /// nothing of a large bad record is written out (and no lack of room matters any more).
+  void Discard() {
+    pos_ = begin_;
+    limit_ = begin_;
+    discard_ = true;
+    overflow_ = false;
+  }
 
  private:
   char* begin_;
   char* pos_;
   char* limit_;
   bool overflow_ = false;
+  bool discard_ = false;
 };
-
-void AppendJsonTo(std::string& out, std::string_view s) { AppendJsonString(out, s); }
-void AppendJsonTo(Out& out, std::string_view s) {
-  thread_local std::string buf;
-  buf.clear();
-  AppendJsonString(buf, s);
-  out += buf;
-}
 
 }  // namespace
 
@@ -837,18 +754,20 @@ struct alignas(128) RecordValidator::Impl {
   const std::vector<Node>* nodes = nullptr;
   uint32_t max_depth = 1000;
   RecordResult result;
-  std::string rescued;                     // the rescued object's members, comma-separated
-  std::vector<std::string> rescued_paths;  // their names
-  std::string prior_rescued;               // the record's own value of the rescued column, if any
+  internal::RescuedObject rescued;  // what did not fit, as views of the record's text
+  // The record's own value of the rescued column, if any: a view of the record's text, or of
+  // prior_rescued_text (a CSV value made JSON).
+  std::string_view prior_rescued;
+  std::string prior_rescued_text;
   std::vector<Frame> frames;
-  std::vector<std::vector<uint8_t>> seen;  // per depth: which fields of the object were seen
-  std::vector<std::string> key_store;      // per depth: the current key, unescaped
-  std::vector<std::unordered_set<std::string>> map_keys;  // per depth: a map's keys so far
-  std::string scratch;
-  std::string content;      // a string's content with escapes resolved
-  std::string decimal;      // a decimal's normalized text
-  std::string rescued_key;  // "<rescued column>": as JSON
-  std::string skip_stack;   // open brackets while skipping a value
+  std::vector<std::vector<uint8_t>> seen;     // per depth: which fields of the object were seen
+  std::vector<std::string> key_store;         // per depth: the current key, unescaped
+  std::vector<internal::StringSet> map_keys;  // per depth: a map's keys so far
+  std::string scratch;                        // a member name as JSON, for the rescued column
+  std::string content;                        // a string's content with escapes resolved
+  std::string decimal;                        // a decimal's normalized text
+  std::string rescued_key;                    // "<rescued column>": as JSON
+  std::string skip_stack;                     // open brackets while skipping a value
   bool fatal = false;
   bool needs_rescue = false;
   uint32_t depth = 0;
@@ -874,8 +793,22 @@ struct alignas(128) RecordValidator::Impl {
 
   const Node& child(const Node& n, uint32_t i) const { return (*nodes)[n.first_child + i]; }
 
+  // Empty a map's key set for the next map. A set that held many keys is replaced: clear()
+  // keeps its buckets and would cost the largest map's size on every small map after it.
+  static void ResetKeySet(internal::StringSet& keys) {
+    if (keys.bucket_count() > 64) {
+      keys = internal::StringSet();
+    } else {
+      keys.clear();
+    }
+  }
+
+  // Whether the record has all the violations it keeps: callers that build a path for one may
+  // skip it.
+  bool ViolationsFull() const { return result.violations.size() >= kMaxViolationsPerRecord; }
+
   void Violation(std::string path, ViolationKind kind, std::string detail = {}) {
-    if (result.violations.size() < kMaxViolationsPerRecord) {
+    if (!ViolationsFull()) {
       result.violations.push_back({std::move(path), kind, std::move(detail)});
     }
   }
@@ -896,64 +829,17 @@ struct alignas(128) RecordValidator::Impl {
     return path;
   }
 
-  // Add a member to the rescued object. Its name is the value's place; a place rescued twice
-  // in one record (a duplicate key whose first value was rescued too) gets `#2`, `#3`, ... so
-  // the object's names stay unique.
+  // Add a member to the rescued object: `raw_json` is a view of the record's text. Its name is
+  // the value's place; a place rescued twice in one record (a duplicate key whose first value
+  // was rescued too) gets `#2`, `#3`, ... so the object's names stay unique.
   void AddRescued(std::string_view raw_json) {
     needs_rescue = true;
-    std::string path = UniqueRescuedName(RuntimePath());
-    if (!rescued.empty()) rescued += ',';
-    AppendJsonString(rescued, path);
-    rescued += ':';
-    AppendStrictJson(rescued, raw_json);
-    rescued_paths.push_back(std::move(path));
+    rescued.Add(RuntimePath(), raw_json);
   }
-
-  // Append checked JSON text, with Jackson's bare NaN/Infinity tokens (which no strict reader
-  // takes) written as strings, so the rescued object is JSON anyone can read.
-  static void AppendStrictJson(std::string& out, std::string_view raw) {
-    if (raw.find_first_of("NI") == std::string_view::npos) {
-      out += raw;
-      return;
-    }
-    size_t i = 0;
-    while (i < raw.size()) {
-      char c = raw[i];
-      if (c == '"') {  // copy a string whole
-        size_t j = i + 1;
-        while (j < raw.size() && raw[j] != '"') j += raw[j] == '\\' ? 2 : 1;
-        out.append(raw.substr(i, j + 1 - i));
-        i = j + 1;
-        continue;
-      }
-      if (kDelimiter[static_cast<unsigned char>(c)]) {
-        out += c;
-        ++i;
-        continue;
-      }
-      size_t j = i;
-      while (j < raw.size() && !kDelimiter[static_cast<unsigned char>(raw[j])]) ++j;
-      std::string_view atom = raw.substr(i, j - i);
-      if (IsNonNumericToken(atom)) {
-        out += '"';
-        out += atom;
-        out += '"';
-      } else {
-        out += atom;
-      }
-      i = j;
-    }
-  }
-
-  // `name`, or `name#2`, `name#3`, ... if the rescued object already has it.
-  std::string UniqueRescuedName(std::string name) const {
-    if (rescued_paths.empty()) return name;
-    const std::string base = name;
-    for (int k = 2;
-         std::find(rescued_paths.begin(), rescued_paths.end(), name) != rescued_paths.end(); ++k) {
-      name = base + "#" + std::to_string(k);
-    }
-    return name;
+  // The same for text that is not JSON (a CSV value, a bare NaN token): rescued as a string.
+  void AddRescuedString(std::string_view text) {
+    needs_rescue = true;
+    rescued.AddString(RuntimePath(), text);
   }
 
   bool Malformed(std::string message) {
@@ -982,29 +868,20 @@ struct alignas(128) RecordValidator::Impl {
       }
       if (c == '\\') {
         esc = true;
-        if (q + 1 >= end) return Malformed("unterminated string");
-        char e = q[1];
-        if (e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' || e == 'n' || e == 'r' ||
-            e == 't') {
-          p = q + 2;
-          continue;
-        }
-        if (e != 'u') return Malformed("invalid escape in a string");
-        if (end - q < 6) return Malformed("unterminated string");
-        int cp = Hex4(q + 2);
-        if (cp < 0) return Malformed("invalid \\u escape in a string");
-        if (cp >= 0xDC00 && cp <= 0xDFFF) return Malformed("lone surrogate in a string");
-        if (cp >= 0xD800 && cp <= 0xDBFF) {
-          if (end - q < 12 || q[6] != '\\' || q[7] != 'u') {
+        size_t length = 0;
+        switch (CheckJsonEscape(q, end, &length)) {
+          case JsonEscape::kValid:
+            p = q + length;
+            continue;
+          case JsonEscape::kUnterminated:
+            return Malformed("unterminated string");
+          case JsonEscape::kInvalid:
+            return Malformed("invalid escape in a string");
+          case JsonEscape::kInvalidUnicode:
+            return Malformed("invalid \\u escape in a string");
+          case JsonEscape::kLoneSurrogate:
             return Malformed("lone surrogate in a string");
-          }
-          int lo = Hex4(q + 8);
-          if (lo < 0xDC00 || lo > 0xDFFF) return Malformed("lone surrogate in a string");
-          p = q + 12;
-          continue;
         }
-        p = q + 6;
-        continue;
       }
       if (c < 0x20) return Malformed("control character in a string");
       int len = Utf8Sequence(q, end);
@@ -1016,7 +893,7 @@ struct alignas(128) RecordValidator::Impl {
   // A bare token at p (a number or literal); p moves past it.
   std::string_view ScanAtom() {
     const char* s = p;
-    while (p < end && !kDelimiter[static_cast<unsigned char>(*p)]) ++p;
+    while (p < end && !kJsonDelimiter[static_cast<unsigned char>(*p)]) ++p;
     return std::string_view(s, static_cast<size_t>(p - s));
   }
 
@@ -1100,20 +977,27 @@ struct alignas(128) RecordValidator::Impl {
     return "invalid token " + EscapeForMessage(atom, 40);
   }
 
+  // The record cannot be represented: it will be bad, so its line is no longer written.
+  void Fatal(Out& out) {
+    fatal = true;
+    out.Discard();
+  }
+
   // A value that does not fit `n`: report it, rescue its text, write null.
   void Mismatch(const Node& n, ViolationKind kind, std::string_view raw, Out& out,
                 std::string detail = {}) {
     Violation(n.path, kind, std::move(detail));
-    if (!n.nullable) fatal = true;
+    if (!n.nullable) Fatal(out);
     AddRescued(raw);
     out += "null";
   }
 
   // Mismatch for a bare NaN/Infinity token, rescued as a JSON string (it is not JSON text).
   void MismatchText(const Node& n, ViolationKind kind, std::string_view text, Out& out) {
-    std::string s;
-    AppendJsonString(s, text);
-    Mismatch(n, kind, s, out);
+    Violation(n.path, kind);
+    if (!n.nullable) Fatal(out);
+    AddRescuedString(text);
+    out += "null";
   }
 
   // Read the value at p for place `n`, appending its output to `out`.
@@ -1144,7 +1028,7 @@ struct alignas(128) RecordValidator::Impl {
     if (kind == Atom::kNull) {
       if (!n.nullable) {
         Violation(n.path, ViolationKind::kNullNotAllowed);
-        fatal = true;
+        Fatal(out);
       }
       out += "null";
       return true;
@@ -1158,13 +1042,13 @@ struct alignas(128) RecordValidator::Impl {
       Mismatch(n, ViolationKind::kStringTooLong, raw, out);
       return true;
     }
-    AppendJsonTo(out, raw);
+    AppendJsonQuoted(out, raw);
     return true;
   }
 
   std::string_view Content(std::string_view body, bool esc) {
     if (!esc) return body;
-    Unescape(body, content);
+    UnescapeJsonString(body, content);
     return content;
   }
 
@@ -1294,7 +1178,7 @@ struct alignas(128) RecordValidator::Impl {
       case TypeKind::kFloat32:
       case TypeKind::kFloat64: {
         if (kind == Atom::kNonNumeric) {
-          AppendJsonTo(out, atom);
+          AppendJsonQuoted(out, atom);
           return true;
         }
         if (kind == Atom::kInteger || kind == Atom::kFloat) {
@@ -1411,7 +1295,7 @@ struct alignas(128) RecordValidator::Impl {
     if (++depth > max_depth) return Malformed("nesting deeper than the limit");
     const Node& key_node = child(n, 0);
     const Node& value_node = child(n, 1);
-    map_keys[depth].clear();
+    ResetKeySet(map_keys[depth]);
     ++p;
     SkipSpace();
     out += '{';
@@ -1432,7 +1316,7 @@ struct alignas(128) RecordValidator::Impl {
       if (!ScanString(&body, &esc)) return false;
       std::string_view key = body;
       if (esc) {
-        Unescape(body, key_store[depth]);
+        UnescapeJsonString(body, key_store[depth]);
         key = key_store[depth];
       }
       frames.back().name = key;
@@ -1454,7 +1338,7 @@ struct alignas(128) RecordValidator::Impl {
           std::string_view raw;
           if (!SkipValue(&raw)) return false;
           Violation(key_node.path, ViolationKind::kTypeMismatch, "map key does not fit");
-          fatal = true;  // a map key is never null: the entry cannot be represented
+          Fatal(out);  // a map key is never null: the entry cannot be represented
           AddRescued(raw);
           out += "null";
         } else if (!WalkValue(value_node, out)) {
@@ -1487,10 +1371,23 @@ struct alignas(128) RecordValidator::Impl {
     return std::memcmp(q, h.name.data(), len) == 0 && q[len] == '"';
   }
 
+  // The first child of `n` whose name is `key` when ASCII case is ignored, or -1.
+  int FindChildIgnoringCase(const Node& n, std::string_view key) const {
+    const std::string lower = AsciiLower(key);
+    if (!n.by_lower.empty()) {
+      auto it = n.by_lower.find(lower);
+      return it == n.by_lower.end() ? -1 : static_cast<int>(it->second);
+    }
+    for (uint32_t i = 0; i < n.child_count; ++i) {
+      if (child(n, i).lower == lower) return static_cast<int>(i);
+    }
+    return -1;
+  }
+
   // The child of `n` named exactly `key`, or -1.
   int FindChild(const Node& n, std::string_view key) const {
     if (!n.by_name.empty()) {
-      auto it = n.by_name.find(std::string(key));
+      auto it = n.by_name.find(key);
       return it == n.by_name.end() ? -1 : static_cast<int>(it->second);
     }
     for (uint32_t i = 0; i < n.child_count; ++i) {
@@ -1533,7 +1430,7 @@ struct alignas(128) RecordValidator::Impl {
           if (!ScanString(&body, &esc)) return false;
           key = body;
           if (esc) {
-            Unescape(body, key_store[depth]);
+            UnescapeJsonString(body, key_store[depth]);
             key = key_store[depth];
           }
           idx = FindChild(n, key);
@@ -1553,7 +1450,7 @@ struct alignas(128) RecordValidator::Impl {
             if (root && idx == n.rescued_child) {
               std::string_view raw;
               if (!SkipValue(&raw)) return false;
-              if (raw != "null") prior_rescued.assign(raw);
+              if (raw != "null") prior_rescued = raw;
             } else {
               if (!first) out += ',';
               first = false;
@@ -1563,21 +1460,16 @@ struct alignas(128) RecordValidator::Impl {
           }
         } else {
           // Not a field of this struct: a case variant of one, or unknown.
-          std::string lower = AsciiLower(key);
-          int ci = -1;
-          for (uint32_t i = 0; i < n.child_count; ++i) {
-            if (child(n, i).lower == lower) {
-              ci = static_cast<int>(i);
-              break;
-            }
-          }
+          const bool case_variant = FindChildIgnoringCase(n, key) >= 0;
           frames.back().name = key;
           std::string_view raw;
           if (!SkipValue(&raw)) return false;
-          std::string path = n.path.empty() ? schema::QuoteFieldName(key)
-                                            : n.path + "." + schema::QuoteFieldName(key);
-          Violation(std::move(path),
-                    ci >= 0 ? ViolationKind::kCaseMismatch : ViolationKind::kUnknownField);
+          if (!ViolationsFull()) {
+            std::string path = n.path.empty() ? schema::QuoteFieldName(key)
+                                              : n.path + "." + schema::QuoteFieldName(key);
+            Violation(std::move(path),
+                      case_variant ? ViolationKind::kCaseMismatch : ViolationKind::kUnknownField);
+          }
           AddRescued(raw);
         }
         const Next next = AfterItem('}');
@@ -1592,14 +1484,14 @@ struct alignas(128) RecordValidator::Impl {
       const Node& c = child(n, i);
       if (!c.nullable) {
         Violation(c.path, ViolationKind::kMissingRequired);
-        fatal = true;
+        Fatal(out);
       }
       if (!first) out += ',';
       first = false;
       out += c.json_key;
       out += "null";
     }
-    if (root) WriteRescuedColumn(out, first);
+    if (root && !fatal) WriteRescuedColumn(out, first);
     out += '}';
     --depth;
     return true;
@@ -1651,28 +1543,32 @@ struct alignas(128) RecordValidator::Impl {
       if (prior_rescued.front() == '"') {
         out += prior_rescued;
       } else {
-        AppendJsonTo(out, prior_rescued);
+        AppendJsonQuoted(out, prior_rescued);
       }
       return;
     }
-    scratch.clear();
-    scratch += '{';
-    scratch += rescued;
-    if (!prior_rescued.empty()) {
-      scratch += ',';
-      AppendJsonString(scratch, UniqueRescuedName(rc));
-      scratch += ':';
-      AppendStrictJson(scratch, prior_rescued);
-    }
+    // The object {members, prior value, file} as a JSON string, escaped as it is written.
+    out += '"';
+    out += '{';
+    rescued.AppendEscapedMembers(out);
+    auto escaped_member = [&](std::string_view name, std::string_view json_value) {
+      out += ',';
+      scratch.clear();
+      AppendJsonString(scratch, name);
+      internal::AppendJsonEscaped(out, scratch);
+      out += ':';
+      internal::ForEachStrictJsonPiece(
+          json_value, [&](std::string_view piece) { internal::AppendJsonEscaped(out, piece); });
+    };
+    if (!prior_rescued.empty()) escaped_member(rescued.UniqueName(rc), prior_rescued);
     const std::string& fk = plan->options().file_path_key;
     if (!fk.empty()) {
-      scratch += ',';
-      AppendJsonString(scratch, fk);
-      scratch += ':';
-      AppendJsonString(scratch, file);
+      std::string file_json;
+      AppendJsonString(file_json, file);
+      escaped_member(fk, file_json);
     }
-    scratch += '}';
-    AppendJsonTo(out, scratch);
+    out += '}';
+    out += '"';
   }
 
   void Reset(std::string_view f) {
@@ -1680,9 +1576,8 @@ struct alignas(128) RecordValidator::Impl {
     result.violations.clear();
     result.error.clear();
     result.error_offset = -1;
-    rescued.clear();
-    rescued_paths.clear();
-    prior_rescued.clear();
+    rescued.Clear();
+    prior_rescued = {};
     frames.clear();
     fatal = false;
     needs_rescue = false;
@@ -1926,21 +1821,22 @@ const RecordResult& RecordValidator::CheckCsv(const CsvRecord& record, const Csv
     int col = layout.columns[i];
     if (col < 0) {
       s.frames.back().name = layout.header[i];
-      std::string raw;
-      AppendJsonString(raw, f.value);
-      s.Violation(schema::QuoteFieldName(layout.header[i]), col == -2 ? ViolationKind::kCaseMismatch
-                                                            : col == -3
-                                                                ? ViolationKind::kDuplicateKey
-                                                                : ViolationKind::kUnknownField);
-      s.AddRescued(raw);
+      if (!s.ViolationsFull()) {
+        s.Violation(schema::QuoteFieldName(layout.header[i]),
+                    col == -2   ? ViolationKind::kCaseMismatch
+                    : col == -3 ? ViolationKind::kDuplicateKey
+                                : ViolationKind::kUnknownField);
+      }
+      s.AddRescuedString(f.value);
       continue;
     }
     const Node& c = s.child(root, static_cast<uint32_t>(col));
     seen[static_cast<size_t>(col)] = 1;
     if (col == root.rescued_child) {
       if (!f.value.empty()) {
-        s.prior_rescued.clear();
-        AppendJsonString(s.prior_rescued, f.value);
+        s.prior_rescued_text.clear();
+        AppendJsonString(s.prior_rescued_text, f.value);
+        s.prior_rescued = s.prior_rescued_text;
       }
       continue;
     }
@@ -1961,11 +1857,9 @@ const RecordResult& RecordValidator::CheckCsv(const CsvRecord& record, const Csv
     ViolationKind kind;
     if (!CsvValue(c, value, out, &kind)) {
       s.frames.back().name = c.name;
-      std::string raw;
-      AppendJsonString(raw, f.value);
       s.Violation(c.path, kind);
       if (!c.nullable) s.fatal = true;
-      s.AddRescued(raw);
+      s.AddRescuedString(f.value);
       out += "null";
     }
   }

@@ -1,0 +1,204 @@
+// JSON text as the data plane's own scanners read and write it: the bytes that end a token,
+// string escapes (checking, resolving and writing them) and UTF-8 sequences. Shared by the
+// validator's scanner, the large-record inference scanner and the rescued-data writer.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace sluice::data::internal {
+
+inline bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/// Bytes that end a bare JSON token (a number or literal): structure, quotes and whitespace.
+inline constexpr std::array<bool, 256> kJsonDelimiter = [] {
+  std::array<bool, 256> t{};
+  for (char c : std::string_view("{}[]:,\" \t\r\n")) t[static_cast<unsigned char>(c)] = true;
+  return t;
+}();
+
+/// Jackson's non-numeric number tokens (allowNonNumericNumbers).
+inline bool IsNonNumericToken(std::string_view t) {
+  return t == "NaN" || t == "Infinity" || t == "+Infinity" || t == "-Infinity";
+}
+
+/// Bytes that AppendJsonString writes escaped: '"', '\\' and control bytes.
+inline constexpr std::array<bool, 256> kJsonEscapedByte = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0; c < 0x20; ++c) t[static_cast<size_t>(c)] = true;
+  t['"'] = true;
+  t['\\'] = true;
+  return t;
+}();
+
+/// Append what AppendJsonString(s) writes between its quotes (its default, non-ASCII bytes as
+/// they are) to `out`, a std::string or any output with `+=` of a char and a string_view. Byte
+/// by byte, so a string may be escaped in pieces.
+template <typename Out>
+void AppendJsonEscaped(Out& out, std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  size_t run = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (!kJsonEscapedByte[c]) continue;
+    if (i > run) out += s.substr(run, i - run);
+    run = i + 1;
+    switch (c) {
+      case '"':
+        out += std::string_view("\\\"");
+        break;
+      case '\\':
+        out += std::string_view("\\\\");
+        break;
+      case '\n':
+        out += std::string_view("\\n");
+        break;
+      case '\r':
+        out += std::string_view("\\r");
+        break;
+      case '\t':
+        out += std::string_view("\\t");
+        break;
+      case '\b':
+        out += std::string_view("\\b");
+        break;
+      case '\f':
+        out += std::string_view("\\f");
+        break;
+      default: {
+        const char u[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 15]};
+        out += std::string_view(u, sizeof u);
+        break;
+      }
+    }
+  }
+  if (s.size() > run) out += s.substr(run);
+}
+
+/// Append `s` as a quoted JSON string: the bytes AppendJsonString writes.
+template <typename Out>
+void AppendJsonQuoted(Out& out, std::string_view s) {
+  out += '"';
+  AppendJsonEscaped(out, s);
+  out += '"';
+}
+
+/// Call `emit(piece)` for consecutive pieces that together are `raw` (checked JSON text) with
+/// Jackson's bare NaN/Infinity tokens, which no strict reader takes, written as JSON strings.
+template <typename Emit>
+void ForEachStrictJsonPiece(std::string_view raw, Emit&& emit) {
+  if (raw.find_first_of("NI") == std::string_view::npos) {
+    emit(raw);
+    return;
+  }
+  size_t run = 0;  // start of the bytes not yet emitted
+  size_t i = 0;
+  while (i < raw.size()) {
+    const char c = raw[i];
+    if (c == '"') {  // a string, whole
+      size_t j = i + 1;
+      while (j < raw.size() && raw[j] != '"') j += raw[j] == '\\' ? 2 : 1;
+      i = j + 1;
+      continue;
+    }
+    if (kJsonDelimiter[static_cast<unsigned char>(c)]) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < raw.size() && !kJsonDelimiter[static_cast<unsigned char>(raw[j])]) ++j;
+    const std::string_view atom = raw.substr(i, j - i);
+    if (IsNonNumericToken(atom)) {
+      if (i > run) emit(raw.substr(run, i - run));
+      emit(std::string_view("\""));
+      emit(atom);
+      emit(std::string_view("\""));
+      run = j;
+    }
+    i = j;
+  }
+  if (raw.size() > run) emit(raw.substr(run));
+}
+
+/// Length of the valid UTF-8 sequence at `p` (a byte >= 0x80, before `end`), or 0.
+inline int Utf8Sequence(const char* p, const char* end) {
+  auto b = [&](int i) { return static_cast<unsigned char>(p[i]); };
+  auto cont = [&](int i) { return p + i < end && (b(i) & 0xC0) == 0x80; };
+  unsigned char c = b(0);
+  if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
+  if (c >= 0xE0 && c <= 0xEF) {
+    if (!cont(1) || !cont(2)) return 0;
+    if (c == 0xE0 && b(1) < 0xA0) return 0;
+    if (c == 0xED && b(1) > 0x9F) return 0;
+    return 3;
+  }
+  if (c >= 0xF0 && c <= 0xF4) {
+    if (!cont(1) || !cont(2) || !cont(3)) return 0;
+    if (c == 0xF0 && b(1) < 0x90) return 0;
+    if (c == 0xF4 && b(1) > 0x8F) return 0;
+    return 4;
+  }
+  return 0;
+}
+
+inline int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+/// Four hex digits at p (p + 4 <= end checked by the caller), or -1.
+inline int Hex4(const char* p) {
+  int v = 0;
+  for (int i = 0; i < 4; ++i) {
+    int h = HexValue(p[i]);
+    if (h < 0) return -1;
+    v = (v << 4) | h;
+  }
+  return v;
+}
+
+/// What the escape sequence at a backslash in a JSON string is.
+enum class JsonEscape : uint8_t {
+  kValid,
+  kUnterminated,
+  kInvalid,
+  kInvalidUnicode,
+  kLoneSurrogate
+};
+
+/// Check the escape at `q` (a backslash, before `end`); for kValid, `*length` is its length
+/// (a surrogate pair is one escape of 12 bytes).
+inline JsonEscape CheckJsonEscape(const char* q, const char* end, size_t* length) {
+  if (q + 1 >= end) return JsonEscape::kUnterminated;
+  const char e = q[1];
+  if (e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' || e == 'n' || e == 'r' ||
+      e == 't') {
+    *length = 2;
+    return JsonEscape::kValid;
+  }
+  if (e != 'u') return JsonEscape::kInvalid;
+  if (end - q < 6) return JsonEscape::kUnterminated;
+  const int cp = Hex4(q + 2);
+  if (cp < 0) return JsonEscape::kInvalidUnicode;
+  if (cp >= 0xDC00 && cp <= 0xDFFF) return JsonEscape::kLoneSurrogate;
+  if (cp >= 0xD800 && cp <= 0xDBFF) {
+    if (end - q < 12 || q[6] != '\\' || q[7] != 'u') return JsonEscape::kLoneSurrogate;
+    const int lo = Hex4(q + 8);
+    if (lo < 0xDC00 || lo > 0xDFFF) return JsonEscape::kLoneSurrogate;
+    *length = 12;
+    return JsonEscape::kValid;
+  }
+  *length = 6;
+  return JsonEscape::kValid;
+}
+
+/// The content of a string (the bytes between its quotes) whose escapes were checked, with the
+/// escapes resolved, into `out` (replaced).
+void UnescapeJsonString(std::string_view body, std::string& out);
+
+}  // namespace sluice::data::internal
