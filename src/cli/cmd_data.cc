@@ -225,19 +225,27 @@ struct ValidateOptions {
   CsvFlags csv;
 };
 
-Result<schema::SchemaPtr> ValidationSchema(const ValidateOptions& opt) {
+// The schema records are checked against, and whether keys outside it are allowed new columns.
+struct ValidationTarget {
+  schema::SchemaPtr schema;
+  bool allow_new_columns = false;
+};
+
+// A bare schema allows nothing outside it; a contract says through its change policy
+// (`allowed_new_columns`, true when the contract does not say, as Delta's mergeSchema).
+Result<ValidationTarget> LoadValidationTarget(const ValidateOptions& opt) {
   if (opt.schema.empty() == opt.contract.empty()) {
     return InvalidArgument("give exactly one of --schema or --contract");
   }
   if (!opt.schema.empty()) {
     SLUICE_ASSIGN_OR_RETURN(LoadedSchema loaded, LoadSchema(opt.schema, opt.schema_from));
     if (!opt.quiet) PrintNotes(loaded.notes, opt.schema);
-    return loaded.schema;
+    return ValidationTarget{loaded.schema, false};
   }
   SLUICE_ASSIGN_OR_RETURN(dialects::contract::Contract c, LoadContract(opt.contract));
   auto object = c.Object(opt.object);
   if (!object.has_value()) return Fail(object.error().WithContext(opt.contract));
-  return (*object)->schema;
+  return ValidationTarget{(*object)->schema, c.policy.allow_new_columns};
 }
 
 int RunValidate(ValidateOptions opt) {
@@ -257,8 +265,8 @@ int RunValidate(ValidateOptions opt) {
         {"--report", opt.report}}) {
     if (Status st = CheckWritable(flag, path); !st.has_value()) return ReportError(st.error());
   }
-  auto schema = ValidationSchema(opt);
-  if (!schema.has_value()) return ReportError(schema.error());
+  auto target = LoadValidationTarget(opt);
+  if (!target.has_value()) return ReportError(target.error());
   auto files = InputFiles(opt.files, opt.formats.pattern);
   if (!files.has_value()) return ReportError(files.error());
   auto format = ResolveFormat(opt.formats.input, *files);
@@ -274,6 +282,7 @@ int RunValidate(ValidateOptions opt) {
   ro.threads = opt.threads;
   ro.csv = *csv;
   ro.rescued_column = opt.rescued_column;
+  ro.allow_new_columns = target->allow_new_columns;
   ProgressBar bar(IsTerminal(2) && !opt.quiet && !IsStandardStream(opt.out));
   ro.progress = [&bar](const data::Progress& p) { bar.Update(p); };
 
@@ -293,7 +302,7 @@ int RunValidate(ValidateOptions opt) {
       fs, opt.quarantine, opt.quarantine.empty() ? STDERR_FILENO : STDOUT_FILENO, {.sync = false});
   if (!quarantine.has_value()) return ReportError(quarantine.error().WithContext("--quarantine"));
   ByteSink& records = out ? static_cast<ByteSink&>(*out) : *discard;
-  auto report = data::ValidateFiles(*files, *schema, ro, records, **quarantine);
+  auto report = data::ValidateFiles(*files, target->schema, ro, records, **quarantine);
   bar.Done();
   if (!report.has_value()) return ReportError(report.error());
   if (out) {

@@ -69,6 +69,55 @@ TEST(DataCliTest, SeedOrdersRescueAndReport) {
   std::filesystem::remove(report);
 }
 
+// The seed's unexpected column under the two policies a contract can state: with
+// allowed_new_columns: true it is kept (in the rescued column) and the run is clean; with false
+// it is an unknown_field, the record is rescued and the exit code says so.
+TEST(DataCliTest, ContractPolicyForNewColumns) {
+  const std::string records =
+      TempFile(".jsonl",
+               "{\"order_id\": 1001, \"customer_id\": 501, \"order_amount\": 4500.0}\n"
+               "{\"order_id\": 1002, \"customer_id\": 502, \"order_amount\": 120.5, "
+               "\"unexpected_column\": \"extra_unexpected_field\"}\n");
+  std::string contract =
+      Slurp(std::string(SLUICE_SOURCE_DIR) + "/examples/orders_silver_contract.yaml");
+  const std::string denied = TempFile(".yaml", contract);
+  const size_t at = contract.find("allowed_new_columns: false");
+  ASSERT_NE(at, std::string::npos);
+  contract.replace(at, 26, "allowed_new_columns: true");
+  const std::string allowed = TempFile(".yaml", contract);
+
+  RunResult ok = RunSluice({"validate", records, "--contract", allowed, "--format", "json", "-o",
+                            "/dev/null", "--quarantine", "/dev/null"});
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+  auto rep = ParseJson(ok.out);
+  ASSERT_TRUE(rep.has_value()) << ok.out;
+  EXPECT_EQ(rep->Find("valid")->as_int64(), 2);
+  EXPECT_EQ(rep->Find("rescued")->as_int64(), 0);
+  EXPECT_EQ(rep->Find("with_new_columns")->as_int64(), 1);
+  ASSERT_EQ(rep->Find("violations")->items().size(), 1u);
+  EXPECT_EQ(rep->Find("violations")->items()[0].Find("kind")->as_string(), "new_column");
+  EXPECT_EQ(rep->Find("violations")->items()[0].Find("path")->as_string(), "unexpected_column");
+
+  RunResult kept =
+      RunSluice({"validate", records, "--contract", allowed, "--quarantine", "/dev/null"});
+  EXPECT_EQ(kept.exit_code, 0) << kept.err;
+  EXPECT_TRUE(Contains(kept.out, "\\\"unexpected_column\\\":\\\"extra_unexpected_field\\\""))
+      << kept.out;
+  EXPECT_TRUE(Contains(kept.err,
+                       "1 valid records carry new columns the contract allows "
+                       "(unexpected_column)"))
+      << kept.err;
+
+  RunResult no = RunSluice({"validate", records, "--contract", denied, "--format", "json", "-o",
+                            "/dev/null", "--quarantine", "/dev/null"});
+  EXPECT_EQ(no.exit_code, 1) << no.err;
+  auto rep2 = ParseJson(no.out);
+  ASSERT_TRUE(rep2.has_value()) << no.out;
+  EXPECT_EQ(rep2->Find("rescued")->as_int64(), 1);
+  EXPECT_EQ(rep2->Find("with_new_columns")->as_int64(), 0);
+  EXPECT_EQ(rep2->Find("violations")->items()[0].Find("kind")->as_string(), "unknown_field");
+}
+
 TEST(DataCliTest, CleanInputExitsZeroAndFailFastExitsOne) {
   std::string file = TempFile(".jsonl", "{\"a\": 1}\n{\"a\": 2}\n{\"a\": \"x\"}\n{\"a\": 4}\n");
   std::string schema = TempFile(".ddl", "a INT");

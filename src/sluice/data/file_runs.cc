@@ -191,6 +191,7 @@ struct BlockResult {
   uint64_t records_in = 0;
   uint64_t valid = 0;
   uint64_t rescued = 0;
+  uint64_t with_new_columns = 0;
   uint64_t quarantined = 0;
   uint64_t malformed = 0;
   bool stopped = false;  // failfast: the last quarantine entry is where the run stops
@@ -211,7 +212,7 @@ struct BlockResult {
     quarantine.clear();
     tallies.clear();
     tally_index.clear();
-    records_in = valid = rescued = quarantined = malformed = 0;
+    records_in = valid = rescued = with_new_columns = quarantined = malformed = 0;
   }
   void Tally(const RecordViolation& v, uint64_t rel_line, size_t keep) {
     std::string key = v.path;
@@ -817,6 +818,7 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
   ValidatorOptions vopts;
   vopts.rescued_column =
       options.mode == ParseMode::kPermissive ? options.rescued_column : std::string();
+  vopts.allow_new_fields = options.allow_new_columns;
   SLUICE_ASSIGN_OR_RETURN(std::shared_ptr<const ValidationPlan> plan,
                           ValidationPlan::Compile(schema, vopts));
   const bool csv = options.format == RecordFormat::kCsv;
@@ -844,6 +846,7 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
     switch (res.status) {
       case RecordStatus::kValid:
         ++r.valid;
+        if (!res.violations.empty()) ++r.with_new_columns;  // a valid record's only notes
         return true;
       case RecordStatus::kRescued:
         ++r.valid;
@@ -1019,6 +1022,7 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
     report.records_in += r.records_in;
     report.valid += r.valid;
     report.rescued += r.rescued;
+    report.with_new_columns += r.with_new_columns;
     report.quarantined += r.quarantined;
     report.malformed += r.malformed;
     for (ViolationTally& t : r.tallies) {

@@ -63,6 +63,9 @@ struct ValidateRunOptions {
   CsvRunOptions csv;
   /// The rescued-data column in permissive mode (empty: none, rescue-worthy records are bad).
   std::string rescued_column = "_rescued_data";
+  /// Keys outside the schema are new columns the caller allows (a contract's
+  /// allowed_new_columns): kept in the rescued column, the record valid (ValidatorOptions).
+  bool allow_new_columns = false;
   /// Line numbers kept per violation in the report.
   size_t example_lines = 5;
   std::function<void(const Progress&)> progress;
@@ -96,6 +99,8 @@ struct ValidateReport {
   uint64_t records_in = 0;
   uint64_t valid = 0;
   uint64_t rescued = 0;
+  /// Valid records (not rescued) that carried allowed new columns, kept in the rescued column.
+  uint64_t with_new_columns = 0;
   uint64_t quarantined = 0;
   uint64_t malformed = 0;
   uint64_t bytes = 0;

@@ -173,9 +173,8 @@ TEST(HostileShapesTest, ValidatorUnknownAndCaseVariantKeysAgainstAsManyColumns) 
     auto make = [&](size_t n) {
       return PlanAndRecord{Plan(WideSchema(n)), Padded("{" + Members(prefix, n) + "}")};
     };
-    ExpectLinear<PlanAndRecord>(std::string("keys ") + prefix + "... against as many columns",
-                                kN, make,
-                                [&](const PlanAndRecord& in) { Check(in.plan, in.record); });
+    ExpectLinear<PlanAndRecord>(std::string("keys ") + prefix + "... against as many columns", kN,
+                                make, [&](const PlanAndRecord& in) { Check(in.plan, in.record); });
   }
   const auto plan = Plan(WideSchema(10));
   const Checked c = Check(plan, Padded(R"({"C3":1,"c3":2,"x":3})"));
@@ -260,8 +259,8 @@ ValidateReport RunValidate(const FileRun& in, StringSink* out = nullptr) {
   StringSink quarantine;
   ValidateRunOptions options = in.options;
   options.fs = in.fs;
-  auto report = ValidateFiles({in.path}, in.schema, options, out != nullptr ? *out : sink,
-                              quarantine);
+  auto report =
+      ValidateFiles({in.path}, in.schema, options, out != nullptr ? *out : sink, quarantine);
   EXPECT_TRUE(report.has_value()) << (report.has_value() ? "" : report.error().message());
   return report.has_value() ? *report : ValidateReport{};
 }
@@ -277,7 +276,7 @@ TEST(HostileShapesTest, CsvHeaderOfManyColumnsWithRepeatsAndCaseVariants) {
     std::string row;
     for (size_t i = 0; i < n; ++i) {
       std::string name = "c" + std::to_string(i % 10 == 9 ? i - 1 : i);  // every 10th repeats
-      if (i % 7 == 3) name[0] = 'C';                                        // every 7th: case
+      if (i % 7 == 3) name[0] = 'C';                                     // every 7th: case
       header += (i > 0 ? "," : "") + name;
       row += (i > 0 ? "," : "") + std::to_string(i);
     }

@@ -64,6 +64,8 @@ std::string_view ViolationKindName(ViolationKind kind) {
       return "case_mismatch";
     case ViolationKind::kDuplicateKey:
       return "duplicate_key";
+    case ViolationKind::kNewColumn:
+      return "new_column";
   }
   return "unknown";
 }
@@ -770,6 +772,10 @@ struct alignas(128) RecordValidator::Impl {
   std::string skip_stack;                     // open brackets while skipping a value
   bool fatal = false;
   bool needs_rescue = false;
+  // The record carries new fields the options allow: kept in the rescued column.
+  bool kept_new = false;
+  // How many entries of result.violations are kNewColumn notes.
+  size_t notes = 0;
   uint32_t depth = 0;
   std::string malformed_message;
   std::string_view file;
@@ -840,6 +846,24 @@ struct alignas(128) RecordValidator::Impl {
   void AddRescuedString(std::string_view text) {
     needs_rescue = true;
     rescued.AddString(RuntimePath(), text);
+  }
+  // Whether an unknown key is a new field the options allow (it is then kept, not rescued).
+  bool NewFieldAllowed(bool case_variant) const {
+    return !case_variant && plan->options().allow_new_fields &&
+           !plan->options().rescued_column.empty();
+  }
+  // An allowed new field at `path`, its value (JSON, or text when `is_text`) kept.
+  void KeepNewField(std::string path, std::string_view value, bool is_text) {
+    if (!ViolationsFull()) {
+      result.violations.push_back({std::move(path), ViolationKind::kNewColumn, {}});
+      ++notes;
+    }
+    kept_new = true;
+    if (is_text) {
+      rescued.AddString(RuntimePath(), value);
+    } else {
+      rescued.Add(RuntimePath(), value);
+    }
   }
 
   bool Malformed(std::string message) {
@@ -1464,13 +1488,19 @@ struct alignas(128) RecordValidator::Impl {
           frames.back().name = key;
           std::string_view raw;
           if (!SkipValue(&raw)) return false;
-          if (!ViolationsFull()) {
-            std::string path = n.path.empty() ? schema::QuoteFieldName(key)
-                                              : n.path + "." + schema::QuoteFieldName(key);
-            Violation(std::move(path),
-                      case_variant ? ViolationKind::kCaseMismatch : ViolationKind::kUnknownField);
+          auto path = [&] {
+            return n.path.empty() ? schema::QuoteFieldName(key)
+                                  : n.path + "." + schema::QuoteFieldName(key);
+          };
+          if (NewFieldAllowed(case_variant)) {
+            KeepNewField(ViolationsFull() ? std::string() : path(), raw, false);
+          } else {
+            if (!ViolationsFull()) {
+              Violation(path(),
+                        case_variant ? ViolationKind::kCaseMismatch : ViolationKind::kUnknownField);
+            }
+            AddRescued(raw);
           }
-          AddRescued(raw);
         }
         const Next next = AfterItem('}');
         if (next == Next::kError) return false;
@@ -1534,11 +1564,12 @@ struct alignas(128) RecordValidator::Impl {
     if (rc.empty()) return;
     if (!first) out += ',';
     out += rescued_key;
-    if (!needs_rescue && prior_rescued.empty()) {
+    const bool rescues = needs_rescue || kept_new;
+    if (!rescues && prior_rescued.empty()) {
       out += "null";
       return;
     }
-    if (!needs_rescue) {
+    if (!rescues) {
       // The column is a string: a record's non-string value is kept as its JSON text.
       if (prior_rescued.front() == '"') {
         out += prior_rescued;
@@ -1581,6 +1612,8 @@ struct alignas(128) RecordValidator::Impl {
     frames.clear();
     fatal = false;
     needs_rescue = false;
+    kept_new = false;
+    notes = 0;
     depth = 0;
     file = f;
     malformed_message.clear();
@@ -1593,7 +1626,7 @@ struct alignas(128) RecordValidator::Impl {
     } else if (needs_rescue) {
       result.status =
           plan->options().rescued_column.empty() ? RecordStatus::kBad : RecordStatus::kRescued;
-    } else if (!result.violations.empty()) {
+    } else if (result.violations.size() > notes) {
       result.status = RecordStatus::kBad;
     }
     if (result.status == RecordStatus::kBad || result.status == RecordStatus::kMalformed) {
@@ -1821,6 +1854,10 @@ const RecordResult& RecordValidator::CheckCsv(const CsvRecord& record, const Csv
     int col = layout.columns[i];
     if (col < 0) {
       s.frames.back().name = layout.header[i];
+      if (col == -1 && s.NewFieldAllowed(false)) {
+        s.KeepNewField(schema::QuoteFieldName(layout.header[i]), f.value, true);
+        continue;
+      }
       if (!s.ViolationsFull()) {
         s.Violation(schema::QuoteFieldName(layout.header[i]),
                     col == -2   ? ViolationKind::kCaseMismatch

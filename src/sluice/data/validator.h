@@ -25,6 +25,9 @@
 ///   duplicate goes into the rescued-data object `{"<path>": <original JSON>, ...,
 ///   "_file_path": "<file>"}`, keys being the record's own names, with `.name` and `[i]` steps
 ///   for nested places (`shipping.zip`, `items[2].qty`).
+/// - New fields allowed (ValidatorOptions::allow_new_fields, a contract's allowed_new_columns):
+///   an unknown key is still kept in the rescued object, but it is a new_column note rather than
+///   a violation, and a record whose only findings are notes stays valid (not rescued).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -51,6 +54,8 @@ enum class ViolationKind : uint8_t {
   kUnknownField,
   kCaseMismatch,
   kDuplicateKey,
+  /// Not a violation: a key outside the schema that the options allow (allow_new_fields).
+  kNewColumn,
 };
 /// snake_case name: "type_mismatch", "missing_required", ...
 std::string_view ViolationKindName(ViolationKind kind);
@@ -84,6 +89,10 @@ struct ValidatorOptions {
   std::string file_path_key = "_file_path";
   /// Records nested deeper than this are malformed.
   uint32_t max_depth = 1000;
+  /// Keys outside the schema (not case variants of a field, not repeats) are new columns the
+  /// caller allows: kept in the rescued column, noted as kNewColumn, the record stays valid.
+  /// Without a rescued column there is nowhere to keep them, and they stay unknown_field.
+  bool allow_new_fields = false;
 };
 
 /// A schema compiled for checking. Immutable; share it between threads.

@@ -11,7 +11,7 @@
 //   schema spark-json <StructType>   what DDL cannot say (containsNull, valueContainsNull)
 //   schema avro <Avro schema>        the model's types Spark lacks (time, uuid)
 //   option <field> <value>           a ValidatorOptions field: rescued_column, file_path_key
-//                                    (`none` for empty), max_depth
+//                                    (`none` for empty), max_depth, allow_new_fields (true|false)
 //   csv-header <row>                 CsvLayout::header, written as a `csv` row
 //   csv-columns <n>,<n>,...          CsvLayout::columns: a schema field index per CSV column,
 //                                    -1 unknown, -2 case variant, -3 repeated
@@ -292,8 +292,12 @@ Outcome Collect(const RecordResult& r, const std::string& out) {
   } else if (!r.error.empty() || r.error_offset != -1) {
     o.broken.push_back("an error on a record that is not malformed");
   }
-  if ((r.status == RecordStatus::kValid) != r.violations.empty()) {
-    o.broken.push_back("a valid record must have no violations, any other some");
+  // new_column entries are notes, not violations: a valid record may have those alone.
+  const bool only_notes = std::all_of(r.violations.begin(), r.violations.end(), [](const auto& v) {
+    return v.kind == ViolationKind::kNewColumn;
+  });
+  if ((r.status == RecordStatus::kValid) != only_notes) {
+    o.broken.push_back("a valid record must have no violations but notes, any other some");
   }
   return o;
 }
@@ -378,6 +382,8 @@ class FileRunner {
         options_.file_path_key = rest == "none" ? "" : std::string(rest);
       } else if (key == "max_depth" && ParseInt(rest).has_value()) {
         options_.max_depth = static_cast<uint32_t>(*ParseInt(rest));
+      } else if (key == "allow_new_fields" && (rest == "true" || rest == "false")) {
+        options_.allow_new_fields = rest == "true";
       } else {
         ADD_FAILURE_AT(path(), d.line) << "unknown option or bad value: " << d.value;
         return false;

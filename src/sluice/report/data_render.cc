@@ -49,6 +49,7 @@ std::string RenderValidateJson(const ValidateReport& r) {
   w.Key("records_in").Uint(r.records_in);
   w.Key("valid").Uint(r.valid);
   w.Key("rescued").Uint(r.rescued);
+  w.Key("with_new_columns").Uint(r.with_new_columns);
   w.Key("quarantined").Uint(r.quarantined);
   w.Key("malformed").Uint(r.malformed);
   w.Key("bytes").Uint(r.bytes);
@@ -79,6 +80,18 @@ std::string RenderValidateText(const ValidateReport& r, bool color) {
   if (r.quarantined > 0) quarantined = internal::Paint(quarantined, internal::Tone::kBad, color);
   std::string out = fmt::format("{} records: {} valid ({}), {} ({} malformed)\n", r.records_in,
                                 r.valid, rescued, quarantined, r.malformed);
+  if (r.with_new_columns > 0) {
+    std::string names;
+    for (const ViolationCount& v : r.violations) {
+      if (v.kind != data::ViolationKind::kNewColumn) continue;
+      if (!names.empty()) names += ", ";
+      names += v.path;
+    }
+    out += fmt::format(
+        "{} valid records carry new columns the contract allows ({}), kept in the "
+        "rescued column\n",
+        r.with_new_columns, names);
+  }
   if (r.stopped) {
     const data::FailFastStop& s = *r.stopped;
     out += fmt::format("stopped (failfast) at {}:{} (byte {}){}: {}\n", s.file, s.line, s.offset,

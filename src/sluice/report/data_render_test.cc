@@ -63,6 +63,7 @@ TEST(ValidateRenderTest, JsonAccountsForEveryRecord) {
   "records_in": 7,
   "valid": 5,
   "rescued": 2,
+  "with_new_columns": 0,
   "quarantined": 2,
   "malformed": 1,
   "bytes": 631,
@@ -116,6 +117,7 @@ TEST(ValidateRenderTest, JsonOfAFailFastStop) {
   "records_in": 2,
   "valid": 0,
   "rescued": 0,
+  "with_new_columns": 0,
   "quarantined": 1,
   "malformed": 0,
   "bytes": 90,
@@ -161,6 +163,18 @@ TEST(ValidateRenderTest, TextSummary) {
   EXPECT_EQ(MustRender(malformed, Format::kText),
             "2 records: 1 valid (0 rescued), 1 quarantined (0 malformed)\n"
             "stopped (failfast) at a.jsonl:2 (byte 45): the record is not a JSON object\n");
+}
+
+TEST(ValidateRenderTest, TextNamesTheNewColumnsAContractAllows) {
+  ValidateReport r = Permissive();
+  r.with_new_columns = 3;
+  r.violations.push_back(ViolationCount{"loyalty_tier", ViolationKind::kNewColumn, 3, {{0, 1}}});
+  r.violations.push_back(ViolationCount{"address.zip", ViolationKind::kNewColumn, 1, {{0, 2}}});
+  EXPECT_EQ(MustRender(r, Format::kText),
+            "7 records: 5 valid (2 rescued), 2 quarantined (1 malformed)\n"
+            "3 valid records carry new columns the contract allows (loyalty_tier, address.zip), "
+            "kept in the rescued column\n");
+  EXPECT_NE(MustRender(r, Format::kJson).find("\"with_new_columns\": 3,"), std::string::npos);
 }
 
 TEST(ValidateRenderTest, GithubAndReservedFormatsAreUnimplemented) {
