@@ -17,6 +17,8 @@ void RegisterMergeCommand(CLI::App& app, int& exit_code);
 void RegisterCheckCommand(CLI::App& app, int& exit_code);
 /// `sluice validate FILE... (--schema S | --contract C)`.
 void RegisterValidateCommand(CLI::App& app, int& exit_code);
+/// `sluice cat FILE...`: records as JSON lines.
+void RegisterCatCommand(CLI::App& app, int& exit_code);
 /// `sluice infer FILE...`.
 void RegisterInferCommand(CLI::App& app, int& exit_code);
 /// `sluice registry serve|register|get|list|versions|compat|config|delete|hash-password`.

@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   sluice::cli::RegisterCheckCommand(app, exit_code);
   sluice::cli::RegisterValidateCommand(app, exit_code);
   sluice::cli::RegisterInferCommand(app, exit_code);
+  sluice::cli::RegisterCatCommand(app, exit_code);
   sluice::cli::RegisterRegistryCommand(app, exit_code);
   sluice::cli::RegisterWireCommands(app, exit_code);
   try {
