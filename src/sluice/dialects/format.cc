@@ -9,6 +9,7 @@
 #include "sluice/dialects/contract/contract.h"
 #include "sluice/dialects/contract/dcs.h"
 #include "sluice/dialects/jsonschema/json_schema_convert.h"
+#include "sluice/dialects/parquet/parquet_schema.h"
 #include "sluice/dialects/spark/spark.h"
 #include "sluice/dialects/sql/sql.h"
 #include "sluice/schema/canonical.h"
@@ -31,6 +32,8 @@ const std::vector<FormatInfo>& AllFormats() {
        "YAML contract: required_columns + allowed_* policy"},
       {Format::kOdcs, "odcs", true, true, "Open Data Contract Standard v3 YAML"},
       {Format::kDcs, "dcs", true, false, "Data Contract Specification YAML (legacy; read only)"},
+      {Format::kParquet, "parquet", true, true,
+       "Parquet: a file's footer schema; written as the message type"},
       {Format::kSqlSpark, "sql-spark", false, true, "Spark SQL CREATE TABLE ... USING DELTA"},
       {Format::kSqlDuckDb, "sql-duckdb", false, true, "DuckDB CREATE TABLE"},
       {Format::kSqlPostgres, "sql-postgres", false, true, "PostgreSQL CREATE TABLE"},
@@ -124,6 +127,7 @@ Result<Format> DetectFormat(std::string_view path, std::string_view content) {
   std::string lower = AsciiLower(path);
   if (EndsWith(lower, ".avsc")) return Format::kAvro;
   if (EndsWith(lower, ".ddl")) return Format::kSparkDdl;
+  if (EndsWith(lower, ".parquet") || parquet::LooksLikeParquet(content)) return Format::kParquet;
   bool yaml = EndsWith(lower, ".yaml") || EndsWith(lower, ".yml");
   std::string_view body = TrimWhitespace(content);
   if (body.empty()) return InvalidArgument("empty schema file");
@@ -163,6 +167,8 @@ Result<Converted<SchemaPtr>> ReadSchema(std::string_view content, Format format)
       notes.insert(notes.end(), object->notes.begin(), object->notes.end());
       return Converted<SchemaPtr>{object->schema, std::move(notes)};
     }
+    case Format::kParquet:
+      return parquet::ReadSchema(content);
     case Format::kAvroCanonical:
     case Format::kSqlSpark:
     case Format::kSqlDuckDb:
@@ -203,6 +209,8 @@ Result<Converted<std::string>> WriteSchema(const schema::Schema& s, Format forma
       return contract::WriteOdcs(s);
     case Format::kDcs:
       return InvalidArgument("dcs is read only: write odcs instead");
+    case Format::kParquet:
+      return parquet::WriteSchema(s);
     case Format::kSqlSpark:
     case Format::kSqlDuckDb:
     case Format::kSqlPostgres: {

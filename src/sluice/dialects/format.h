@@ -22,6 +22,7 @@ enum class Format : uint8_t {
   kContract,       // the seed YAML contract (required_columns, allowed_* policy)
   kOdcs,           // Open Data Contract Standard v3 YAML
   kDcs,            // the legacy Data Contract Specification YAML (read only)
+  kParquet,        // a Parquet file's footer, or the message type text
   kSqlSpark,       // CREATE TABLE ... USING DELTA (write only)
   kSqlDuckDb,      // DuckDB CREATE TABLE (write only)
   kSqlPostgres,    // PostgreSQL CREATE TABLE (write only)
@@ -48,7 +49,8 @@ std::vector<std::string> FormatNames(bool readable_only);
 
 /// Guess the format of a schema file from its extension and content: .avsc is Avro, .ddl is
 /// Spark DDL, .yaml/.yml is a seed contract or ODCS (by content), .json is Spark JSON, Avro or
-/// JSON Schema (by content). kInvalidArgument when nothing fits.
+/// JSON Schema (by content), .parquet (or content ending in "PAR1", or starting `message`) is
+/// Parquet. kInvalidArgument when nothing fits.
 Result<Format> DetectFormat(std::string_view path, std::string_view content);
 
 /// Read a schema in `format`. Errors name the offset or field path; notes say what the model
