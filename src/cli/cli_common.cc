@@ -11,6 +11,7 @@
 #include "sluice/base/std_io.h"
 #include "sluice/base/strings.h"
 #include "sluice/dialects/contract/dcs.h"
+#include "sluice/dialects/parquet/parquet_schema.h"
 
 namespace sluice::cli {
 
@@ -18,10 +19,40 @@ Result<std::string> ReadInput(const std::string& path) {
   return sluice::ReadInput(*LocalFileSystem(), path, kMaxSchemaFileBytes);
 }
 
+namespace {
+
+// A Parquet file's schema is in its footer: only the file's tail is read, whatever its size.
+Result<std::string> ReadParquetTail(const std::string& path) {
+  SLUICE_ASSIGN_OR_RETURN(std::unique_ptr<RandomAccessFile> file,
+                          LocalFileSystem()->OpenRandomAccess(path));
+  const uint64_t size = file->size();
+  if (size < 12) return InvalidArgument(path + ": not a Parquet file: too short");
+  std::string tail(dialects::parquet::kTailBytes, '\0');
+  SLUICE_TRY(file->ReadAt(size - tail.size(), tail.size(), tail.data()));
+  auto length = dialects::parquet::FooterLength(tail);
+  if (!length.has_value()) return Fail(length.error().WithContext(path));
+  if (*length > size - 12) {
+    return InvalidArgument(fmt::format("{}: the footer's length ({} bytes) runs past the start "
+                                       "of the file ({} bytes)",
+                                       path, *length, size));
+  }
+  std::string content(*length + tail.size(), '\0');
+  SLUICE_TRY(file->ReadAt(size - content.size(), content.size(), content.data()));
+  return content;
+}
+
+}  // namespace
+
 Result<LoadedSchema> LoadSchema(const std::string& path, const std::string& from) {
   LoadedSchema out;
   out.path = path;
-  SLUICE_ASSIGN_OR_RETURN(out.content, ReadInput(path));
+  const bool parquet_file = EndsWith(AsciiLower(path), ".parquet") &&
+                            (from.empty() || AsciiLower(from) == "parquet");
+  if (parquet_file) {
+    SLUICE_ASSIGN_OR_RETURN(out.content, ReadParquetTail(path));
+  } else {
+    SLUICE_ASSIGN_OR_RETURN(out.content, ReadInput(path));
+  }
   auto format =
       from.empty() ? dialects::DetectFormat(path, out.content) : dialects::ParseFormatName(from);
   if (!format.has_value()) return Fail(format.error().WithContext(path));

@@ -8,10 +8,12 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <thread>
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "cli/data_flags.h"
+#include "cli/record_output.h"
 #include "sluice/base/std_io.h"
 #include "sluice/base/strings.h"
 #include "sluice/data/file_runs.h"
@@ -46,6 +48,7 @@ struct ValidateOptions {
   unsigned threads = 0;
   bool quiet = false;
   CsvFlags csv;
+  RecordOutputFlags output;
 };
 
 // The schema records are checked against, and whether keys outside it are allowed new columns.
@@ -112,12 +115,15 @@ int RunValidate(ValidateOptions opt) {
   // Outputs can be recomputed from the inputs: no fsync.
   FileSystem& fs = *LocalFileSystem();
   std::unique_ptr<ByteSink> discard;
-  std::unique_ptr<WritableFile> out;
+  std::unique_ptr<RecordOutput> out;
   if (json && opt.out.empty()) {
     discard = std::make_unique<DiscardSink>();
   } else {
-    auto opened = OpenOutput(fs, opt.out, STDOUT_FILENO, {.sync = false});
-    if (!opened.has_value()) return ReportError(opened.error().WithContext("--output"));
+    const std::string rescued = *mode == ParseMode::kPermissive ? opt.rescued_column : "";
+    auto opened = RecordOutput::Open(opt.out, opt.output, target->schema, rescued,
+                                     opt.threads == 0 ? std::thread::hardware_concurrency()
+                                                      : opt.threads);
+    if (!opened.has_value()) return ReportError(opened.error());
     out = std::move(opened).value();
   }
   // Without --quarantine, quarantined records go to standard error: nothing is dropped unseen.
@@ -232,6 +238,7 @@ int RunInfer(InferOptions opt) {
   auto result = data::InferFiles(*files, *ro);
   bar.Done();
   if (!result.has_value()) return ReportError(result.error());
+  if (!opt.quiet && !result->notes.empty()) PrintNotes(result->notes, "infer");
   if (json) {
     auto summary = report::Render(*result, report::Format::kJson);
     if (!summary.has_value()) return ReportError(summary.error());
@@ -275,8 +282,9 @@ void RegisterValidateCommand(CLI::App& app, int& exit_code) {
   cmd->add_option("--mode", opt->mode, "permissive (default), dropmalformed or failfast")
       ->transform(OneOf({"permissive", "dropmalformed", "failfast"}));
   cmd->add_option("-o,--output,--out", opt->out,
-                  "Valid records as JSON lines (default: standard output; with --format json, "
-                  "not written unless given)");
+                  "Valid records: JSON lines, or Parquet for a .parquet name (default: standard "
+                  "output; with --format json, not written unless given)");
+  opt->output.Register(cmd);
   cmd->add_option("--quarantine", opt->quarantine,
                   "Quarantined records as JSON lines (default: standard error)");
   cmd->add_option("--report", opt->report, "The run's report as JSON");

@@ -19,6 +19,7 @@
 #include "sluice/base/std_io.h"
 #include "sluice/base/strings.h"
 #include "sluice/data/name_index_internal.h"
+#include "sluice/data/parquet_source.h"
 #include "sluice/data/rescued_object_internal.h"
 
 namespace sluice::data {
@@ -86,13 +87,18 @@ class BlockReader {
  public:
   explicit BlockReader(FileSystem& fs) : fs_(fs) {}
 
-  Status Open(const std::string& path) {
+  // `parquet`: the file's rows are read as JSON lines.
+  Status Open(const std::string& path, bool parquet = false) {
     path_ = path;
     carry_.clear();
     offset_ = 0;
     eof_ = false;
     first_ = true;
-    SLUICE_ASSIGN_OR_RETURN(file_, OpenInput(fs_, path));
+    if (parquet) {
+      SLUICE_ASSIGN_OR_RETURN(file_, OpenParquetRows(fs_, path));
+    } else {
+      SLUICE_ASSIGN_OR_RETURN(file_, OpenInput(fs_, path));
+    }
     size_hint_ = file_->size().value_or(0);
     return Ok();
   }
@@ -328,6 +334,8 @@ unsigned ThreadCount(unsigned requested) {
 // stop reading (failfast, a failed sink).
 struct BlockDriver {
   unsigned threads = 1;
+  // The inputs are Parquet files, read as their rows' JSON lines.
+  bool parquet = false;
   size_t block_bytes = 0;
   std::function<bool(uint32_t file)> whole_file;
   std::function<Status(Block&)> prepare;
@@ -377,7 +385,7 @@ struct BlockDriver {
     Status status = Ok();
     BlockReader reader(fs);
     for (uint32_t fi = 0; fi < files.size() && go_on && status.has_value(); ++fi) {
-      status = reader.Open(files[fi]);
+      status = reader.Open(files[fi], parquet);
       if (!status.has_value()) break;
       const bool whole = whole_file && whole_file(fi);
       while (go_on) {
@@ -607,6 +615,8 @@ std::string_view FormatName(RecordFormat f) {
       return "json";
     case RecordFormat::kCsv:
       return "csv";
+    case RecordFormat::kParquet:
+      return "parquet";
   }
   return "jsonl";
 }
@@ -795,12 +805,15 @@ Result<RecordFormat> ParseRecordFormat(std::string_view name) {
   }
   if (n == "json") return RecordFormat::kJson;
   if (n == "csv") return RecordFormat::kCsv;
-  return InvalidArgument(fmt::format("unknown record format '{}' (jsonl, json, csv, auto)", name));
+  if (n == "parquet") return RecordFormat::kParquet;
+  return InvalidArgument(
+      fmt::format("unknown record format '{}' (jsonl, json, csv, parquet, auto)", name));
 }
 
 RecordFormat GuessRecordFormat(const std::string& path, std::string_view head) {
   std::string lower = AsciiLower(path);
   if (lower.ends_with(".csv") || lower.ends_with(".tsv")) return RecordFormat::kCsv;
+  if (IsParquetFile(path, head)) return RecordFormat::kParquet;
   if (lower.ends_with(".json")) {
     if (head.starts_with(kBom)) head.remove_prefix(kBom.size());
     size_t i = 0;
@@ -909,6 +922,7 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
 
   BlockDriver driver;
   driver.threads = threads;
+  driver.parquet = options.format == RecordFormat::kParquet;
   driver.block_bytes = std::max<size_t>(options.block_bytes, 4096);
   driver.whole_file = [&](uint32_t) {
     return options.format == RecordFormat::kJson || (csv && options.csv.reader.multi_line);
@@ -942,7 +956,8 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
     BlockResult& r = job.result;
     const std::string& file = files[b.file];
     switch (options.format) {
-      case RecordFormat::kJsonLines: {
+      case RecordFormat::kJsonLines:
+      case RecordFormat::kParquet: {
         r.newlines = ForEachLine(b, [&](uint64_t rel, size_t pos, std::string_view line) {
           const RecordResult& res = v.CheckJson(line, file, r.out);
           return account(r, res, rel, b.base_offset + pos, line) && MergeSoFar(job);
@@ -1107,6 +1122,14 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
 Result<InferResult> InferFiles(const std::vector<std::string>& files,
                                const InferRunOptions& options) {
   if (files.empty()) return InvalidArgument("no input files");
+  if (options.format == RecordFormat::kParquet) {
+    InferResult result;
+    SLUICE_ASSIGN_OR_RETURN(schema::Converted<schema::SchemaPtr> merged,
+                            MergeParquetSchemas(*options.fs, files, &result.records));
+    result.schema = std::move(merged.value);
+    result.notes = std::move(merged.notes);
+    return result;
+  }
   const unsigned threads = ThreadCount(options.threads);
   const bool csv = options.format == RecordFormat::kCsv;
   const size_t workers = std::max(1u, threads);
@@ -1126,6 +1149,7 @@ Result<InferResult> InferFiles(const std::vector<std::string>& files,
 
   BlockDriver driver;
   driver.threads = threads;
+  driver.parquet = options.format == RecordFormat::kParquet;
   driver.block_bytes = std::max<size_t>(options.block_bytes, 4096);
   driver.whole_file = [&](uint32_t) {
     return options.format == RecordFormat::kJson || (csv && options.csv.reader.multi_line);
@@ -1175,7 +1199,8 @@ Result<InferResult> InferFiles(const std::vector<std::string>& files,
     Block& b = job.block;
     BlockResult& r = job.result;
     switch (options.format) {
-      case RecordFormat::kJsonLines: {
+      case RecordFormat::kJsonLines:
+      case RecordFormat::kParquet: {
         JsonInferrer& inf = json_inferrers[worker];
         r.newlines = ForEachLine(b, [&](uint64_t rel, size_t pos, std::string_view line) {
           if (!Sampled(options.sampling_ratio, b.file, b.base_offset + pos)) return true;

@@ -23,12 +23,13 @@ namespace sluice::data {
 
 /// jsonl: one JSON object per line (Spark's default). json: each file is one JSON document, an
 /// object or an array of objects (Spark's multiLine). csv: see CsvRunOptions.
-enum class RecordFormat : uint8_t { kJsonLines, kJson, kCsv };
+/// kParquet: Parquet files, whose rows are read as JSON lines (data/parquet_source.h).
+enum class RecordFormat : uint8_t { kJsonLines, kJson, kCsv, kParquet };
 
-/// "jsonl", "json", "csv"; kInvalidArgument otherwise.
+/// "jsonl", "json", "csv", "parquet"; kInvalidArgument otherwise.
 Result<RecordFormat> ParseRecordFormat(std::string_view name);
-/// The format a file name suggests: .csv/.tsv -> csv, .json -> json when the file's first
-/// non-blank byte is '[', else jsonl.
+/// The format a file name suggests: .csv/.tsv -> csv, .parquet (or the magic "PAR1" first) ->
+/// parquet, .json -> json when the file's first non-blank byte is '[', else jsonl.
 RecordFormat GuessRecordFormat(const std::string& path, std::string_view head);
 
 struct CsvRunOptions {
@@ -142,8 +143,12 @@ struct InferResult {
   schema::SchemaPtr schema;
   uint64_t records = 0;
   uint64_t malformed = 0;
+  /// What reading the inputs' own schemas could not carry over (Parquet footers).
+  std::vector<schema::LossyNote> notes;
 };
 
+/// Parquet inputs are not inferred from their rows: their footers' schemas are merged as Spark's
+/// mergeSchema does (MergeParquetSchemas).
 Result<InferResult> InferFiles(const std::vector<std::string>& files,
                                const InferRunOptions& options);
 

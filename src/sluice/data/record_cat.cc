@@ -10,6 +10,8 @@
 #include "sluice/base/json_writer.h"
 #include "sluice/base/std_io.h"
 #include "sluice/data/csv_reader.h"
+#include "sluice/data/parquet_source.h"
+#include "sluice/parquet/file_reader.h"
 #include "sluice/schema/field_path.h"
 
 namespace sluice::data {
@@ -183,6 +185,28 @@ Status CatCsv(const std::string& path, std::string_view text, const CsvRunOption
   return Ok();
 }
 
+// Rows of a Parquet file in the form of docs/formats/parquet.md, the projection read from the
+// file (only those columns' chunks are decoded).
+Status CatParquet(FileSystem& fs, const std::string& path, const std::vector<std::string>& columns,
+                  Printer& printer) {
+  SLUICE_ASSIGN_OR_RETURN(
+      std::unique_ptr<parquet::FileReader> reader,
+      parquet::FileReader::Open(std::shared_ptr<FileSystem>(std::shared_ptr<FileSystem>(), &fs),
+                                path));
+  parquet::Projection projection{columns};
+  bool stopped = false;
+  for (int g = 0; g < reader->num_row_groups() && !stopped; ++g) {
+    SLUICE_TRY(reader->ReadRows(g, projection, [&](std::string_view row) -> Status {
+      if (printer.full()) {
+        stopped = true;
+        return Ok();
+      }
+      return printer.Text(row);
+    }));
+  }
+  return Ok();
+}
+
 }  // namespace
 
 Result<uint64_t> CatFiles(const std::vector<std::string>& files, const CatOptions& options,
@@ -191,6 +215,17 @@ Result<uint64_t> CatFiles(const std::vector<std::string>& files, const CatOption
   Printer printer(options, std::move(projection), out);
   for (const std::string& path : files) {
     if (printer.full()) break;
+    const bool parquet =
+        options.format ? *options.format == RecordFormat::kParquet
+                       : path != "-" && IsParquetFile(path, PeekFile(*options.fs, path, 4));
+    if (parquet) {
+      Status status = CatParquet(*options.fs, path, options.columns, printer);
+      if (!status.has_value()) {
+        SLUICE_TRY(printer.Flush());
+        return Fail(status.error());
+      }
+      continue;
+    }
     SLUICE_ASSIGN_OR_RETURN(std::string text,
                             ReadInput(*options.fs, path, FileSystem::kDefaultMaxRead));
     const RecordFormat format = options.format.value_or(GuessRecordFormat(path, text));
@@ -205,6 +240,8 @@ Result<uint64_t> CatFiles(const std::vector<std::string>& files, const CatOption
       case RecordFormat::kCsv:
         status = CatCsv(path, text, options.csv, printer);
         break;
+      case RecordFormat::kParquet:
+        break;  // read above
     }
     if (!status.has_value()) {
       // The records before the bad one are printed, as a stream would have them.
