@@ -7,9 +7,9 @@
 #include <cstring>
 #include <memory>
 #include <span>
-#include <type_traits>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "sluice/base/result.h"
@@ -97,14 +97,14 @@ Status DecodeChunkTyped(std::string_view bytes, const ColumnSpec& spec, Codec co
     std::vector<int16_t> rep(n, 0);
     std::vector<int16_t> def(n, spec.max_def_level);
     if (spec.max_rep_level > 0) {
-      SLUICE_ASSIGN_OR_RETURN(auto dec, RleDecoder::MakeLengthPrefixed(
-                                            rest, BitWidth(uint64_t(spec.max_rep_level))));
+      SLUICE_ASSIGN_OR_RETURN(
+          auto dec, RleDecoder::MakeLengthPrefixed(rest, BitWidth(uint64_t(spec.max_rep_level))));
       SLUICE_TRY(dec.GetExactly(rep.data(), n));
       rest.remove_prefix(dec.encoded_size());
     }
     if (spec.max_def_level > 0) {
-      SLUICE_ASSIGN_OR_RETURN(auto dec, RleDecoder::MakeLengthPrefixed(
-                                            rest, BitWidth(uint64_t(spec.max_def_level))));
+      SLUICE_ASSIGN_OR_RETURN(
+          auto dec, RleDecoder::MakeLengthPrefixed(rest, BitWidth(uint64_t(spec.max_def_level))));
       SLUICE_TRY(dec.GetExactly(def.data(), n));
       rest.remove_prefix(dec.encoded_size());
     }

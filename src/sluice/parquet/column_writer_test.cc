@@ -172,8 +172,8 @@ TEST(ColumnWriterTest, RepeatedValuesAreDictionaryEncoded) {
   ASSERT_TRUE(meta.dictionary_page_offset);
   EXPECT_EQ(*meta.dictionary_page_offset, 0);
   EXPECT_EQ(meta.data_page_offset, static_cast<int64_t>(chunk.dictionary_page.size()));
-  EXPECT_EQ(meta.encodings, (std::vector<Encoding>{Encoding::kPlain, Encoding::kRle,
-                                                   Encoding::kRleDictionary}));
+  EXPECT_EQ(meta.encodings,
+            (std::vector<Encoding>{Encoding::kPlain, Encoding::kRle, Encoding::kRleDictionary}));
   EXPECT_EQ(meta.encoding_stats,
             (std::vector<PageEncodingStats>{{PageType::kDictionaryPage, Encoding::kPlain, 1},
                                             {PageType::kDataPage, Encoding::kRleDictionary, 3}}));
@@ -211,8 +211,8 @@ TEST(ColumnWriterTest, DictionaryFallsBackToPlainPastItsLimitKeepingEarlierPages
     EXPECT_EQ(encodings[i], i < 3 ? Encoding::kRleDictionary : Encoding::kPlain) << i;
   }
   EXPECT_EQ(chunk.meta.encoding_stats.size(), 3u);
-  EXPECT_EQ(chunk.meta.encodings, (std::vector<Encoding>{Encoding::kPlain, Encoding::kRle,
-                                                         Encoding::kRleDictionary}));
+  EXPECT_EQ(chunk.meta.encodings,
+            (std::vector<Encoding>{Encoding::kPlain, Encoding::kRle, Encoding::kRleDictionary}));
 }
 
 TEST(ColumnWriterTest, UniqueValuesSkipTheDictionary) {
@@ -252,7 +252,8 @@ TEST(ColumnWriterTest, DecimalBytesCompareByValue) {
   // decimal(20,0) as FIXED_LEN_BYTE_ARRAY(9): -1, 1, -300, 256.
   auto be = [](int64_t v) {
     std::string s(9, v < 0 ? '\xff' : '\0');
-    for (int i = 0; i < 8; ++i) s[8 - i] = static_cast<char>((static_cast<uint64_t>(v) >> (8 * i)) & 0xFF);
+    for (int i = 0; i < 8; ++i)
+      s[8 - i] = static_cast<char>((static_cast<uint64_t>(v) >> (8 * i)) & 0xFF);
     return s;
   };
   ColumnWriter w(
@@ -329,8 +330,8 @@ TEST(ColumnWriterTest, UnsignedIntegersCompareUnsigned) {
 }
 
 TEST(ColumnWriterTest, EveryCodecRoundtrips) {
-  for (Codec codec : {Codec::kUncompressed, Codec::kSnappy, Codec::kGzip, Codec::kZstd,
-                      Codec::kLz4Raw}) {
+  for (Codec codec :
+       {Codec::kUncompressed, Codec::kSnappy, Codec::kGzip, Codec::kZstd, Codec::kLz4Raw}) {
     ColumnWriter w(Spec(PhysicalType::kByteArray, 1, 0, StatisticsOrder::kUnsigned));
     for (int i = 0; i < 4000; ++i) {
       if (i % 17 == 0) {
@@ -353,8 +354,7 @@ TEST(ColumnWriterTest, EveryCodecRoundtrips) {
 }
 
 TEST(ColumnWriterTest, FixedLenValuesOfTheWrongWidthAreRefused) {
-  ColumnWriter w(
-      Spec(PhysicalType::kFixedLenByteArray, 0, 0, StatisticsOrder::kUnsigned, 16));
+  ColumnWriter w(Spec(PhysicalType::kFixedLenByteArray, 0, 0, StatisticsOrder::kUnsigned, 16));
   w.AppendBytes(std::string(16, 'a'), 0);
   w.AppendBytes("short", 0);
   auto chunk = EncodeColumnChunk(w, Uncompressed());

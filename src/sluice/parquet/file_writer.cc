@@ -54,6 +54,7 @@ struct FileWriter::Impl {
   FileMetaData meta;
   std::optional<Error> failed;
   bool closed = false;
+  std::vector<schema::LossyNote> notes;
 
   // Encoding: jobs in file order, shared with the workers.
   std::mutex mu;
@@ -219,8 +220,8 @@ struct FileWriter::Impl {
     if (bytes >= options.row_group_bytes) return Cut();
     const size_t per_row = std::max<size_t>(1, bytes / static_cast<size_t>(rows_in_group));
     const size_t rows_left = (options.row_group_bytes - bytes) / per_row;
-    next_size_check = rows_in_group + std::clamp<int64_t>(static_cast<int64_t>(rows_left / 2), 1,
-                                                          1024);
+    next_size_check =
+        rows_in_group + std::clamp<int64_t>(static_cast<int64_t>(rows_left / 2), 1, 1024);
     return Ok();
   }
 
@@ -259,6 +260,36 @@ size_t CountLeaves(const std::vector<SchemaElement>& elements) {
 }
 
 }  // namespace
+
+FileSchema FileSchemaFor(const ParquetSchema& schema) {
+  FileSchema out;
+  out.elements = schema.elements();
+  out.columns.reserve(schema.leaves().size());
+  for (const ColumnDescriptor& leaf : schema.leaves()) {
+    ColumnSpec spec;
+    spec.path = leaf.path;
+    spec.type = leaf.physical;
+    spec.type_length = leaf.physical == PhysicalType::kFixedLenByteArray ? leaf.type_length : 0;
+    spec.max_def_level = leaf.max_def;
+    spec.max_rep_level = leaf.max_rep;
+    const bool bytes = leaf.physical == PhysicalType::kByteArray ||
+                       leaf.physical == PhysicalType::kFixedLenByteArray;
+    switch (leaf.sort_order) {
+      case SortOrder::kSigned:
+        // A signed order on bytes is a decimal's: two's complement, by value.
+        spec.order = bytes ? StatisticsOrder::kBigEndianSigned : StatisticsOrder::kSigned;
+        break;
+      case SortOrder::kUnsigned:
+        spec.order = StatisticsOrder::kUnsigned;
+        break;
+      case SortOrder::kUnknown:
+        spec.order = StatisticsOrder::kUndefined;
+        break;
+    }
+    out.columns.push_back(std::move(spec));
+  }
+  return out;
+}
 
 FileWriter::FileWriter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 FileWriter::~FileWriter() = default;
@@ -299,6 +330,26 @@ Result<std::unique_ptr<FileWriter>> FileWriter::Open(FileSchema schema,
   writer->impl_->owned = std::move(file);
   return writer;
 }
+
+Result<std::unique_ptr<FileWriter>> FileWriter::Open(schema::SchemaPtr schema, ByteSink& sink,
+                                                     WriterOptions options) {
+  SLUICE_ASSIGN_OR_RETURN(auto mapped, ParquetSchema::FromModel(std::move(schema)));
+  SLUICE_ASSIGN_OR_RETURN(auto writer, Open(FileSchemaFor(mapped.value), sink, std::move(options)));
+  writer->impl_->notes = std::move(mapped.notes);
+  return writer;
+}
+
+Result<std::unique_ptr<FileWriter>> FileWriter::Open(schema::SchemaPtr schema,
+                                                     std::unique_ptr<WritableFile> file,
+                                                     WriterOptions options) {
+  SLUICE_ASSIGN_OR_RETURN(auto mapped, ParquetSchema::FromModel(std::move(schema)));
+  SLUICE_ASSIGN_OR_RETURN(auto writer,
+                          Open(FileSchemaFor(mapped.value), std::move(file), std::move(options)));
+  writer->impl_->notes = std::move(mapped.notes);
+  return writer;
+}
+
+const std::vector<schema::LossyNote>& FileWriter::notes() const { return impl_->notes; }
 
 size_t FileWriter::num_columns() const { return impl_->current.size(); }
 ColumnWriter* FileWriter::columns() { return impl_->current.data(); }

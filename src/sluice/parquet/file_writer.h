@@ -18,6 +18,8 @@
 #include "sluice/base/result.h"
 #include "sluice/parquet/column_writer.h"
 #include "sluice/parquet/metadata.h"
+#include "sluice/parquet/schema_map.h"
+#include "sluice/schema/schema.h"
 
 namespace sluice::parquet {
 
@@ -49,6 +51,10 @@ struct FileSchema {
   std::vector<ColumnSpec> columns;
 };
 
+/// The writer's view of a mapped schema: its elements, and a spec per leaf with the leaf's
+/// statistics order (decimals stored as bytes compare by value).
+FileSchema FileSchemaFor(const ParquetSchema& schema);
+
 /// Writes one Parquet file. Use: Open, then for each row append each leaf's entries to
 /// column(i) and call EndRow; then Close. Not thread-safe (its workers are internal).
 class FileWriter {
@@ -63,6 +69,17 @@ class FileWriter {
   static Result<std::unique_ptr<FileWriter>> Open(FileSchema schema,
                                                   std::unique_ptr<WritableFile> file,
                                                   WriterOptions options = {});
+  /// Start a file for a model schema, mapped as ParquetSchema::FromModel maps it (its lossy
+  /// notes, such as null-typed fields left out, are in notes()). Errors as FromModel's and the
+  /// Open above.
+  static Result<std::unique_ptr<FileWriter>> Open(schema::SchemaPtr schema, ByteSink& sink,
+                                                  WriterOptions options = {});
+  static Result<std::unique_ptr<FileWriter>> Open(schema::SchemaPtr schema,
+                                                  std::unique_ptr<WritableFile> file,
+                                                  WriterOptions options = {});
+
+  /// What mapping the model schema to Parquet lost (only for the schema::SchemaPtr forms).
+  const std::vector<schema::LossyNote>& notes() const;
 
   ~FileWriter();
   FileWriter(const FileWriter&) = delete;

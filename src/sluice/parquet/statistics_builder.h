@@ -23,10 +23,10 @@ namespace sluice::parquet {
 
 /// How a column's values compare for min/max statistics.
 enum class StatisticsOrder : uint8_t {
-  kSigned,             // numbers, booleans (false < true)
-  kUnsigned,           // unsigned integers; byte arrays compared as unsigned bytes
-  kBigEndianSigned,    // decimals in BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY: two's complement by value
-  kUndefined,          // INT96 and anything without a defined order: no min/max
+  kSigned,           // numbers, booleans (false < true)
+  kUnsigned,         // unsigned integers; byte arrays compared as unsigned bytes
+  kBigEndianSigned,  // decimals in BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY: two's complement by value
+  kUndefined,        // INT96 and anything without a defined order: no min/max
 };
 
 /// Compare two big-endian two's complement integers of any lengths by value (shorter ones are
