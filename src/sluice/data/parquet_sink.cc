@@ -56,6 +56,8 @@ struct ParquetRecordPlan::Node {
   internal::StringMap<uint32_t> by_name;
 };
 
+ParquetRecordPlan::ParquetRecordPlan(parquet::ParquetSchema parquet)
+    : parquet_(std::move(parquet)) {}
 ParquetRecordPlan::~ParquetRecordPlan() = default;
 
 namespace {
@@ -213,13 +215,15 @@ struct ParquetRecordSink::Impl {
   std::unique_ptr<parquet::FileWriter> writer;
   parquet::ColumnWriter* cols = nullptr;  // the current row group's, refreshed after EndRow
   od::parser parser;
-  std::string buffer;   // the line with simdjson's padding
-  std::string scratch;  // decoded bytes of one value
+  std::string buffer;                      // the line with simdjson's padding
+  std::string scratch;                     // decoded bytes of one value
   std::vector<std::vector<uint8_t>> seen;  // per depth: which fields of a struct were seen
   int64_t line = 0;
   std::optional<Error> failed;
 
-  const Node& P(const SchemaNode& n) const { return (*pnodes)[static_cast<size_t>(&n - snodes->data())]; }
+  const Node& P(const SchemaNode& n) const {
+    return (*pnodes)[static_cast<size_t>(&n - snodes->data())];
+  }
   const SchemaNode& Child(const SchemaNode& n, int32_t k) const {
     return (*snodes)[static_cast<size_t>(n.first_child + k)];
   }
@@ -237,8 +241,7 @@ struct ParquetRecordSink::Impl {
     return Fail(ErrorCode::kInternal,
                 "line " + std::to_string(line) + ": " + P(n).path + ": cannot write " +
                     EscapeForMessage(text, 60) + " as " + n.type->ToString() +
-                    (why.empty() ? "" : ": " + std::string(why)) +
-                    " (the validator accepted it)");
+                    (why.empty() ? "" : ": " + std::string(why)) + " (the validator accepted it)");
   }
 
   Status Record(std::string_view text) {
@@ -319,7 +322,8 @@ struct ParquetRecordSink::Impl {
     if (n.kind == SchemaNode::Kind::kAbsent) return Ok();
     if (!n.nullable) return Bad(n, "null in a place that cannot be null");
     const int16_t def = static_cast<int16_t>(n.def_level - 1);
-    for (int32_t l = n.first_leaf; l < n.first_leaf + n.num_leaves; ++l) cols[l].AppendNull(def, rep);
+    for (int32_t l = n.first_leaf; l < n.first_leaf + n.num_leaves; ++l)
+      cols[l].AppendNull(def, rep);
     return Ok();
   }
 

@@ -63,7 +63,7 @@ class ParquetRecordPlan {
   ~ParquetRecordPlan();
 
  private:
-  explicit ParquetRecordPlan(parquet::ParquetSchema parquet) : parquet_(std::move(parquet)) {}
+  explicit ParquetRecordPlan(parquet::ParquetSchema parquet);
 
   parquet::ParquetSchema parquet_;
   parquet::FileSchema writer_schema_;

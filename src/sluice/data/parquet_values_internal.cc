@@ -86,9 +86,9 @@ bool FixedZoneOffset(std::string_view zone, int32_t* seconds) {
       return ParseOffset(rest, seconds);
     }
   }
-  for (std::string_view utc : {"Etc/UTC", "Etc/UCT", "Etc/GMT", "Etc/Universal", "Etc/Zulu",
-                               "Etc/Greenwich", "UCT", "Universal", "Zulu", "Greenwich",
-                               "Etc/GMT0", "Etc/GMT+0", "Etc/GMT-0", "GMT0"}) {
+  for (std::string_view utc :
+       {"Etc/UTC", "Etc/UCT", "Etc/GMT", "Etc/Universal", "Etc/Zulu", "Etc/Greenwich", "UCT",
+        "Universal", "Zulu", "Greenwich", "Etc/GMT0", "Etc/GMT+0", "Etc/GMT-0", "GMT0"}) {
     if (zone == utc) {
       *seconds = 0;
       return true;
