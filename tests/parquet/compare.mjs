@@ -9,7 +9,7 @@
 // - objects: the same keys in the same order; arrays: the same length, element by element;
 //   strings, booleans and null exactly.
 // - numbers by exact decimal value (12.5 = 12.50; 9007199254740993 is not 9007199254740992),
-//   except -0, which equals only -0.
+//   except -0 (written -0, -0.0, ...), which equals only -0.
 // - with --schema (a Spark DDL column list, ddl.mjs), values at a FLOAT path are equal when
 //   Math.fround of both is equal and at a DOUBLE path when they parse to the same double; NaN and
 //   infinities are the strings "NaN", "Infinity", "-Infinity" either way. Without a schema
@@ -51,9 +51,11 @@ function render(v) {
 
 function numbersEqual(type, a, b) {
   if (a === b) return true;
-  if (a === '-0' || b === '-0') return false;
   const x = exactDecimal(a);
   const y = exactDecimal(b);
+  // -0 (any spelling: -0, -0.0, -0e0) equals only -0.
+  const negZero = (t, d) => d !== null && d.digits === 0n && t.startsWith('-');
+  if (negZero(a, x) !== negZero(b, y)) return false;
   if (x && y && x.neg === y.neg && x.digits === y.digits && x.exp === y.exp) return true;
   if (type?.kind === 'float64') return Number(a) === Number(b);
   if (type?.kind === 'float32') return Math.fround(Number(a)) === Math.fround(Number(b));

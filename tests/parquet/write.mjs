@@ -193,7 +193,7 @@ const DUCKDB_SERIES = (n) => `
 
 // arrow-rs (as parquet-wasm 0.8.0 builds it) rejects a DELTA_BINARY_PACKED block whose min delta
 // overflows 64 bits, although Encodings.md says deltas wrap in two's complement; DuckDB writes such
-// blocks for columns spanning the whole int64 range.
+// blocks for c_i64, which holds both -2^63 and 2^63-1 in the hand-picked rows.
 const ARROW_DELTA_GAP = { arrow: "arrow-rs fails with \"'min_delta' too large\" on DELTA_BINARY_PACKED deltas that wrap past int64 (the spec allows the wrap)" };
 
 async function duckdbFiles() {
@@ -235,7 +235,7 @@ async function duckdbFiles() {
     const rows = await writeExpected(f.name, 'duckdb');
     if (rows !== f.rows) throw new Error(`${f.name}: wrote ${f.rows} rows, read back ${rows}`);
     manifest.push({ name: f.name, writer: 'duckdb', codec: f.codec, rows, notes: `${f.notes} (${f.options})`,
-      skip: f.options.includes('V2') ? { ...ARROW_DELTA_GAP } : {}, exercises: survey(join(outdir, `${f.name}.parquet`)) });
+      skip: f.query === select('types') && f.options.includes('V2') ? { ...ARROW_DELTA_GAP } : {}, exercises: survey(join(outdir, `${f.name}.parquet`)) });
   }
 }
 
