@@ -124,6 +124,12 @@ int Failed(const Error& e) {
 // bytes of `block` that were consumed (up to its last newline, or all of it at the end).
 Result<size_t> WriteBlock(std::string_view block, bool last, data::RecordValidator* validator,
                           data::ParquetRecordSink& sink, std::string& out, int64_t* line) {
+  if (validator == nullptr) {
+    // The lines go to the sink as they are: up to the last newline, or all of it at the end.
+    const size_t end = last ? block.size() : block.rfind('\n') + 1;  // npos + 1 == 0
+    SLUICE_TRY(sink.AppendLines(block.substr(0, end)));
+    return end;
+  }
   size_t pos = 0;
   out.clear();
   while (pos < block.size()) {
@@ -137,11 +143,6 @@ Result<size_t> WriteBlock(std::string_view block, bool last, data::RecordValidat
     pos = nl + 1;
     ++*line;
     if (text.find_first_not_of(" \t") == std::string_view::npos) continue;
-    if (validator == nullptr) {
-      out.append(text);
-      out += '\n';
-      continue;
-    }
     const data::RecordResult& r = validator->CheckJson(text, "input", out);
     if (r.status != data::RecordStatus::kValid && r.status != data::RecordStatus::kRescued) {
       std::string why = r.error;
