@@ -13,6 +13,19 @@ namespace sluice::parquet {
 
 ColumnWriter::ColumnWriter(ColumnSpec spec) : spec_(std::move(spec)) {}
 
+void ColumnWriter::ReserveLike(const ColumnWriter& other) {
+  def_levels_.reserve(other.def_levels_.size());
+  rep_levels_.reserve(other.rep_levels_.size());
+  bools_.reserve(other.bools_.size());
+  int32s_.reserve(other.int32s_.size());
+  int64s_.reserve(other.int64s_.size());
+  int96s_.reserve(other.int96s_.size());
+  floats_.reserve(other.floats_.size());
+  doubles_.reserve(other.doubles_.size());
+  arena_.reserve(other.arena_.size());
+  ends_.reserve(other.ends_.size());
+}
+
 int64_t ColumnWriter::num_values() const {
   switch (spec_.type) {
     case PhysicalType::kBoolean:

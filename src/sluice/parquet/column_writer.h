@@ -91,6 +91,10 @@ class ColumnWriter {
     ends_.push_back(arena_.size());
   }
 
+  /// Reserve room for as many entries, values and bytes as `other` holds (the row group before
+  /// this one), so a row group of the same shape fills without growing its buffers.
+  void ReserveLike(const ColumnWriter& other);
+
   const ColumnSpec& spec() const { return spec_; }
   /// Entries (values and nulls): the chunk's num_values.
   int64_t num_entries() const { return num_entries_; }

@@ -73,10 +73,14 @@ struct FileWriter::Impl {
     for (std::thread& t : workers) t.join();
   }
 
-  void NewRowGroup() {
+  // Start a row group; `previous` (the one just cut, if any) sizes its buffers.
+  void NewRowGroup(const std::vector<ColumnWriter>* previous = nullptr) {
     current.clear();
     current.reserve(schema.columns.size());
-    for (const ColumnSpec& spec : schema.columns) current.emplace_back(spec);
+    for (size_t i = 0; i < schema.columns.size(); ++i) {
+      current.emplace_back(schema.columns[i]);
+      if (previous != nullptr) current.back().ReserveLike((*previous)[i]);
+    }
     rows_in_group = 0;
     next_size_check = 1;
   }
@@ -192,7 +196,8 @@ struct FileWriter::Impl {
     job->chunks.resize(job->columns.size());
     job->num_rows = rows_in_group;
     const bool empty_schema = job->columns.empty();
-    NewRowGroup();
+    // Only a full row group predicts the next one's size (not the last one, cut by Close).
+    NewRowGroup(closed ? nullptr : &job->columns);
     {
       std::lock_guard lock(mu);
       jobs.push_back(std::move(job));
