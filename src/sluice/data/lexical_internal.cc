@@ -690,8 +690,15 @@ bool ParseLenientTimestamp(std::string_view text, DateTimeFields* out) {
         if (!ReadNumber(text, at, 1, 2, &sec) || sec > 59) return false;
         if (*at < text.size() && text[*at] == '.') {
           ++*at;
+          const size_t digits_start = *at;
           int64_t frac = 0;
           if (!ReadNumber(text, at, 1, 18, &frac)) return false;
+          int32_t nanos = 0;
+          for (size_t k = 0; k < 9; ++k) {
+            const size_t d = digits_start + k;
+            nanos = nanos * 10 + (d < *at ? text[d] - '0' : 0);
+          }
+          f.nanos = nanos;
         }
       }
     }
@@ -701,8 +708,10 @@ bool ParseLenientTimestamp(std::string_view text, DateTimeFields* out) {
     if (*at < text.size()) {
       size_t z = *at;
       if (text[z] == ' ') ++z;
+      const size_t zone_start = z;
       if (!ReadZoneId(text, &z)) return false;
       f.has_zone = true;
+      f.zone = text.substr(zone_start, z - zone_start);
       *at = z;
     }
     return *at == text.size();
@@ -711,6 +720,7 @@ bool ParseLenientTimestamp(std::string_view text, DateTimeFields* out) {
   if (text[0] == 'T' || text[0] == 't') {
     i = 1;
     if (!parse_time(&i)) return false;
+    f.time_only = true;
     *out = f;
     return true;
   }
@@ -720,6 +730,7 @@ bool ParseLenientTimestamp(std::string_view text, DateTimeFields* out) {
     if (ReadNumber(text, &probe, 1, 2, &ignored) && probe < text.size() && text[probe] == ':') {
       i = 0;
       if (!parse_time(&i)) return false;
+      f.time_only = true;
       *out = f;
       return true;
     }

@@ -60,6 +60,12 @@ struct DateTimeFields {
   int minute = 0;
   int second = 0;
   bool has_zone = false;
+  /// ParseLenientTimestamp only: the fraction of the second in nanoseconds (digits past the
+  /// ninth dropped), the zone as written (a view of the parsed text, empty without one), and
+  /// whether the text held a time alone (Spark gives it the current date).
+  int32_t nanos = 0;
+  std::string_view zone;
+  bool time_only = false;
 };
 
 /// A compiled java.time.format.DateTimeFormatter pattern, for parsing only, as Spark builds it:

@@ -1,0 +1,321 @@
+#include "sluice/data/parquet_sink.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "sluice/data/parquet_values_internal.h"
+#include "sluice/data/validator.h"
+#include "sluice/dialects/spark/spark.h"
+#include "sluice/parquet/chunk_reader_testing.h"
+
+namespace sluice::data {
+namespace {
+
+using parquet::testing::DecodedChunk;
+using parquet::testing::PlainBytesOf;
+using schema::Field;
+using schema::Type;
+
+class StringSink final : public ByteSink {
+ public:
+  Status Write(std::string_view bytes) override {
+    data.append(bytes);
+    return Ok();
+  }
+  std::string data;
+};
+
+schema::SchemaPtr Ddl(std::string_view ddl) {
+  auto s = dialects::spark::ReadDdl(ddl);
+  EXPECT_TRUE(s.has_value()) << s.error().message();
+  return s->value;
+}
+
+// A file written by a sink, with its footer and a way to decode any column chunk.
+struct Written {
+  std::shared_ptr<const ParquetRecordPlan> plan;
+  std::string bytes;
+  parquet::FileMetaData meta;
+
+  DecodedChunk Column(size_t column, size_t group = 0) const {
+    const parquet::ColumnChunk& cc = meta.row_groups.at(group).columns.at(column);
+    parquet::EncodedColumnChunk chunk;
+    chunk.data_pages = bytes.substr(static_cast<size_t>(cc.file_offset),
+                                    static_cast<size_t>(cc.meta_data->total_compressed_size));
+    auto d = parquet::testing::DecodeChunk(chunk, plan->writer_schema().columns.at(column),
+                                           cc.meta_data->codec);
+    EXPECT_TRUE(d.has_value()) << d.error().message();
+    return d ? *d : DecodedChunk{};
+  }
+};
+
+Written Write(schema::SchemaPtr schema, const std::vector<std::string>& lines,
+              ParquetPlanOptions plan_options = {}, parquet::WriterOptions options = {}) {
+  Written w;
+  auto plan = ParquetRecordPlan::Compile(std::move(schema), plan_options);
+  EXPECT_TRUE(plan.has_value()) << plan.error().message();
+  if (!plan) return w;
+  w.plan = *plan;
+  StringSink out;
+  auto sink = ParquetRecordSink::Open(w.plan, out, options);
+  EXPECT_TRUE(sink.has_value()) << sink.error().message();
+  for (const std::string& line : lines) {
+    Status s = (*sink)->Append(line);
+    EXPECT_TRUE(s.has_value()) << line << ": " << s.error().message();
+  }
+  Status s = (*sink)->Close();
+  EXPECT_TRUE(s.has_value()) << s.error().message();
+  w.bytes = std::move(out.data);
+  w.meta = (*sink)->metadata();
+  return w;
+}
+
+template <class T>
+std::string B(T v) {
+  return PlainBytesOf(v);
+}
+
+TEST(ParquetSinkTest, EveryLeafTypeIsConvertedFromTheValidatorsForms) {
+  auto schema =
+      schema::Schema::Make(
+          {Field("b", Type::Boolean()), Field("i8", Type::Int8()), Field("i16", Type::Int16()),
+           Field("i32", Type::Int32()), Field("i64", Type::Int64()), Field("f", Type::Float32()),
+           Field("d", Type::Float64()), Field("dec9", Type::Decimal(9, 2).value()),
+           Field("dec18", Type::Decimal(18, 3).value()),
+           Field("dec38", Type::Decimal(38, 10).value()), Field("s", Type::String()),
+           Field("bin", Type::Binary()), Field("dt", Type::Date()), Field("ts", Type::Timestamp()),
+           Field("ntz", Type::TimestampNtz()),
+           Field("ts9", Type::Timestamp(schema::TimeUnit::kNanos)), Field("t", Type::Time()),
+           Field("t3", Type::Time(schema::TimeUnit::kMillis)), Field("u", Type::Uuid())})
+          .value();
+  const std::vector<std::string> lines = {
+      R"({"b":true,"i8":-128,"i16":32767,"i32":-5,"i64":9007199254740993,"f":"NaN","d":-0.0,)"
+      R"("dec9":-12.50,"dec18":123456789012345.678,"dec38":-1234567890123456789012345678.0123456789,)"
+      R"("s":"h\u00e9\"llo","bin":"AAH/","dt":"2024-02-29","ts":"2024-05-06T09:08:09.5+02:00",)"
+      R"("ntz":"2024-05-06 07:08:09","ts9":"1970-01-01T00:00:00.000000001Z","t":"01:02:03.000004",)"
+      R"("t3":"23:59:59.999","u":"00112233-4455-6677-8899-aabbccddeeff"})",
+      // Absent fields are null; keys in any order.
+      R"({"u":null,"ts":1714979289,"f":1.5,"d":"-Infinity","i64":-1})",
+  };
+  Written w = Write(schema, lines);
+  ASSERT_EQ(w.meta.num_rows, 2);
+  ASSERT_EQ(w.meta.row_groups[0].columns.size(), 19u);
+  auto value = [&](size_t column, size_t i) {
+    DecodedChunk d = w.Column(column);
+    return i < d.values.size() ? d.values[i] : std::string("(missing)");
+  };
+  EXPECT_EQ(value(0, 0), B(true));
+  EXPECT_EQ(value(1, 0), B(int32_t{-128}));
+  EXPECT_EQ(value(2, 0), B(int32_t{32767}));
+  EXPECT_EQ(value(4, 0), B(int64_t{9007199254740993}));
+  EXPECT_EQ(value(4, 1), B(int64_t{-1}));
+  float f = 0;
+  std::memcpy(&f, value(5, 0).data(), 4);
+  EXPECT_TRUE(std::isnan(f));
+  EXPECT_EQ(value(5, 1), B(1.5f));
+  EXPECT_EQ(value(6, 0), B(-0.0));
+  EXPECT_EQ(value(6, 1), B(-std::numeric_limits<double>::infinity()));
+  EXPECT_EQ(value(7, 0), B(int32_t{-1250}));
+  EXPECT_EQ(value(8, 0), B(int64_t{123456789012345678}));
+  // decimal(38,10) is FIXED_LEN_BYTE_ARRAY(16): -12345678901234567890123456780123456789.
+  std::string dec38 = value(9, 0);
+  ASSERT_EQ(dec38.size(), 16u);
+  internal::UInt128 bits = 0;
+  for (char c : dec38) bits = bits * 256 + static_cast<uint8_t>(c);
+  const auto unscaled = static_cast<internal::Int128>(bits);
+  internal::Int128 expected = 0;
+  for (char c : std::string("12345678901234567890123456780123456789")) {
+    expected = expected * 10 + (c - '0');
+  }
+  EXPECT_TRUE(unscaled == -expected);
+  EXPECT_EQ(value(10, 0), "h\xc3\xa9\"llo");
+  EXPECT_EQ(value(11, 0), std::string("\x00\x01\xff", 3));
+  EXPECT_EQ(value(12, 0), B(int32_t{19782}));
+  EXPECT_EQ(value(13, 0), B(int64_t{1714979289500000}));
+  EXPECT_EQ(value(13, 1), B(int64_t{1714979289000000}));
+  EXPECT_EQ(value(14, 0), B(int64_t{1714979289000000}));
+  EXPECT_EQ(value(15, 0), B(int64_t{1}));
+  EXPECT_EQ(value(16, 0), B(int64_t{3723000004}));
+  EXPECT_EQ(value(17, 0), B(int32_t{86399999}));
+  EXPECT_EQ(value(18, 0), std::string("\x00\x11\x22\x33\x44\x55\x66\x77\x88\x99\xaa\xbb\xcc\xdd"
+                                      "\xee\xff",
+                                      16));
+  // Row 2's absent columns are nulls: one value in the column, a definition level of 0.
+  DecodedChunk s = w.Column(10);
+  EXPECT_EQ(s.def_levels, (std::vector<int16_t>{1, 0}));
+  EXPECT_EQ(w.Column(18).values.size(), 1u);
+}
+
+// a ARRAY<STRUCT<m: MAP<STRING, ARRAY<INT>>>>: five levels of nesting, every one nullable.
+TEST(ParquetSinkTest, NestedListsMapsAndStructsGetDremelLevels) {
+  const std::vector<std::string> lines = {
+      R"({"a":[{"m":{"k1":[1,null],"k2":[]}},null,{"m":{}},{"m":null}]})",
+      R"({"a":[]})",
+      R"({"a":null})",
+      R"({})",
+  };
+  Written w = Write(Ddl("a ARRAY<STRUCT<m: MAP<STRING, ARRAY<INT>>>>"), lines);
+  ASSERT_EQ(w.plan->writer_schema().columns.size(), 2u);
+  EXPECT_EQ(w.plan->writer_schema().columns[1].max_def_level, 8);
+  EXPECT_EQ(w.plan->writer_schema().columns[1].max_rep_level, 3);
+  DecodedChunk keys = w.Column(0);
+  EXPECT_EQ(keys.rep_levels, (std::vector<int16_t>{0, 2, 1, 1, 1, 0, 0, 0}));
+  EXPECT_EQ(keys.def_levels, (std::vector<int16_t>{5, 5, 2, 4, 3, 1, 0, 0}));
+  EXPECT_EQ(keys.values, (std::vector<std::string>{"k1", "k2"}));
+  DecodedChunk values = w.Column(1);
+  EXPECT_EQ(values.rep_levels, (std::vector<int16_t>{0, 3, 2, 1, 1, 1, 0, 0, 0}));
+  EXPECT_EQ(values.def_levels, (std::vector<int16_t>{8, 7, 6, 2, 4, 3, 1, 0, 0}));
+  EXPECT_EQ(values.values, (std::vector<std::string>{B(int32_t{1})}));
+}
+
+TEST(ParquetSinkTest, StructsNestFiveDeepWithNullsAtEveryLevel) {
+  const std::vector<std::string> lines = {
+      R"({"s":{"t":{"u":{"v":{"x":1,"y":"a"}}}}})",
+      R"({"s":{"t":{"u":{"v":null}}}})",
+      R"({"s":{"t":{"u":null}}})",
+      R"({"s":{"t":null}})",
+      R"({"s":null})",
+      R"({"s":{"t":{"u":{"v":{"y":"b"}}}}})",
+  };
+  Written w =
+      Write(Ddl("s STRUCT<t: STRUCT<u: STRUCT<v: STRUCT<x: INT, y: STRING NOT NULL>>>>"), lines);
+  DecodedChunk x = w.Column(0);
+  EXPECT_EQ(x.def_levels, (std::vector<int16_t>{5, 3, 2, 1, 0, 4}));
+  DecodedChunk y = w.Column(1);
+  // y cannot be null: its maximum is its struct's level, 4.
+  EXPECT_EQ(y.def_levels, (std::vector<int16_t>{4, 3, 2, 1, 0, 4}));
+  EXPECT_EQ(y.values, (std::vector<std::string>{"a", "b"}));
+}
+
+TEST(ParquetSinkTest, MapKeysAreConvertedToTheKeyType) {
+  const std::vector<std::string> lines = {
+      R"({"byint":{"-3":"x","70000":"y"},"bydate":{"2024-02-29":true},"bydec":{"1.5":1}})",
+      R"({"byint":{},"bydate":null})",
+  };
+  Written w =
+      Write(Ddl("byint MAP<INT, STRING>, bydate MAP<DATE, BOOLEAN>, bydec MAP<DECIMAL(4,2), INT>"),
+            lines);
+  EXPECT_EQ(w.Column(0).values, (std::vector<std::string>{B(int32_t{-3}), B(int32_t{70000})}));
+  EXPECT_EQ(w.Column(0).def_levels, (std::vector<int16_t>{2, 2, 1}));
+  EXPECT_EQ(w.Column(2).values, (std::vector<std::string>{B(int32_t{19782})}));
+  EXPECT_EQ(w.Column(2).def_levels, (std::vector<int16_t>{2, 0}));
+  EXPECT_EQ(w.Column(4).values, (std::vector<std::string>{B(int32_t{150})}));
+}
+
+TEST(ParquetSinkTest, TheRescuedColumnIsAddedLast) {
+  ParquetPlanOptions options;
+  options.rescued_column = "_rescued_data";
+  Written w =
+      Write(Ddl("id INT"),
+            {R"({"id":1,"_rescued_data":null})", R"({"id":null,"_rescued_data":"{\"id\":\"x\"}"})"},
+            options);
+  ASSERT_EQ(w.meta.schema.size(), 3u);
+  EXPECT_EQ(w.meta.schema[2].name, "_rescued_data");
+  EXPECT_EQ(w.Column(1).values, (std::vector<std::string>{"{\"id\":\"x\"}"}));
+}
+
+TEST(ParquetSinkTest, ValidatorOutputIsWrittenAsSparkReadsTheRecords) {
+  // Raw records through the validator, then the sink: the values Spark's JSON reader gives.
+  auto schema = Ddl("n DOUBLE, price DECIMAL(10,2), at TIMESTAMP, tags MAP<STRING, INT>, s STRING");
+  auto plan = ValidationPlan::Compile(schema);
+  ASSERT_TRUE(plan.has_value());
+  RecordValidator validator(*plan);
+  std::string out;
+  for (std::string record : {
+           std::string(R"({"n":NaN,"price":"1,234.565","at":0,"tags":{"a":1},"s":12})"),
+           std::string(R"({"price":7,"at":"2024-01-01","s":{"k":[1,2]},"extra":1})"),
+       }) {
+    record.append(64, ' ');
+    const RecordResult& r =
+        validator.CheckJson(std::string_view(record.data(), record.size() - 64), "f", out);
+    ASSERT_NE(r.status, RecordStatus::kBad);
+    ASSERT_NE(r.status, RecordStatus::kMalformed);
+  }
+  std::vector<std::string> lines;
+  for (size_t start = 0; start < out.size();) {
+    const size_t nl = out.find('\n', start);
+    lines.push_back(out.substr(start, nl - start));
+    start = nl + 1;
+  }
+  ParquetPlanOptions options;
+  options.rescued_column = "_rescued_data";
+  Written w = Write(schema, lines, options);
+  double n = 0;
+  std::memcpy(&n, w.Column(0).values.at(0).data(), 8);
+  EXPECT_TRUE(std::isnan(n));
+  EXPECT_EQ(w.Column(1).values, (std::vector<std::string>{B(int64_t{123457}), B(int64_t{700})}));
+  EXPECT_EQ(w.Column(2).values,
+            (std::vector<std::string>{B(int64_t{0}), B(int64_t{1704067200000000})}));
+  EXPECT_EQ(w.Column(5).values, (std::vector<std::string>{"12", R"({"k":[1,2]})"}));
+  const DecodedChunk rescued = w.Column(6);
+  ASSERT_EQ(rescued.values.size(), 1u);
+  EXPECT_NE(rescued.values[0].find("extra"), std::string::npos);
+}
+
+TEST(ParquetSinkTest, LinesThatAreNotRecordsFailTheSinkForGood) {
+  auto plan = ParquetRecordPlan::Compile(Ddl("a INT, b STRUCT<c: DATE>"));
+  ASSERT_TRUE(plan.has_value());
+  struct Case {
+    std::string line;
+    ErrorCode code;
+    std::string message_part;
+  };
+  for (const Case& c : std::vector<Case>{
+           {R"({"a":1,"zz":2})", ErrorCode::kInvalidArgument, "`zz` is not a field"},
+           {R"({"a":1,"a":2})", ErrorCode::kInvalidArgument, "twice"},
+           {R"({"a":)", ErrorCode::kInvalidArgument, "malformed JSON"},
+           {R"([1])", ErrorCode::kInvalidArgument, "malformed JSON"},
+           {R"({"a":"x"})", ErrorCode::kInvalidArgument, "a string does not fit"},
+           {R"({"a":3000000000})", ErrorCode::kInternal, "out of range"},
+           {R"({"b":{"c":"yesterday"}})", ErrorCode::kInternal, "line 2: b.c: cannot write"},
+       }) {
+    StringSink out;
+    auto sink = ParquetRecordSink::Open(*plan, out);
+    ASSERT_TRUE(sink.has_value());
+    ASSERT_TRUE((*sink)->Append(R"({"a":1})").has_value());
+    Status s = (*sink)->Append(c.line);
+    ASSERT_FALSE(s.has_value()) << c.line;
+    EXPECT_EQ(s.error().code(), c.code) << c.line << ": " << s.error().message();
+    EXPECT_NE(s.error().message().find(c.message_part), std::string::npos) << s.error().message();
+    EXPECT_FALSE((*sink)->Append(R"({"a":1})").has_value());
+    EXPECT_FALSE((*sink)->Close().has_value());
+  }
+}
+
+TEST(ParquetSinkTest, OnePlanOpensManySmallFiles) {
+  auto plan = ParquetRecordPlan::Compile(Ddl("id BIGINT, name STRING"));
+  ASSERT_TRUE(plan.has_value());
+  MemoryFileSystem fs;
+  for (int f = 0; f < 50; ++f) {
+    auto file = fs.OpenWritable("part-" + std::to_string(f) + ".parquet");
+    ASSERT_TRUE(file.has_value());
+    auto sink = ParquetRecordSink::Open(*plan, std::move(*file));
+    ASSERT_TRUE(sink.has_value());
+    std::string lines;
+    for (int i = 0; i < 10; ++i) {
+      lines += R"({"id":)" + std::to_string(f * 10 + i) + R"(,"name":"n"})" + "\n";
+    }
+    ASSERT_TRUE((*sink)->AppendLines(lines).has_value());
+    ASSERT_TRUE((*sink)->Close().has_value());
+    EXPECT_EQ((*sink)->num_rows(), 10);
+  }
+  auto last = fs.ReadFile("part-49.parquet");
+  ASSERT_TRUE(last.has_value());
+  EXPECT_EQ(last->substr(last->size() - 4), "PAR1");
+}
+
+TEST(ParquetSinkTest, NullTypedFieldsAreLeftOutWithANote) {
+  auto schema =
+      schema::Schema::Make({Field("a", Type::Int32()), Field("gone", Type::Null())}).value();
+  Written w = Write(schema, {R"({"a":1,"gone":null})"});
+  EXPECT_EQ(w.meta.schema.size(), 2u);
+  EXPECT_FALSE(w.plan->notes().empty());
+}
+
+}  // namespace
+}  // namespace sluice::data

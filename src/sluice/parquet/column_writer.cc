@@ -1,0 +1,433 @@
+#include "sluice/parquet/column_writer.h"
+
+#include <algorithm>
+#include <optional>
+#include <span>
+#include <type_traits>
+
+#include "sluice/parquet/compression.h"
+#include "sluice/parquet/plain.h"
+#include "sluice/parquet/rle.h"
+
+namespace sluice::parquet {
+
+ColumnWriter::ColumnWriter(ColumnSpec spec) : spec_(std::move(spec)) {}
+
+void ColumnWriter::ReserveLike(const ColumnWriter& other) {
+  def_levels_.reserve(other.def_levels_.size());
+  rep_levels_.reserve(other.rep_levels_.size());
+  bools_.reserve(other.bools_.size());
+  int32s_.reserve(other.int32s_.size());
+  int64s_.reserve(other.int64s_.size());
+  int96s_.reserve(other.int96s_.size());
+  floats_.reserve(other.floats_.size());
+  doubles_.reserve(other.doubles_.size());
+  arena_.reserve(other.arena_.size());
+  ends_.reserve(other.ends_.size());
+}
+
+int64_t ColumnWriter::num_values() const {
+  switch (spec_.type) {
+    case PhysicalType::kBoolean:
+      return static_cast<int64_t>(bools_.size());
+    case PhysicalType::kInt32:
+      return static_cast<int64_t>(int32s_.size());
+    case PhysicalType::kInt64:
+      return static_cast<int64_t>(int64s_.size());
+    case PhysicalType::kInt96:
+      return static_cast<int64_t>(int96s_.size());
+    case PhysicalType::kFloat:
+      return static_cast<int64_t>(floats_.size());
+    case PhysicalType::kDouble:
+      return static_cast<int64_t>(doubles_.size());
+    case PhysicalType::kByteArray:
+    case PhysicalType::kFixedLenByteArray:
+      return static_cast<int64_t>(ends_.size());
+  }
+  return 0;
+}
+
+size_t ColumnWriter::buffered_bytes() const {
+  return (def_levels_.size() + rep_levels_.size()) * sizeof(int16_t) + bools_.size() +
+         int32s_.size() * 4 + int64s_.size() * 8 + int96s_.size() * 12 + floats_.size() * 4 +
+         doubles_.size() * 8 + arena_.size() + ends_.size() * 8;
+}
+
+namespace {
+
+// Value access for the encoder, one per physical representation: the value at an index, the
+// PLAIN size of a range (for cutting pages) and its PLAIN encoding.
+template <class T>
+struct NumberValues {
+  using Value = T;
+  const T* data;
+  size_t size;
+  T operator[](size_t i) const { return data[i]; }
+  size_t PlainBytes(size_t b, size_t e) const { return (e - b) * sizeof(T); }
+  Status PlainEncodeRange(size_t b, size_t e, std::string& out) const {
+    PlainEncode(std::span<const T>(data + b, e - b), out);
+    return Ok();
+  }
+};
+
+struct BoolValues {
+  using Value = bool;
+  const uint8_t* data;
+  size_t size;
+  bool operator[](size_t i) const { return data[i] != 0; }
+  size_t PlainBytes(size_t b, size_t e) const { return (e - b + 7) / 8; }
+  Status PlainEncodeRange(size_t b, size_t e, std::string& out) const {
+    PlainBooleanEncoder encoder;
+    for (size_t i = b; i < e; ++i) encoder.Put(data[i] != 0);
+    encoder.FlushTo(out);
+    return Ok();
+  }
+};
+
+struct ByteValues {
+  using Value = std::string_view;
+  const ColumnWriter* column;
+  size_t size;
+  int32_t fixed_length;  // 0 for BYTE_ARRAY
+  mutable std::vector<std::string_view> views;
+
+  std::string_view operator[](size_t i) const { return column->bytes_value(i); }
+  size_t PlainBytes(size_t b, size_t e) const {
+    if (e == b) return 0;
+    const auto& ends = column->ends();
+    const uint64_t start = b == 0 ? 0 : ends[b - 1];
+    return static_cast<size_t>(ends[e - 1] - start) + (fixed_length > 0 ? 0 : 4 * (e - b));
+  }
+  Status PlainEncodeRange(size_t b, size_t e, std::string& out) const {
+    views.clear();
+    for (size_t i = b; i < e; ++i) views.push_back(column->bytes_value(i));
+    if (fixed_length > 0) return PlainEncodeFixedLenByteArrays(views, fixed_length, out);
+    return PlainEncodeByteArrays(views, out);
+  }
+};
+
+// Append `levels` as a v1 page's level section: the hybrid stream with its 4-byte length.
+void EncodeLevels(const int16_t* levels, size_t n, int16_t max_level, std::string& out) {
+  RleEncoder encoder(BitWidth(static_cast<uint64_t>(max_level)));
+  size_t i = 0;
+  while (i < n) {
+    size_t j = i + 1;
+    while (j < n && levels[j] == levels[i]) ++j;
+    encoder.PutRepeated(static_cast<uint32_t>(levels[i]), j - i);
+    i = j;
+  }
+  encoder.FlushWithLengthTo(out);
+}
+
+template <class Dict>
+Status WriteDictionaryBody(const Dict& dict, std::string& out) {
+  if constexpr (std::is_same_v<Dict, DictionaryBuilder<std::string_view>>) {
+    return dict.WriteDictionaryPage(out);
+  } else {
+    dict.WriteDictionaryPage(out);
+    return Ok();
+  }
+}
+
+// Pages as they are written: compression, headers, and the totals ColumnMetaData needs.
+class PageSink {
+ public:
+  explicit PageSink(const ColumnEncodeOptions& options) : options_(options) {}
+
+  Status Write(PageHeader header, std::string_view body, std::string& dest) {
+    if (body.size() > kMaxPageSize) {
+      return InvalidArgument("a page of " + std::to_string(body.size()) +
+                             " bytes is past Parquet's 2 GiB page limit");
+    }
+    std::string_view stored = body;
+    if (options_.codec != Codec::kUncompressed) {
+      compressed_.clear();
+      SLUICE_TRY(Compress(options_.codec, body, compressed_, options_.compression_level));
+      stored = compressed_;
+      if (stored.size() > kMaxPageSize) {
+        return InvalidArgument("a compressed page is past Parquet's 2 GiB page limit");
+      }
+    }
+    header.uncompressed_page_size = static_cast<int32_t>(body.size());
+    header.compressed_page_size = static_cast<int32_t>(stored.size());
+    const size_t before = dest.size();
+    WritePageHeader(header, dest);
+    const size_t header_size = dest.size() - before;
+    dest.append(stored);
+    uncompressed_total_ += static_cast<int64_t>(header_size + body.size());
+    compressed_total_ += static_cast<int64_t>(header_size + stored.size());
+    return Ok();
+  }
+
+  int64_t uncompressed_total() const { return uncompressed_total_; }
+  int64_t compressed_total() const { return compressed_total_; }
+
+ private:
+  const ColumnEncodeOptions& options_;
+  std::string compressed_;
+  int64_t uncompressed_total_ = 0;
+  int64_t compressed_total_ = 0;
+};
+
+// Where the next page ends: whole records from entry `e0` (value `v0`) until the page holds
+// options.page_bytes PLAIN-sized bytes of values and levels, or page_row_limit records. Returns
+// {end entry, end value}.
+template <class Values>
+std::pair<size_t, size_t> NextPageEnd(const ColumnWriter& column, const Values& values, size_t e0,
+                                      size_t v0, const ColumnEncodeOptions& options) {
+  const ColumnSpec& spec = column.spec();
+  const size_t n = static_cast<size_t>(column.num_entries());
+  const int16_t* def = column.def_levels().data();
+  const int16_t* rep = column.rep_levels().data();
+  const bool has_def = spec.max_def_level > 0;
+  const bool has_rep = spec.max_rep_level > 0;
+  const size_t level_bits =
+      static_cast<size_t>(BitWidth(static_cast<uint64_t>(spec.max_def_level)) +
+                          BitWidth(static_cast<uint64_t>(spec.max_rep_level)));
+  const size_t page_bytes = std::max<size_t>(options.page_bytes, 1);
+  const size_t row_limit = std::max<size_t>(options.page_row_limit, 1);
+  size_t e = e0;
+  size_t v = v0;
+  size_t rows = 0;
+  while (e < n) {
+    size_t end = e + 1;
+    if (has_rep) {
+      while (end < n && rep[end] != 0) ++end;
+    }
+    if (has_def) {
+      for (size_t i = e; i < end; ++i) v += def[i] == spec.max_def_level;
+    } else {
+      v += end - e;
+    }
+    e = end;
+    if (++rows >= row_limit) break;
+    if (values.PlainBytes(v0, v) + ((e - e0) * level_bits + 7) / 8 >= page_bytes) break;
+  }
+  return {e, v};
+}
+
+// The chunk being encoded: its pages, statistics and encodings.
+template <class Values, class Dict>
+class ChunkEncoder {
+ public:
+  using T = typename Values::Value;
+
+  ChunkEncoder(const ColumnWriter& column, const Values& values, Dict* dict,
+               const ColumnEncodeOptions& options)
+      : column_(column),
+        spec_(column.spec()),
+        values_(values),
+        dict_(dict),
+        options_(options),
+        pages_(options),
+        chunk_bounds_(spec_.order) {}
+
+  Result<EncodedColumnChunk> Run() {
+    const size_t n = static_cast<size_t>(column_.num_entries());
+    if (values_.size != static_cast<size_t>(column_.num_values())) {
+      return Fail(ErrorCode::kInternal, "column " + PathText() + " buffers " +
+                                            std::to_string(values_.size) + " values for " +
+                                            std::to_string(column_.num_values()));
+    }
+    use_dict_ = dict_ != nullptr && options_.dictionary;
+    size_t e = 0;
+    size_t v = 0;
+    while (e < n) {
+      const auto [e1, v1] = NextPageEnd(column_, values_, e, v, options_);
+      SLUICE_TRY(WriteDataPage(e, e1, v, v1));
+      e = e1;
+      v = v1;
+    }
+    return Finish(n);
+  }
+
+ private:
+  std::string PathText() const {
+    std::string s;
+    for (const std::string& p : spec_.path) {
+      if (!s.empty()) s += '.';
+      s += p;
+    }
+    return s;
+  }
+
+  Status WriteDataPage(size_t e0, size_t e1, size_t v0, size_t v1) {
+    Bounds<T> bounds(spec_.order);
+    for (size_t i = v0; i < v1; ++i) bounds.Update(values_[i]);
+    page_.clear();
+    if (spec_.max_rep_level > 0) {
+      EncodeLevels(column_.rep_levels().data() + e0, e1 - e0, spec_.max_rep_level, page_);
+    }
+    if (spec_.max_def_level > 0) {
+      EncodeLevels(column_.def_levels().data() + e0, e1 - e0, spec_.max_def_level, page_);
+    }
+    Encoding encoding = Encoding::kPlain;
+    if (use_dict_) {
+      const size_t levels_size = page_.size();
+      indexes_.clear();
+      for (size_t i = v0; i < v1; ++i) indexes_.push_back(dict_->Put(values_[i]));
+      if (dict_->dictionary_page_bytes() > options_.dictionary_page_limit) {
+        // Too many distinct values: this page and the rest of the chunk are PLAIN; pages
+        // written before keep their indexes into the dictionary (as parquet-mr falls back).
+        use_dict_ = false;
+      } else {
+        EncodeDictionaryIndexes(indexes_, dict_->index_bit_width(), page_);
+        const size_t encoded = page_.size() - levels_size + dict_->dictionary_page_bytes();
+        if (dictionary_pages_ == 0 && encoded >= values_.PlainBytes(v0, v1)) {
+          // The first page says the dictionary does not pay: the whole chunk goes PLAIN.
+          page_.resize(levels_size);
+          use_dict_ = false;
+        } else {
+          encoding = Encoding::kRleDictionary;
+        }
+      }
+    }
+    if (encoding == Encoding::kPlain) {
+      SLUICE_TRY(values_.PlainEncodeRange(v0, v1, page_));
+      ++plain_pages_;
+    } else {
+      ++dictionary_pages_;
+    }
+    PageHeader header;
+    header.type = PageType::kDataPage;
+    DataPageHeader& data = header.data_page_header.emplace();
+    data.num_values = static_cast<int32_t>(e1 - e0);
+    data.encoding = encoding;
+    data.definition_level_encoding = Encoding::kRle;
+    data.repetition_level_encoding = Encoding::kRle;
+    Statistics& stats = data.statistics.emplace();
+    stats.null_count = static_cast<int64_t>((e1 - e0) - (v1 - v0));
+    bounds.WriteTo(stats);
+    chunk_bounds_.Merge(bounds);
+    null_count_ += *stats.null_count;
+    if (e1 - e0 > static_cast<size_t>(INT32_MAX)) {
+      return InvalidArgument("column " + PathText() + ": a page of more than 2^31 entries");
+    }
+    return pages_.Write(std::move(header), page_, out_.data_pages);
+  }
+
+  Result<EncodedColumnChunk> Finish(size_t n) {
+    ColumnMetaData& meta = out_.meta;
+    if (dictionary_pages_ > 0) {
+      page_.clear();
+      SLUICE_TRY(WriteDictionaryBody(*dict_, page_));
+      PageHeader header;
+      header.type = PageType::kDictionaryPage;
+      DictionaryPageHeader& d = header.dictionary_page_header.emplace();
+      d.num_values = static_cast<int32_t>(dict_->size());
+      d.encoding = Encoding::kPlain;
+      SLUICE_TRY(pages_.Write(std::move(header), page_, out_.dictionary_page));
+      meta.dictionary_page_offset = 0;
+      meta.encoding_stats.push_back({PageType::kDictionaryPage, Encoding::kPlain, 1});
+      meta.encoding_stats.push_back(
+          {PageType::kDataPage, Encoding::kRleDictionary, dictionary_pages_});
+    }
+    if (plain_pages_ > 0) {
+      meta.encoding_stats.push_back({PageType::kDataPage, Encoding::kPlain, plain_pages_});
+    }
+    meta.type = spec_.type;
+    if (dictionary_pages_ > 0 || plain_pages_ > 0) meta.encodings.push_back(Encoding::kPlain);
+    meta.encodings.push_back(Encoding::kRle);
+    if (dictionary_pages_ > 0) meta.encodings.push_back(Encoding::kRleDictionary);
+    meta.path_in_schema = spec_.path;
+    meta.codec = options_.codec;
+    meta.num_values = static_cast<int64_t>(n);
+    meta.total_uncompressed_size = pages_.uncompressed_total();
+    meta.total_compressed_size = pages_.compressed_total();
+    meta.data_page_offset = static_cast<int64_t>(out_.dictionary_page.size());
+    Statistics& stats = meta.statistics.emplace();
+    stats.null_count = null_count_;
+    chunk_bounds_.WriteTo(stats);
+    return std::move(out_);
+  }
+
+  const ColumnWriter& column_;
+  const ColumnSpec& spec_;
+  const Values& values_;
+  Dict* dict_;
+  const ColumnEncodeOptions& options_;
+  PageSink pages_;
+  Bounds<T> chunk_bounds_;
+  bool use_dict_ = false;
+  int32_t dictionary_pages_ = 0;
+  int32_t plain_pages_ = 0;
+  int64_t null_count_ = 0;
+  std::string page_;
+  std::vector<uint32_t> indexes_;
+  EncodedColumnChunk out_;
+};
+
+// A dictionary type for value types that have none (BOOLEAN): never instantiated with an object.
+struct NoDictionary {
+  uint32_t Put(bool) { return 0; }
+  size_t dictionary_page_bytes() const { return 0; }
+  int index_bit_width() const { return 0; }
+  size_t size() const { return 0; }
+  void WriteDictionaryPage(std::string&) const {}
+};
+
+template <class Values, class Dict>
+Result<EncodedColumnChunk> EncodeWith(const ColumnWriter& column, const Values& values, Dict* dict,
+                                      const ColumnEncodeOptions& options) {
+  return ChunkEncoder<Values, Dict>(column, values, dict, options).Run();
+}
+
+template <class T>
+Result<EncodedColumnChunk> EncodeNumbers(const ColumnWriter& column, const std::vector<T>& data,
+                                         const ColumnEncodeOptions& options) {
+  NumberValues<T> values{data.data(), data.size()};
+  DictionaryBuilder<T> dict;
+  return EncodeWith(column, values, &dict, options);
+}
+
+}  // namespace
+
+Result<EncodedColumnChunk> EncodeColumnChunk(const ColumnWriter& column,
+                                             const ColumnEncodeOptions& options) {
+  if (!CanCompress(options.codec)) {
+    return InvalidArgument("the Parquet writer cannot compress with " +
+                           std::string(CodecName(options.codec)));
+  }
+  const ColumnSpec& spec = column.spec();
+  switch (spec.type) {
+    case PhysicalType::kBoolean: {
+      BoolValues values{column.bools().data(), column.bools().size()};
+      return EncodeWith(column, values, static_cast<NoDictionary*>(nullptr), options);
+    }
+    case PhysicalType::kInt32:
+      return EncodeNumbers(column, column.int32s(), options);
+    case PhysicalType::kInt64:
+      return EncodeNumbers(column, column.int64s(), options);
+    case PhysicalType::kInt96:
+      return EncodeNumbers(column, column.int96s(), options);
+    case PhysicalType::kFloat:
+      return EncodeNumbers(column, column.floats(), options);
+    case PhysicalType::kDouble:
+      return EncodeNumbers(column, column.doubles(), options);
+    case PhysicalType::kByteArray:
+    case PhysicalType::kFixedLenByteArray: {
+      const bool fixed = spec.type == PhysicalType::kFixedLenByteArray;
+      if (fixed && spec.type_length <= 0) {
+        return InvalidArgument("FIXED_LEN_BYTE_ARRAY column without a positive type_length");
+      }
+      if (fixed) {
+        // The dictionary trusts its entries' widths; a wrong one must stop here.
+        for (size_t i = 0; i < column.ends().size(); ++i) {
+          if (column.bytes_value(i).size() != static_cast<size_t>(spec.type_length)) {
+            return InvalidArgument("a value of " + std::to_string(column.bytes_value(i).size()) +
+                                   " bytes in a FIXED_LEN_BYTE_ARRAY(" +
+                                   std::to_string(spec.type_length) + ") column");
+          }
+        }
+      }
+      ByteValues values{&column, column.ends().size(), fixed ? spec.type_length : 0, {}};
+      // The arena outlives the dictionary, so entries need no copies.
+      DictionaryBuilder<std::string_view> dict(
+          fixed ? std::optional<int32_t>(spec.type_length) : std::nullopt, /*copy_bytes=*/false);
+      return EncodeWith(column, values, &dict, options);
+    }
+  }
+  return InvalidArgument("unknown physical type");
+}
+
+}  // namespace sluice::parquet

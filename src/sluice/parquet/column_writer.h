@@ -1,0 +1,167 @@
+// Writing one leaf column of a row group: ColumnWriter buffers the repetition levels, definition
+// levels and values a shredder appends, and EncodeColumnChunk turns the buffer into the column
+// chunk's pages (an optional dictionary page, then data pages v1) and its ColumnMetaData.
+//
+// Appending is cheap and allocation-free per value (byte arrays go into one arena); everything
+// costly (dictionary, encodings, statistics, compression) happens in EncodeColumnChunk, which the
+// file writer runs on worker threads once a row group is complete.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sluice/base/result.h"
+#include "sluice/parquet/dictionary.h"
+#include "sluice/parquet/encoding.h"
+#include "sluice/parquet/metadata.h"
+#include "sluice/parquet/statistics_builder.h"
+
+namespace sluice::parquet {
+
+/// What a column writer must know about its leaf.
+struct ColumnSpec {
+  /// path_in_schema: the names from below the root to the leaf.
+  std::vector<std::string> path;
+  PhysicalType type = PhysicalType::kInt32;
+  /// FIXED_LEN_BYTE_ARRAY's width; 0 for other types.
+  int32_t type_length = 0;
+  int16_t max_def_level = 0;
+  int16_t max_rep_level = 0;
+  StatisticsOrder order = StatisticsOrder::kSigned;
+};
+
+/// How column chunks are encoded.
+struct ColumnEncodeOptions {
+  Codec codec = Codec::kSnappy;
+  /// The codec's level; 0 is its default (see compression.h).
+  int compression_level = 0;
+  /// Dictionary-encode every column but BOOLEAN, falling back to PLAIN for the rest of the chunk
+  /// once the dictionary page passes dictionary_page_limit, or after the first page when the
+  /// dictionary does not make it smaller.
+  bool dictionary = true;
+  size_t dictionary_page_limit = kDefaultDictionaryPageSizeLimit;
+  /// A data page is cut, on a record boundary, once its values and levels reach this many bytes
+  /// (uncompressed, PLAIN-sized) or it holds page_row_limit records.
+  size_t page_bytes = size_t{1} << 20;
+  size_t page_row_limit = 20000;
+};
+
+/// Buffers one leaf column of the row group being written. Values are appended with the
+/// repetition level of their entry; a value's definition level is the column's maximum, and a
+/// null (or an empty or absent ancestor) is AppendNull with the level at which it stops. Use the
+/// Append call of the column's physical type: BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY take
+/// AppendBytes (a FIXED_LEN_BYTE_ARRAY value must be type_length bytes, checked when encoding).
+/// Levels are trusted (the shredder computes them from the schema); a repetition level other
+/// than 0 must not start the buffer. Not thread-safe.
+class ColumnWriter {
+ public:
+  explicit ColumnWriter(ColumnSpec spec);
+
+  void AppendNull(int16_t def, int16_t rep) { PutLevels(def, rep); }
+  void AppendBool(bool v, int16_t rep) {
+    PutLevels(spec_.max_def_level, rep);
+    bools_.push_back(v ? 1 : 0);
+  }
+  void AppendInt32(int32_t v, int16_t rep) {
+    PutLevels(spec_.max_def_level, rep);
+    int32s_.push_back(v);
+  }
+  void AppendInt64(int64_t v, int16_t rep) {
+    PutLevels(spec_.max_def_level, rep);
+    int64s_.push_back(v);
+  }
+  void AppendInt96(const Int96& v, int16_t rep) {
+    PutLevels(spec_.max_def_level, rep);
+    int96s_.push_back(v);
+  }
+  void AppendFloat(float v, int16_t rep) {
+    PutLevels(spec_.max_def_level, rep);
+    floats_.push_back(v);
+  }
+  void AppendDouble(double v, int16_t rep) {
+    PutLevels(spec_.max_def_level, rep);
+    doubles_.push_back(v);
+  }
+  void AppendBytes(std::string_view v, int16_t rep) {
+    PutLevels(spec_.max_def_level, rep);
+    arena_.append(v);
+    ends_.push_back(arena_.size());
+  }
+
+  /// Reserve room for as many entries, values and bytes as `other` holds (the row group before
+  /// this one), so a row group of the same shape fills without growing its buffers.
+  void ReserveLike(const ColumnWriter& other);
+
+  const ColumnSpec& spec() const { return spec_; }
+  /// Entries (values and nulls): the chunk's num_values.
+  int64_t num_entries() const { return num_entries_; }
+  /// Non-null values.
+  int64_t num_values() const;
+  /// Records: entries with repetition level 0.
+  int64_t num_rows() const { return num_rows_; }
+  /// Bytes held by the buffers: what a row group's size is measured by.
+  size_t buffered_bytes() const;
+
+  // The buffers, for EncodeColumnChunk. Levels are empty when the maximum is 0.
+  const std::vector<int16_t>& def_levels() const { return def_levels_; }
+  const std::vector<int16_t>& rep_levels() const { return rep_levels_; }
+  const std::vector<uint8_t>& bools() const { return bools_; }
+  const std::vector<int32_t>& int32s() const { return int32s_; }
+  const std::vector<int64_t>& int64s() const { return int64s_; }
+  const std::vector<Int96>& int96s() const { return int96s_; }
+  const std::vector<float>& floats() const { return floats_; }
+  const std::vector<double>& doubles() const { return doubles_; }
+  /// Byte array value i is arena[start(i), ends[i]), start(0) = 0, start(i) = ends[i - 1].
+  std::string_view arena() const { return arena_; }
+  const std::vector<uint64_t>& ends() const { return ends_; }
+  std::string_view bytes_value(size_t i) const {
+    const uint64_t start = i == 0 ? 0 : ends_[i - 1];
+    return std::string_view(arena_).substr(start, ends_[i] - start);
+  }
+
+ private:
+  void PutLevels(int16_t def, int16_t rep) {
+    if (spec_.max_def_level > 0) def_levels_.push_back(def);
+    if (spec_.max_rep_level > 0) {
+      rep_levels_.push_back(rep);
+      num_rows_ += rep == 0;
+    } else {
+      ++num_rows_;
+    }
+    ++num_entries_;
+  }
+
+  ColumnSpec spec_;
+  int64_t num_entries_ = 0;
+  int64_t num_rows_ = 0;
+  std::vector<int16_t> def_levels_;
+  std::vector<int16_t> rep_levels_;
+  std::vector<uint8_t> bools_;
+  std::vector<int32_t> int32s_;
+  std::vector<int64_t> int64s_;
+  std::vector<Int96> int96s_;
+  std::vector<float> floats_;
+  std::vector<double> doubles_;
+  std::string arena_;
+  std::vector<uint64_t> ends_;
+};
+
+/// A column chunk's bytes and metadata. Offsets in `meta` are relative to the chunk's first
+/// byte (the dictionary page when there is one); the file writer adds the chunk's file offset.
+struct EncodedColumnChunk {
+  std::string dictionary_page;  // header and (compressed) body; empty without a dictionary
+  std::string data_pages;
+  ColumnMetaData meta;
+  size_t size() const { return dictionary_page.size() + data_pages.size(); }
+};
+
+/// Encode the buffered column as one column chunk. kInvalidArgument for a value the format
+/// cannot hold (a byte array of 2 GiB or more, a FIXED_LEN_BYTE_ARRAY value of the wrong
+/// width, a page past 2 GiB) or a codec the writer lacks. Thread-safe for distinct columns.
+Result<EncodedColumnChunk> EncodeColumnChunk(const ColumnWriter& column,
+                                             const ColumnEncodeOptions& options);
+
+}  // namespace sluice::parquet
