@@ -1,0 +1,271 @@
+#include "sluice/parquet/record_assembler.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace sluice::parquet {
+namespace {
+
+// Rows assembled per batch: enough to amortise the per-batch work over every leaf, small enough
+// that the buffered levels and text of a wide schema stay a few megabytes.
+constexpr size_t kBatchRows = 4096;
+// Level entries a repeated leaf decodes per call while filling a batch.
+constexpr size_t kRepeatedEntriesPerRead = 8192;
+
+}  // namespace
+
+Status ValidatePlan(const AssemblyPlan& plan) {
+  if (plan.nodes.empty() || plan.nodes[0].kind != AssemblyNode::Kind::kStruct) {
+    return Internal("assembly plan without a root struct");
+  }
+  for (size_t i = 0; i < plan.nodes.size(); ++i) {
+    const AssemblyNode& n = plan.nodes[i];
+    if (n.leaf_begin >= n.leaf_end || n.leaf_end > plan.leaf_columns.size()) {
+      return Internal(fmt::format("assembly node {}: leaf range [{}, {})", i, n.leaf_begin,
+                                  n.leaf_end));
+    }
+    uint32_t next_leaf = n.leaf_begin;
+    for (uint32_t c : n.children) {
+      if (c <= i || c >= plan.nodes.size()) {
+        return Internal(fmt::format("assembly node {}: child {}", i, c));
+      }
+      const AssemblyNode& child = plan.nodes[c];
+      if (child.leaf_begin != next_leaf || child.def < n.def) {
+        return Internal(fmt::format("assembly node {}: child {} out of order", i, c));
+      }
+      next_leaf = child.leaf_end;
+    }
+    switch (n.kind) {
+      case AssemblyNode::Kind::kLeaf:
+        if (!n.children.empty() || n.leaf_end != n.leaf_begin + 1) {
+          return Internal(fmt::format("assembly node {}: a leaf with children", i));
+        }
+        break;
+      case AssemblyNode::Kind::kStruct:
+        if (n.children.empty() || next_leaf != n.leaf_end) {
+          return Internal(fmt::format("assembly node {}: struct leaves", i));
+        }
+        break;
+      case AssemblyNode::Kind::kList:
+      case AssemblyNode::Kind::kMap:
+        if (n.children.empty() || n.children.size() > 2 || next_leaf != n.leaf_end ||
+            n.rep <= 0) {
+          return Internal(fmt::format("assembly node {}: list or map shape", i));
+        }
+        for (uint32_t c : n.children) {
+          if (plan.nodes[c].def <= n.def) {
+            return Internal(fmt::format("assembly node {}: element levels", i));
+          }
+        }
+        break;
+    }
+  }
+  return Ok();
+}
+
+RecordAssembler::RecordAssembler(const AssemblyPlan& plan,
+                                 std::vector<ColumnChunkReader*> readers)
+    : plan_(plan), readers_(std::move(readers)), cursors_(readers_.size()) {}
+
+bool RecordAssembler::Mismatch(uint32_t leaf, std::string what) {
+  error_ = Error(ErrorCode::kInvalidArgument,
+                 fmt::format("column {}: row {}: {}", readers_[leaf]->leaf().path, row_, what));
+  return false;
+}
+
+bool RecordAssembler::Peek(const AssemblyNode& n, int16_t* def) {
+  const Cursor& c = cursors_[n.leaf_begin];
+  if (c.pos == c.end) return Mismatch(n.leaf_begin, "the column ran out of levels within the row");
+  *def = c.def[c.pos];
+  return true;
+}
+
+bool RecordAssembler::WriteNull(const AssemblyNode& n, int16_t def, int16_t rep,
+                                std::string_view text) {
+  // A null or empty value takes exactly one entry, with the same levels, in every leaf below.
+  for (uint32_t l = n.leaf_begin; l < n.leaf_end; ++l) {
+    Cursor& c = cursors_[l];
+    if (c.pos == c.end) return Mismatch(l, "the column ran out of levels within the row");
+    if (c.rep[c.pos] != rep || c.def[c.pos] != def) {
+      return Mismatch(l, fmt::format("levels (rep {}, def {}) where (rep {}, def {}) were expected",
+                                     c.rep[c.pos], c.def[c.pos], rep, def));
+    }
+    ++c.pos;
+  }
+  out_.append(text);
+  return true;
+}
+
+bool RecordAssembler::WriteNode(const AssemblyNode& n, int16_t rep) {
+  switch (n.kind) {
+    case AssemblyNode::Kind::kLeaf: {
+      Cursor& c = cursors_[n.leaf_begin];
+      if (c.pos == c.end) {
+        return Mismatch(n.leaf_begin, "the column ran out of levels within the row");
+      }
+      const int16_t d = c.def[c.pos];
+      if (c.rep[c.pos] != rep) {
+        return Mismatch(n.leaf_begin,
+                        fmt::format("repetition level {} where {} was expected", c.rep[c.pos], rep));
+      }
+      ++c.pos;
+      if (d == n.def) {
+        if (c.vpos == c.vend) return Mismatch(n.leaf_begin, "more present levels than values");
+        const ValueRef& v = c.values[c.vpos++];
+        out_.append(v.data, v.size);
+        return true;
+      }
+      if (d == n.null_def) {
+        out_.append("null", 4);
+        return true;
+      }
+      return Mismatch(n.leaf_begin, fmt::format("definition level {} where {} or {} was expected",
+                                                d, n.def, n.null_def));
+    }
+    case AssemblyNode::Kind::kStruct: {
+      int16_t d;
+      if (!Peek(n, &d)) return false;
+      if (d < n.def) {
+        if (d != n.null_def) {
+          return Mismatch(n.leaf_begin,
+                          fmt::format("definition level {} for a struct that cannot be null", d));
+        }
+        return WriteNull(n, d, rep, "null");
+      }
+      out_.push_back('{');
+      bool first = true;
+      for (uint32_t i : n.children) {
+        const AssemblyNode& child = plan_.nodes[i];
+        if (!first) out_.push_back(',');
+        first = false;
+        out_.append(child.key);
+        if (!WriteNode(child, rep)) return false;
+      }
+      out_.push_back('}');
+      return true;
+    }
+    case AssemblyNode::Kind::kList:
+    case AssemblyNode::Kind::kMap:
+      return WriteList(n, rep);
+  }
+  return false;
+}
+
+bool RecordAssembler::WriteList(const AssemblyNode& n, int16_t rep) {
+  int16_t d;
+  if (!Peek(n, &d)) return false;
+  if (d < n.def) {
+    if (d != n.null_def) {
+      return Mismatch(n.leaf_begin,
+                      fmt::format("definition level {} for a list or map that cannot be null", d));
+    }
+    return WriteNull(n, d, rep, "null");
+  }
+  if (d == n.def) return WriteNull(n, d, rep, "[]");
+  out_.push_back('[');
+  if (!WriteElement(n, rep)) return false;
+  // Further elements of this list start with its own repetition level in every leaf; the
+  // first leaf decides, and the others are checked as their entries are consumed.
+  const Cursor& c = cursors_[n.leaf_begin];
+  while (c.pos < c.end && c.rep[c.pos] == n.rep) {
+    out_.push_back(',');
+    if (!WriteElement(n, n.rep)) return false;
+  }
+  out_.push_back(']');
+  return true;
+}
+
+bool RecordAssembler::WriteElement(const AssemblyNode& n, int16_t rep) {
+  if (n.kind == AssemblyNode::Kind::kList) return WriteNode(plan_.nodes[n.children[0]], rep);
+  out_.append("{\"key\":");
+  if (!WriteNode(plan_.nodes[n.children[0]], rep)) return false;
+  out_.append(",\"value\":");
+  if (n.children.size() > 1) {
+    if (!WriteNode(plan_.nodes[n.children[1]], rep)) return false;
+  } else {
+    out_.append("null");
+  }
+  out_.push_back('}');
+  return true;
+}
+
+bool RecordAssembler::WriteRow() {
+  const AssemblyNode& root = plan_.nodes[0];
+  out_.push_back('{');
+  bool first = true;
+  for (uint32_t i : root.children) {
+    const AssemblyNode& child = plan_.nodes[i];
+    if (!first) out_.push_back(',');
+    first = false;
+    out_.append(child.key);
+    if (!WriteNode(child, 0)) return false;
+  }
+  out_.push_back('}');
+  return true;
+}
+
+Status RecordAssembler::Fill(size_t want) {
+  for (ColumnChunkReader* r : readers_) {
+    while (r->complete_rows() < want && !r->exhausted()) {
+      const size_t entries = r->leaf().max_rep == 0 ? want - r->complete_rows()
+                                                     : kRepeatedEntriesPerRead;
+      SLUICE_TRY(r->ReadMore(entries));
+    }
+  }
+  return Ok();
+}
+
+Status RecordAssembler::Run(int64_t num_rows,
+                            const std::function<Status(std::string_view)>& each) {
+  row_ = 0;
+  while (row_ < num_rows) {
+    const size_t want = static_cast<size_t>(std::min<int64_t>(num_rows - row_, kBatchRows));
+    SLUICE_TRY(Fill(want));
+    size_t batch = want;
+    for (size_t l = 0; l < readers_.size(); ++l) {
+      ColumnChunkReader* r = readers_[l];
+      batch = std::min(batch, r->complete_rows());
+      Cursor& c = cursors_[l];
+      c = {r->def_levels(), r->rep_levels(), r->values(), r->level_pos(),
+           r->level_end(),  r->value_pos(),  r->value_end()};
+    }
+    if (batch == 0) {
+      for (ColumnChunkReader* r : readers_) {
+        if (r->complete_rows() == 0) {
+          return InvalidArgument(fmt::format("column {}: the column chunk holds {} rows, the row "
+                                             "group {}",
+                                             r->leaf().path, row_, num_rows));
+        }
+      }
+    }
+    for (size_t i = 0; i < batch; ++i) {
+      out_.clear();
+      if (!WriteRow()) return Fail(error_);
+      ++row_;
+      SLUICE_TRY(each(out_));
+    }
+    for (size_t l = 0; l < readers_.size(); ++l) {
+      readers_[l]->Consume(cursors_[l].pos, cursors_[l].vpos, batch);
+      readers_[l]->Compact();
+    }
+  }
+  return FinalCheck(num_rows);
+}
+
+Status RecordAssembler::FinalCheck(int64_t num_rows) {
+  for (ColumnChunkReader* r : readers_) {
+    if (r->level_pos() == r->level_end() && !r->exhausted()) SLUICE_TRY(r->ReadMore(1));
+    if (r->level_pos() != r->level_end() || !r->exhausted()) {
+      return InvalidArgument(fmt::format("column {}: the column chunk holds more than the row "
+                                         "group's {} rows",
+                                         r->leaf().path, num_rows));
+    }
+    if (r->value_pos() != r->value_end()) {
+      return Internal(fmt::format("column {}: values left after the last row", r->leaf().path));
+    }
+  }
+  return Ok();
+}
+
+}  // namespace sluice::parquet
