@@ -40,14 +40,18 @@ class ByteStreamSplitDecoder final : public ValueDecoder<T> {
 
  private:
   ByteStreamSplitDecoder(std::string_view data, size_t width, size_t page_offset)
-      : data_(data), width_(width), count_(data.size() / width), page_offset_(page_offset) {}
+      : data_(data),
+        width_(width),
+        count_(data.size() / width),
+        page_offset_(page_offset),
+        arena_(data.size()) {}
 
   std::string_view data_;
   size_t width_;
   size_t count_;
   size_t page_offset_;
   size_t next_ = 0;
-  std::vector<std::unique_ptr<char[]>> blocks_;  // FIXED_LEN_BYTE_ARRAY values
+  ValueArena arena_;  // FIXED_LEN_BYTE_ARRAY values
 };
 
 }  // namespace sluice::parquet

@@ -64,11 +64,12 @@ class DeltaBinaryPackedDecoder final : public ValueDecoder<T> {
   DeltaBinaryPackedDecoder() = default;
   Status StartBlock();
   Status StartMiniblock();
-  Status Fail(size_t at, std::string_view what) const;
+  Unexpected<Error> Fail(size_t at, std::string_view what) const;
 
   std::string_view data_;
   size_t page_offset_ = 0;
   size_t pos_ = 0;  // next unread byte
+  size_t header_size_ = 0;
   uint64_t block_size_ = 0;
   uint64_t miniblocks_ = 0;
   uint64_t per_miniblock_ = 0;
@@ -125,7 +126,6 @@ class DeltaLengthByteArrayDecoder final : public ValueDecoder<std::string_view> 
   std::string_view data_;
   size_t bytes_pos_;
   size_t page_offset_;
-  int32_t scratch_[256];
 };
 
 /// DELTA_BYTE_ARRAY writer. Not thread-safe.
@@ -156,19 +156,20 @@ class DeltaByteArrayDecoder final : public ValueDecoder<std::string_view> {
 
  private:
   DeltaByteArrayDecoder(DeltaBinaryPackedDecoder<int32_t> prefixes,
-                        DeltaLengthByteArrayDecoder suffixes, const DecoderOptions& options)
-      : prefixes_(std::move(prefixes)), suffixes_(std::move(suffixes)), options_(options) {}
-  Result<char*> Allocate(size_t size);
+                        DeltaLengthByteArrayDecoder suffixes, std::string_view data,
+                        const DecoderOptions& options)
+      : prefixes_(std::move(prefixes)),
+        suffixes_(std::move(suffixes)),
+        data_(data),
+        options_(options),
+        arena_(options.max_decoded_bytes) {}
 
   DeltaBinaryPackedDecoder<int32_t> prefixes_;
   DeltaLengthByteArrayDecoder suffixes_;
+  std::string_view data_;
   DecoderOptions options_;
   std::string_view last_;
-  int32_t scratch_[256];
-  std::vector<std::unique_ptr<char[]>> blocks_;
-  size_t block_left_ = 0;
-  char* block_next_ = nullptr;
-  size_t allocated_ = 0;
+  ValueArena arena_;
 };
 
 }  // namespace sluice::parquet

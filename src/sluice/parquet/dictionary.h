@@ -94,9 +94,7 @@ class DictionaryBuilder<std::string_view> {
   std::vector<uint32_t> slots_;   // index + 1, 0 = empty
   size_t mask_ = 0;
   size_t page_bytes_ = 0;
-  std::vector<std::unique_ptr<char[]>> blocks_;  // copies of the entries' bytes
-  size_t block_used_ = 0;
-  size_t block_size_ = 0;
+  ValueArena arena_{SIZE_MAX};  // copies of the entries' bytes
 };
 
 /// Append a data page's indexes: the bit-width byte, then the hybrid stream of `indexes`.

@@ -18,6 +18,7 @@
 #include <memory>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "sluice/base/result.h"
 #include "sluice/parquet/metadata.h"
@@ -57,6 +58,23 @@ struct DecoderOptions {
   /// Most bytes a decoder that rebuilds values may allocate for them (DELTA_BYTE_ARRAY's
   /// prefixes can make a small page expand without bound); past it decoding fails.
   size_t max_decoded_bytes = size_t{1} << 28;
+};
+
+/// Storage for values a decoder rebuilds: blocks that never move, so views into them stay valid
+/// while the arena lives; at most `limit` bytes in all. Movable, not copyable.
+class ValueArena {
+ public:
+  explicit ValueArena(size_t limit) : limit_(limit) {}
+  /// `size` bytes, or nullptr past the limit.
+  char* Allocate(size_t size);
+  size_t allocated() const { return allocated_; }
+
+ private:
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  char* next_ = nullptr;
+  size_t left_ = 0;
+  size_t allocated_ = 0;
+  size_t limit_;
 };
 
 /// Decodes the values of one page, in batches. Not thread-safe; one per page.

@@ -94,13 +94,14 @@ class RleDecoder {
   /// the next section of a v1 page begins.
   size_t encoded_size() const { return encoded_size_; }
   int bit_width() const { return bit_width_; }
+  /// The byte offset within the page just past the run being read (for error messages).
+  size_t offset() const { return page_offset_ + pos_; }
 
  private:
   RleDecoder(std::string_view data, int bit_width, size_t page_offset, size_t encoded_size);
   Status NextRun();
   template <class U>
   size_t ReadPacked(U* out, size_t n);
-  Status Fail(size_t at, std::string_view what) const;
 
   const uint8_t* data_;
   size_t size_;
@@ -117,7 +118,8 @@ class RleDecoder {
   size_t packed_bytes_ = 0;  // bytes from packed_ the run may read
   // Values of a group unpacked but not yet returned (a batch that ended mid-group).
   uint32_t group_[8] = {};
-  size_t group_pos_ = 8;
+  size_t group_pos_ = 0;
+  size_t group_end_ = 0;
 };
 
 }  // namespace sluice::parquet
