@@ -3,7 +3,11 @@
 // compact protocol is metadata.cc over thrift_compact.h; nothing here knows the encoding.
 //
 // Optional Thrift fields are std::optional; fields sluice neither reads nor writes (encryption,
-// bloom filters, size statistics, geospatial statistics) are skipped on read and never written.
+// bloom filters, page indexes, size statistics, geospatial statistics, Statistics.nan_count) are
+// skipped on read and never written. Members of parquet.thrift the enums here leave out on
+// purpose: the ALP encoding (10; dropped from ColumnMetaData.encodings, an error in a page
+// header) and the FILE logical type (19; like any LogicalType member unknown here, it reads as
+// no logical type). The parameters of VARIANT, GEOMETRY and GEOGRAPHY are skipped.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -137,8 +141,9 @@ enum class PageType : int32_t {
 };
 
 /// Column or page statistics. min_value/max_value (5, 6) are the current fields, compared by
-/// the column's logical order; min/max (2, 1) are the deprecated signed-byte-order ones, read
-/// only when the type's order makes them trustworthy and never written.
+/// the column's logical order; min/max (2, 1) are the deprecated signed-byte-order ones, to be
+/// trusted only when the type's order makes them so. The codec reads and writes whatever is set;
+/// sluice's file writer never sets min/max.
 struct Statistics {
   std::optional<std::string> max;          // 1 (deprecated)
   std::optional<std::string> min;          // 2 (deprecated)
@@ -252,7 +257,8 @@ struct FileMetaData {
   std::vector<RowGroup> row_groups;             // 4
   std::vector<KeyValue> key_value_metadata;     // 5
   std::optional<std::string> created_by;        // 6
-  /// 7: one entry per leaf column; true = TYPE_ORDER (the only order the format defines).
+  /// 7: one entry per leaf column; true = TYPE_ORDER, false = any other member of the
+  /// ColumnOrder union or none (false is written as an empty union).
   std::vector<bool> column_orders;
   bool operator==(const FileMetaData&) const = default;
 };
@@ -265,13 +271,18 @@ struct MetadataLimits {
   size_t max_total_bytes = size_t{1} << 30;    // everything decoded, summed
 };
 
-/// Decode a footer (the bytes between the data and the length + "PAR1"). Errors are
-/// kInvalidArgument with the byte offset into `bytes` of what is wrong.
+/// Decode a footer (the bytes between the data and the length + "PAR1"); bytes after the
+/// struct (a signed footer's signature) are ignored. Errors are kInvalidArgument, "parquet
+/// footer: byte N: ...", N the offset into `bytes`: truncation, a limit exceeded, a field of
+/// the wrong type, a required field missing (naming the struct and field), a physical type,
+/// repetition, converted type, codec or page encoding the enums here do not have.
 Result<FileMetaData> ReadFileMetaData(std::string_view bytes, const MetadataLimits& limits = {});
 /// Encode a footer.
 std::string WriteFileMetaData(const FileMetaData& meta);
 
-/// Decode a page header at the start of `bytes`; `*header_size` gets its encoded length.
+/// Decode a page header at the start of `bytes`; `*header_size` (if not null) gets its encoded
+/// length. Besides ReadFileMetaData's errors ("parquet page header: byte N: ..."), negative page
+/// sizes and a data, dictionary or v2 page without its own header are errors.
 Result<PageHeader> ReadPageHeader(std::string_view bytes, size_t* header_size,
                                   const MetadataLimits& limits = {});
 /// Append an encoded page header to `out`.
