@@ -15,36 +15,37 @@ using internal::ValueStream;
 
 ColumnChunkReader::ColumnChunkReader(const LeafColumn& leaf, const ColumnMetaData& meta,
                                      std::string_view chunk, uint64_t chunk_offset,
-                                     std::string file_name, const ReaderOptions& options)
+                                     std::string context, const ReaderOptions& options)
     : leaf_(leaf),
       codec_(meta.codec),
       num_values_(meta.num_values),
       chunk_(chunk),
       chunk_offset_(chunk_offset),
-      file_name_(std::move(file_name)),
+      context_(std::move(context)),
       options_(options) {}
 
 ColumnChunkReader::~ColumnChunkReader() = default;
 
 Result<std::unique_ptr<ColumnChunkReader>> ColumnChunkReader::Make(
     const LeafColumn& leaf, const ColumnMetaData& meta, std::string_view chunk,
-    uint64_t chunk_offset, std::string file_name, const ReaderOptions& options) {
+    uint64_t chunk_offset, std::string context, const ReaderOptions& options) {
   if (meta.type != leaf.type) {
-    return InvalidArgument(fmt::format("{}: column {}: the chunk at byte {} holds {}, the schema "
-                                       "says {}",
-                                       file_name, leaf.path, chunk_offset,
-                                       PhysicalTypeName(meta.type), PhysicalTypeName(leaf.type)));
+    return InvalidArgument(
+        fmt::format("{}: column {}: the chunk at byte {} holds {}, the schema "
+                    "says {}",
+                    context, leaf.path, chunk_offset, PhysicalTypeName(meta.type),
+                    PhysicalTypeName(leaf.type)));
   }
   if (meta.num_values < 0) {
-    return InvalidArgument(fmt::format("{}: column {}: the chunk at byte {} has {} values",
-                                       file_name, leaf.path, chunk_offset, meta.num_values));
+    return InvalidArgument(fmt::format("{}: column {}: the chunk at byte {} has {} values", context,
+                                       leaf.path, chunk_offset, meta.num_values));
   }
   if (!CanDecompress(meta.codec)) {
-    return Unimplemented(fmt::format("{}: column {}: codec {} is not supported", file_name,
-                                     leaf.path, CodecName(meta.codec)));
+    return Unimplemented(fmt::format("{}: column {}: codec {} is not supported", context, leaf.path,
+                                     CodecName(meta.codec)));
   }
   std::unique_ptr<ColumnChunkReader> r(
-      new ColumnChunkReader(leaf, meta, chunk, chunk_offset, std::move(file_name), options));
+      new ColumnChunkReader(leaf, meta, chunk, chunk_offset, std::move(context), options));
   SLUICE_ASSIGN_OR_RETURN(r->values_stream_, ValueStream::Make(leaf, options));
   r->page_first_entry_ = true;
   r->page_starts_row_ = true;  // the chunk's first entry starts a row
@@ -53,13 +54,12 @@ Result<std::unique_ptr<ColumnChunkReader>> ColumnChunkReader::Make(
 }
 
 Error ColumnChunkReader::ChunkError(size_t at, std::string_view what) const {
-  return Error(ErrorCode::kInvalidArgument,
-               fmt::format("{}: column {}: byte {}: {}", file_name_, leaf_.path,
-                           chunk_offset_ + at, what));
+  return Error(ErrorCode::kInvalidArgument, fmt::format("{}: column {}: byte {}: {}", context_,
+                                                        leaf_.path, chunk_offset_ + at, what));
 }
 
 Error ColumnChunkReader::PageError(const Error& e) const {
-  return Error(e.code(), fmt::format("{}: column {}: page at byte {}: {}", file_name_, leaf_.path,
+  return Error(e.code(), fmt::format("{}: column {}: page at byte {}: {}", context_, leaf_.path,
                                      page_at_, e.message()));
 }
 
@@ -128,10 +128,10 @@ Status ColumnChunkReader::NextPage() {
     }
     if (static_cast<size_t>(h.uncompressed_page_size) > options_.max_page_size) {
       return Fail(ChunkError(pos_, fmt::format("a page of {} bytes uncompressed (the limit is {})",
-                                               h.uncompressed_page_size,
-                                               options_.max_page_size)));
+                                               h.uncompressed_page_size, options_.max_page_size)));
     }
-    const std::string_view body = chunk_.substr(body_at, static_cast<size_t>(h.compressed_page_size));
+    const std::string_view body =
+        chunk_.substr(body_at, static_cast<size_t>(h.compressed_page_size));
     pos_ = body_at + body.size();
     switch (h.type) {
       case PageType::kDictionaryPage:
@@ -187,8 +187,8 @@ Result<std::unique_ptr<LevelDecoder>> MakeV1Levels(Encoding encoding, std::strin
     case Encoding::kRle:
       return LevelDecoder::MakeRle(data, width, /*length_prefixed=*/true, page_offset, consumed);
     case Encoding::kBitPacked:
-      return LevelDecoder::MakeBitPacked(data, width, static_cast<size_t>(num_values),
-                                         page_offset, consumed);
+      return LevelDecoder::MakeBitPacked(data, width, static_cast<size_t>(num_values), page_offset,
+                                         consumed);
     case Encoding::kPlain:
     case Encoding::kPlainDictionary:
     case Encoding::kDeltaBinaryPacked:
@@ -198,8 +198,8 @@ Result<std::unique_ptr<LevelDecoder>> MakeV1Levels(Encoding encoding, std::strin
     case Encoding::kByteStreamSplit:
       break;
   }
-  return InvalidArgument(fmt::format("byte {}: levels in {} (only RLE and BIT_PACKED)",
-                                     page_offset, EncodingName(encoding)));
+  return InvalidArgument(fmt::format("byte {}: levels in {} (only RLE and BIT_PACKED)", page_offset,
+                                     EncodingName(encoding)));
 }
 
 }  // namespace
@@ -227,8 +227,8 @@ Status ColumnChunkReader::StartDataPageV1(const PageHeader& h, std::string_view 
   }
   if (leaf_.max_def > 0) {
     size_t used = 0;
-    auto r = MakeV1Levels(d.definition_level_encoding, data.substr(p), leaf_.max_def,
-                          d.num_values, p, &used);
+    auto r = MakeV1Levels(d.definition_level_encoding, data.substr(p), leaf_.max_def, d.num_values,
+                          p, &used);
     if (!r) return Fail(PageError(r.error()));
     def_decoder_ = std::move(*r);
     p += used;
@@ -252,10 +252,10 @@ Status ColumnChunkReader::StartDataPageV2(const PageHeader& h, std::string_view 
   const int64_t def_len = d.definition_levels_byte_length;
   if (rep_len < 0 || def_len < 0 || rep_len + def_len > static_cast<int64_t>(body.size()) ||
       rep_len + def_len > h.uncompressed_page_size) {
-    return Fail(ChunkError(at, fmt::format("level lengths {} and {} in a page of {} bytes ({} "
-                                           "uncompressed)",
-                                           rep_len, def_len, body.size(),
-                                           h.uncompressed_page_size)));
+    return Fail(
+        ChunkError(at, fmt::format("level lengths {} and {} in a page of {} bytes ({} "
+                                   "uncompressed)",
+                                   rep_len, def_len, body.size(), h.uncompressed_page_size)));
   }
   const size_t levels_size = static_cast<size_t>(rep_len + def_len);
   const std::string_view levels = body.substr(0, levels_size);
@@ -332,14 +332,14 @@ Status ColumnChunkReader::DecodeBatch(size_t n) {
   if (bad) {
     for (size_t i = 0; i < n; ++i) {
       if (def[i] > max_def || def[i] < 0) {
-        return Fail(PageError(Error(ErrorCode::kInvalidArgument,
-                                    fmt::format("definition level {} above the column's maximum {}",
-                                                def[i], max_def))));
+        return Fail(PageError(Error(
+            ErrorCode::kInvalidArgument,
+            fmt::format("definition level {} above the column's maximum {}", def[i], max_def))));
       }
       if (rep[i] > max_rep || rep[i] < 0) {
-        return Fail(PageError(Error(ErrorCode::kInvalidArgument,
-                                    fmt::format("repetition level {} above the column's maximum {}",
-                                                rep[i], max_rep))));
+        return Fail(PageError(Error(
+            ErrorCode::kInvalidArgument,
+            fmt::format("repetition level {} above the column's maximum {}", rep[i], max_rep))));
       }
     }
   }
@@ -375,9 +375,9 @@ Status ColumnChunkReader::ReadMore(size_t entries) {
   SLUICE_TRY(DecodeBatch(n));
   if (leaf_.max_rep > 0 && complete_rows() == 0 && !exhausted_ &&
       level_end() - level_pos_ > options_.max_row_entries) {
-    return Fail(PageError(Error(ErrorCode::kInvalidArgument,
-                                fmt::format("a row of more than {} entries in one column",
-                                            options_.max_row_entries))));
+    return Fail(PageError(Error(
+        ErrorCode::kInvalidArgument,
+        fmt::format("a row of more than {} entries in one column", options_.max_row_entries))));
   }
   return Ok();
 }

@@ -62,13 +62,12 @@ class ColumnChunkReader {
  public:
   /// `chunk` holds the chunk's bytes from its first page (the dictionary page when there is
   /// one) for total_compressed_size bytes; `chunk_offset` is where they start in the file.
-  /// The bytes must outlive the reader. kInvalidArgument for a physical type that differs from
-  /// the schema's.
+  /// The bytes must outlive the reader. `context` starts every error message (the file and
+  /// row group). kInvalidArgument for a physical type that differs from the schema's.
   static Result<std::unique_ptr<ColumnChunkReader>> Make(const LeafColumn& leaf,
                                                          const ColumnMetaData& meta,
                                                          std::string_view chunk,
-                                                         uint64_t chunk_offset,
-                                                         std::string file_name,
+                                                         uint64_t chunk_offset, std::string context,
                                                          const ReaderOptions& options);
   ~ColumnChunkReader();
 
@@ -101,7 +100,7 @@ class ColumnChunkReader {
 
  private:
   ColumnChunkReader(const LeafColumn& leaf, const ColumnMetaData& meta, std::string_view chunk,
-                    uint64_t chunk_offset, std::string file_name, const ReaderOptions& options);
+                    uint64_t chunk_offset, std::string context, const ReaderOptions& options);
   Status NextPage();
   Status ReadDictionaryPage(const PageHeader& header, std::string_view body, size_t at);
   Status StartDataPageV1(const PageHeader& header, std::string_view body, size_t at);
@@ -118,20 +117,20 @@ class ColumnChunkReader {
   int64_t num_values_;  // the chunk's, from its metadata
   std::string_view chunk_;
   uint64_t chunk_offset_;
-  std::string file_name_;
+  std::string context_;
   ReaderOptions options_;
 
-  size_t pos_ = 0;                // next page header in chunk_
-  int64_t values_in_pages_ = 0;   // level entries of the data pages started so far
+  size_t pos_ = 0;               // next page header in chunk_
+  int64_t values_in_pages_ = 0;  // level entries of the data pages started so far
   bool seen_data_page_ = false;
   bool seen_dictionary_ = false;
   bool exhausted_ = false;
-  uint64_t page_at_ = 0;          // file offset of the current page, for messages
-  size_t page_left_ = 0;          // level entries of the current page not yet decoded
-  bool page_first_entry_ = false; // the next entry decoded is the page's first
-  bool page_starts_row_ = false;  // data page v2: its first entry must start a row
-  std::string page_buffer_;       // the current page, decompressed
-  std::string dictionary_buffer_; // the dictionary page, decompressed
+  uint64_t page_at_ = 0;           // file offset of the current page, for messages
+  size_t page_left_ = 0;           // level entries of the current page not yet decoded
+  bool page_first_entry_ = false;  // the next entry decoded is the page's first
+  bool page_starts_row_ = false;   // data page v2: its first entry must start a row
+  std::string page_buffer_;        // the current page, decompressed
+  std::string dictionary_buffer_;  // the dictionary page, decompressed
   std::unique_ptr<internal::LevelDecoder> def_decoder_;
   std::unique_ptr<internal::LevelDecoder> rep_decoder_;
   std::unique_ptr<internal::ValueStream> values_stream_;

@@ -11,8 +11,7 @@ namespace sluice::parquet::internal {
 
 Result<std::unique_ptr<LevelDecoder>> LevelDecoder::MakeRle(std::string_view data, int bit_width,
                                                             bool length_prefixed,
-                                                            size_t page_offset,
-                                                            size_t* consumed) {
+                                                            size_t page_offset, size_t* consumed) {
   std::unique_ptr<LevelDecoder> d(new LevelDecoder());
   if (length_prefixed) {
     SLUICE_ASSIGN_OR_RETURN(RleDecoder rle,
@@ -28,20 +27,19 @@ Result<std::unique_ptr<LevelDecoder>> LevelDecoder::MakeRle(std::string_view dat
 }
 
 Result<std::unique_ptr<LevelDecoder>> LevelDecoder::MakeBitPacked(std::string_view data,
-                                                                  int bit_width,
-                                                                  size_t num_values,
+                                                                  int bit_width, size_t num_values,
                                                                   size_t page_offset,
                                                                   size_t* consumed) {
   if (bit_width < 0 || bit_width > 16) {
-    return InvalidArgument(fmt::format("byte {}: BIT_PACKED levels of bit width {}", page_offset,
-                                       bit_width));
+    return InvalidArgument(
+        fmt::format("byte {}: BIT_PACKED levels of bit width {}", page_offset, bit_width));
   }
   // num_values comes from a page header (int32), so the product cannot overflow.
   const size_t bytes = (num_values * static_cast<size_t>(bit_width) + 7) / 8;
   if (bytes > data.size()) {
-    return InvalidArgument(fmt::format(
-        "byte {}: BIT_PACKED levels need {} bytes for {} values, the page has {} left",
-        page_offset, bytes, num_values, data.size()));
+    return InvalidArgument(
+        fmt::format("byte {}: BIT_PACKED levels need {} bytes for {} values, the page has {} left",
+                    page_offset, bytes, num_values, data.size()));
   }
   std::unique_ptr<LevelDecoder> d(new LevelDecoder());
   d->packed_ = reinterpret_cast<const uint8_t*>(data.data());
@@ -89,8 +87,8 @@ class TypedValueStream final : public ValueStream {
 
   Status SetDictionary(std::string_view data, int32_t count, size_t page_offset) override {
     if constexpr (std::is_same_v<T, bool>) {
-      return InvalidArgument(fmt::format("byte {}: a dictionary page for BOOLEAN values",
-                                         page_offset));
+      return InvalidArgument(
+          fmt::format("byte {}: a dictionary page for BOOLEAN values", page_offset));
     } else {
       DecoderOptions options = options_;
       options.page_offset = page_offset;
@@ -117,9 +115,9 @@ class TypedValueStream final : public ValueStream {
       dict_decoder_.reset();
       if (IsDictionaryEncoding(encoding)) {
         if (!has_dictionary_) {
-          return InvalidArgument(fmt::format(
-              "byte {}: a dictionary-encoded page in a chunk without a dictionary page",
-              page_offset));
+          return InvalidArgument(
+              fmt::format("byte {}: a dictionary-encoded page in a chunk without a dictionary page",
+                          page_offset));
         }
         SLUICE_ASSIGN_OR_RETURN(
             auto d, DictionaryDecoder<T>::Make(std::span<const T>(dictionary_), data, page_offset));

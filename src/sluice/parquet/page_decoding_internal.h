@@ -27,9 +27,8 @@ class LevelDecoder {
                                                        size_t* consumed);
   /// The deprecated BIT_PACKED encoding: `num_values` levels packed from the most significant
   /// bit, no length; `*consumed` gets ceil(num_values * bit_width / 8).
-  static Result<std::unique_ptr<LevelDecoder>> MakeBitPacked(std::string_view data,
-                                                             int bit_width, size_t num_values,
-                                                             size_t page_offset,
+  static Result<std::unique_ptr<LevelDecoder>> MakeBitPacked(std::string_view data, int bit_width,
+                                                             size_t num_values, size_t page_offset,
                                                              size_t* consumed);
 
   /// Decode exactly `n` levels, or fail saying how many the stream held.

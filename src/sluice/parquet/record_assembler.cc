@@ -22,8 +22,8 @@ Status ValidatePlan(const AssemblyPlan& plan) {
   for (size_t i = 0; i < plan.nodes.size(); ++i) {
     const AssemblyNode& n = plan.nodes[i];
     if (n.leaf_begin >= n.leaf_end || n.leaf_end > plan.leaf_columns.size()) {
-      return Internal(fmt::format("assembly node {}: leaf range [{}, {})", i, n.leaf_begin,
-                                  n.leaf_end));
+      return Internal(
+          fmt::format("assembly node {}: leaf range [{}, {})", i, n.leaf_begin, n.leaf_end));
     }
     uint32_t next_leaf = n.leaf_begin;
     for (uint32_t c : n.children) {
@@ -49,8 +49,7 @@ Status ValidatePlan(const AssemblyPlan& plan) {
         break;
       case AssemblyNode::Kind::kList:
       case AssemblyNode::Kind::kMap:
-        if (n.children.empty() || n.children.size() > 2 || next_leaf != n.leaf_end ||
-            n.rep <= 0) {
+        if (n.children.empty() || n.children.size() > 2 || next_leaf != n.leaf_end || n.rep <= 0) {
           return Internal(fmt::format("assembly node {}: list or map shape", i));
         }
         for (uint32_t c : n.children) {
@@ -64,13 +63,16 @@ Status ValidatePlan(const AssemblyPlan& plan) {
   return Ok();
 }
 
-RecordAssembler::RecordAssembler(const AssemblyPlan& plan,
-                                 std::vector<ColumnChunkReader*> readers)
-    : plan_(plan), readers_(std::move(readers)), cursors_(readers_.size()) {}
+RecordAssembler::RecordAssembler(const AssemblyPlan& plan, std::vector<ColumnChunkReader*> readers,
+                                 std::string context)
+    : plan_(plan),
+      readers_(std::move(readers)),
+      context_(std::move(context)),
+      cursors_(readers_.size()) {}
 
 bool RecordAssembler::Mismatch(uint32_t leaf, std::string what) {
-  error_ = Error(ErrorCode::kInvalidArgument,
-                 fmt::format("column {}: row {}: {}", readers_[leaf]->leaf().path, row_, what));
+  error_ = Error(ErrorCode::kInvalidArgument, fmt::format("{}: column {}: row {}: {}", context_,
+                                                          readers_[leaf]->leaf().path, row_, what));
   return false;
 }
 
@@ -106,8 +108,8 @@ bool RecordAssembler::WriteNode(const AssemblyNode& n, int16_t rep) {
       }
       const int16_t d = c.def[c.pos];
       if (c.rep[c.pos] != rep) {
-        return Mismatch(n.leaf_begin,
-                        fmt::format("repetition level {} where {} was expected", c.rep[c.pos], rep));
+        return Mismatch(n.leaf_begin, fmt::format("repetition level {} where {} was expected",
+                                                  c.rep[c.pos], rep));
       }
       ++c.pos;
       if (d == n.def) {
@@ -208,16 +210,15 @@ bool RecordAssembler::WriteRow() {
 Status RecordAssembler::Fill(size_t want) {
   for (ColumnChunkReader* r : readers_) {
     while (r->complete_rows() < want && !r->exhausted()) {
-      const size_t entries = r->leaf().max_rep == 0 ? want - r->complete_rows()
-                                                     : kRepeatedEntriesPerRead;
+      const size_t entries =
+          r->leaf().max_rep == 0 ? want - r->complete_rows() : kRepeatedEntriesPerRead;
       SLUICE_TRY(r->ReadMore(entries));
     }
   }
   return Ok();
 }
 
-Status RecordAssembler::Run(int64_t num_rows,
-                            const std::function<Status(std::string_view)>& each) {
+Status RecordAssembler::Run(int64_t num_rows, const std::function<Status(std::string_view)>& each) {
   row_ = 0;
   while (row_ < num_rows) {
     const size_t want = static_cast<size_t>(std::min<int64_t>(num_rows - row_, kBatchRows));
@@ -227,15 +228,16 @@ Status RecordAssembler::Run(int64_t num_rows,
       ColumnChunkReader* r = readers_[l];
       batch = std::min(batch, r->complete_rows());
       Cursor& c = cursors_[l];
-      c = {r->def_levels(), r->rep_levels(), r->values(), r->level_pos(),
+      c = {r->def_levels(), r->rep_levels(), r->values(),   r->level_pos(),
            r->level_end(),  r->value_pos(),  r->value_end()};
     }
     if (batch == 0) {
       for (ColumnChunkReader* r : readers_) {
         if (r->complete_rows() == 0) {
-          return InvalidArgument(fmt::format("column {}: the column chunk holds {} rows, the row "
-                                             "group {}",
-                                             r->leaf().path, row_, num_rows));
+          return InvalidArgument(
+              fmt::format("{}: column {}: the column chunk holds {} rows, the "
+                          "row group {}",
+                          context_, r->leaf().path, row_, num_rows));
         }
       }
     }
@@ -257,12 +259,14 @@ Status RecordAssembler::FinalCheck(int64_t num_rows) {
   for (ColumnChunkReader* r : readers_) {
     if (r->level_pos() == r->level_end() && !r->exhausted()) SLUICE_TRY(r->ReadMore(1));
     if (r->level_pos() != r->level_end() || !r->exhausted()) {
-      return InvalidArgument(fmt::format("column {}: the column chunk holds more than the row "
-                                         "group's {} rows",
-                                         r->leaf().path, num_rows));
+      return InvalidArgument(
+          fmt::format("{}: column {}: the column chunk holds more than the "
+                      "row group's {} rows",
+                      context_, r->leaf().path, num_rows));
     }
     if (r->value_pos() != r->value_end()) {
-      return Internal(fmt::format("column {}: values left after the last row", r->leaf().path));
+      return Internal(
+          fmt::format("{}: column {}: values left after the last row", context_, r->leaf().path));
     }
   }
   return Ok();

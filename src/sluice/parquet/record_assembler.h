@@ -56,8 +56,10 @@ Status ValidatePlan(const AssemblyPlan& plan);
 /// Assembles rows from one reader per plan leaf. Not thread-safe.
 class RecordAssembler {
  public:
-  /// `readers[i]` reads plan leaf i; the readers must outlive the assembler.
-  RecordAssembler(const AssemblyPlan& plan, std::vector<ColumnChunkReader*> readers);
+  /// `readers[i]` reads plan leaf i; the readers must outlive the assembler. `context` starts
+  /// the messages of the errors it finds (the file and row group).
+  RecordAssembler(const AssemblyPlan& plan, std::vector<ColumnChunkReader*> readers,
+                  std::string context);
 
   /// Assemble `num_rows` rows, calling `each` with every row's JSON text (valid during the
   /// call). Fails with kInvalidArgument when the columns do not hold exactly `num_rows` rows
@@ -84,6 +86,7 @@ class RecordAssembler {
 
   const AssemblyPlan& plan_;
   std::vector<ColumnChunkReader*> readers_;
+  std::string context_;
   std::vector<Cursor> cursors_;
   std::string out_;
   Error error_{ErrorCode::kInternal, ""};

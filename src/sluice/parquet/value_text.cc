@@ -95,7 +95,7 @@ void AppendEscape(std::string& out, unsigned char c) {
 
 // Digits of an unsigned 128-bit value, most significant first, into buf (at least 40 bytes);
 // returns the end.
-char* U128Digits(unsigned __int128 v, char* buf) {
+char* U128Digits(Uint128 v, char* buf) {
   if (v <= UINT64_MAX) return std::to_chars(buf, buf + 40, static_cast<uint64_t>(v)).ptr;
   // Split into 19-digit groups: the low groups are printed zero-padded.
   constexpr uint64_t kTen19 = 10000000000000000000ULL;
@@ -222,9 +222,9 @@ void AppendClock(std::string& out, int64_t units, TimeUnit unit) {
 }
 
 // A count of `per_day` units split into whole days (floor) and the units of the last day.
-void SplitDays(__int128 value, int64_t per_day, int64_t* days, int64_t* rem) {
-  __int128 d = value / per_day;
-  __int128 r = value % per_day;
+void SplitDays(Int128 value, int64_t per_day, int64_t* days, int64_t* rem) {
+  Int128 d = value / per_day;
+  Int128 r = value % per_day;
   if (r < 0) {
     r += per_day;
     --d;
@@ -233,7 +233,7 @@ void SplitDays(__int128 value, int64_t per_day, int64_t* days, int64_t* rem) {
   *rem = static_cast<int64_t>(r);
 }
 
-void AppendTimestampUnits(std::string& out, __int128 value, TimeUnit unit, bool utc) {
+void AppendTimestampUnits(std::string& out, Int128 value, TimeUnit unit, bool utc) {
   const int64_t per_day = UnitsPerSecond(unit) * 86400;
   int64_t days, rem;
   SplitDays(value, per_day, &days, &rem);
@@ -318,9 +318,8 @@ char* FloatText(char* p, float v) {
 }
 
 Error Mismatch(const ValueFormat& format, std::string_view type) {
-  return Error(ErrorCode::kInternal,
-               fmt::format("value format {} does not apply to {} values",
-                           static_cast<int>(format.kind), type));
+  return Error(ErrorCode::kInternal, fmt::format("value format {} does not apply to {} values",
+                                                 static_cast<int>(format.kind), type));
 }
 
 }  // namespace
@@ -329,10 +328,10 @@ CivilDate CivilFromDays(int64_t days) {
   // Shift the epoch to 0000-03-01 so leap days fall at the end of each 400-year era.
   const int64_t z = days + 719468;
   const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const int64_t doe = z - era * 146097;                                   // [0, 146096]
+  const int64_t doe = z - era * 146097;                                       // [0, 146096]
   const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;  // [0, 399]
-  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);           // [0, 365]
-  const int64_t mp = (5 * doy + 2) / 153;                                 // March = 0
+  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);                // [0, 365]
+  const int64_t mp = (5 * doy + 2) / 153;                                     // March = 0
   const int day = static_cast<int>(doy - (153 * mp + 2) / 5 + 1);
   const int month = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
   return {yoe + era * 400 + (month <= 2 ? 1 : 0), month, day};
@@ -436,10 +435,10 @@ float HalfToFloat(uint16_t h) {
   return std::bit_cast<float>(bits);
 }
 
-void AppendDecimal(std::string& out, __int128 unscaled, int scale) {
+void AppendDecimal(std::string& out, Int128 unscaled, int scale) {
   const bool negative = unscaled < 0;
-  const auto mag = negative ? static_cast<unsigned __int128>(0) - static_cast<unsigned __int128>(unscaled)
-                            : static_cast<unsigned __int128>(unscaled);
+  const auto mag = negative ? static_cast<Uint128>(0) - static_cast<Uint128>(unscaled)
+                            : static_cast<Uint128>(unscaled);
   char buf[48];
   char* e = U128Digits(mag, buf);
   AppendScaledDigits(out, negative, std::string_view(buf, static_cast<size_t>(e - buf)), scale);
@@ -453,14 +452,14 @@ Status AppendDecimalBytes(std::string& out, std::string_view big_endian, int sca
   const std::string_view b = TrimSignBytes(big_endian);
   const bool negative = (static_cast<unsigned char>(b[0]) & 0x80) != 0;
   if (b.size() <= 16) {
-    unsigned __int128 u = negative ? ~static_cast<unsigned __int128>(0) : 0;
+    Uint128 u = negative ? ~static_cast<Uint128>(0) : 0;
     for (char c : b) u = (u << 8) | static_cast<unsigned char>(c);
-    AppendDecimal(out, static_cast<__int128>(u), scale);
+    AppendDecimal(out, static_cast<Int128>(u), scale);
     return Ok();
   }
   if (b.size() > kMaxDecimalBytes) {
-    return InvalidArgument(fmt::format("a decimal of {} bytes (at most {} are read)", b.size(),
-                                       kMaxDecimalBytes));
+    return InvalidArgument(
+        fmt::format("a decimal of {} bytes (at most {} are read)", b.size(), kMaxDecimalBytes));
   }
   std::vector<unsigned char> mag(b.begin(), b.end());
   if (negative) {
@@ -487,8 +486,8 @@ void AppendTimestamp(std::string& out, int64_t value, TimeUnit unit, bool utc) {
 void AppendInt96Timestamp(std::string& out, const Int96& v) {
   constexpr int64_t kUnixEpochJulianDay = 2440588;
   constexpr int64_t kNanosPerDay = int64_t{86400} * 1000000000;
-  const __int128 nanos =
-      static_cast<__int128>(int64_t{v.julian_day()} - kUnixEpochJulianDay) * kNanosPerDay +
+  const Int128 nanos =
+      static_cast<Int128>(int64_t{v.julian_day()} - kUnixEpochJulianDay) * kNanosPerDay +
       v.nanos_of_day();
   AppendTimestampUnits(out, nanos, TimeUnit::kNanos, true);
 }
@@ -698,8 +697,8 @@ Result<ValueFormat> ResolveValueFormat(const SchemaElement& leaf) {
   const PhysicalType physical = *leaf.type;
   const int32_t type_length = leaf.type_length.value_or(0);
   if (physical == PhysicalType::kFixedLenByteArray && type_length <= 0) {
-    return InvalidArgument(fmt::format("column '{}': FIXED_LEN_BYTE_ARRAY of length {}",
-                                       leaf.name, type_length));
+    return InvalidArgument(
+        fmt::format("column '{}': FIXED_LEN_BYTE_ARRAY of length {}", leaf.name, type_length));
   }
   ValueFormat f;
   if (leaf.logical_type) {
@@ -719,18 +718,17 @@ Result<ValueFormat> ResolveValueFormat(const SchemaElement& leaf) {
                                        f.scale, kMaxDecimalScale));
   }
   if (!Fits(f, physical, type_length)) {
-    return InvalidArgument(fmt::format("column '{}': its annotation does not apply to {}{}",
-                                       leaf.name, PhysicalTypeName(physical),
-                                       physical == PhysicalType::kFixedLenByteArray
-                                           ? fmt::format("({})", type_length)
-                                           : std::string()));
+    return InvalidArgument(fmt::format(
+        "column '{}': its annotation does not apply to {}{}", leaf.name, PhysicalTypeName(physical),
+        physical == PhysicalType::kFixedLenByteArray ? fmt::format("({})", type_length)
+                                                     : std::string()));
   }
   return f;
 }
 
 template <>
-Status RenderValues<bool>(const ValueFormat& format, const bool* values, size_t n,
-                          std::string& out, size_t* ends) {
+Status RenderValues<bool>(const ValueFormat& format, const bool* values, size_t n, std::string& out,
+                          size_t* ends) {
   if (format.kind != Kind::kBoolean && format.kind != Kind::kNull) {
     return Fail(Mismatch(format, "BOOLEAN"));
   }
@@ -775,9 +773,20 @@ Status RenderValues<int32_t>(const ValueFormat& format, const int32_t* values, s
         out += "null";
         return Ok();
       });
-    default:
-      return Fail(Mismatch(format, "INT32"));
+    case Kind::kBoolean:
+    case Kind::kInt64:
+    case Kind::kUint64:
+    case Kind::kFloat:
+    case Kind::kDouble:
+    case Kind::kFloat16:
+    case Kind::kString:
+    case Kind::kBinary:
+    case Kind::kTimestamp:
+    case Kind::kInt96Timestamp:
+    case Kind::kUuid:
+      break;
   }
+  return Fail(Mismatch(format, "INT32"));
 }
 
 template <>
@@ -811,9 +820,20 @@ Status RenderValues<int64_t>(const ValueFormat& format, const int64_t* values, s
         out += "null";
         return Ok();
       });
-    default:
-      return Fail(Mismatch(format, "INT64"));
+    case Kind::kBoolean:
+    case Kind::kInt32:
+    case Kind::kUint32:
+    case Kind::kFloat:
+    case Kind::kDouble:
+    case Kind::kFloat16:
+    case Kind::kString:
+    case Kind::kBinary:
+    case Kind::kDate:
+    case Kind::kInt96Timestamp:
+    case Kind::kUuid:
+      break;
   }
+  return Fail(Mismatch(format, "INT64"));
 }
 
 template <>
@@ -874,9 +894,8 @@ Status RenderValues<std::string_view>(const ValueFormat& format, const std::stri
     case Kind::kFloat16:
       return ForEach(values, n, out, ends, [&](std::string_view v) -> Status {
         if (v.size() != 2) return InvalidArgument(fmt::format("a float16 of {} bytes", v.size()));
-        const uint16_t bits =
-            static_cast<uint16_t>(static_cast<unsigned char>(v[0]) |
-                                  (static_cast<unsigned char>(v[1]) << 8));
+        const uint16_t bits = static_cast<uint16_t>(static_cast<unsigned char>(v[0]) |
+                                                    (static_cast<unsigned char>(v[1]) << 8));
         AppendFloat(out, HalfToFloat(bits));
         return Ok();
       });
@@ -885,9 +904,20 @@ Status RenderValues<std::string_view>(const ValueFormat& format, const std::stri
         out += "null";
         return Ok();
       });
-    default:
-      return Fail(Mismatch(format, "byte array"));
+    case Kind::kBoolean:
+    case Kind::kInt32:
+    case Kind::kUint32:
+    case Kind::kInt64:
+    case Kind::kUint64:
+    case Kind::kFloat:
+    case Kind::kDouble:
+    case Kind::kDate:
+    case Kind::kTime:
+    case Kind::kTimestamp:
+    case Kind::kInt96Timestamp:
+      break;
   }
+  return Fail(Mismatch(format, "byte array"));
 }
 
 Result<std::string> RenderStatisticsValue(const ValueFormat& format, PhysicalType type,

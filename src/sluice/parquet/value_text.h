@@ -28,6 +28,10 @@
 
 namespace sluice::parquet {
 
+/// Signed and unsigned 128-bit integers (GCC and Clang), for decimals of up to 38 digits.
+__extension__ typedef __int128 Int128;
+__extension__ typedef unsigned __int128 Uint128;
+
 /// Days since 1970-01-01 to a civil date (proleptic Gregorian).
 struct CivilDate {
   int64_t year;
@@ -47,7 +51,7 @@ void AppendFloat(std::string& out, float v);
 /// IEEE half precision (its 16 bits), printed as the float it widens to.
 float HalfToFloat(uint16_t bits);
 /// Append `unscaled` * 10^-scale with exactly `scale` digits after the point.
-void AppendDecimal(std::string& out, __int128 unscaled, int scale);
+void AppendDecimal(std::string& out, Int128 unscaled, int scale);
 /// The same for a big-endian two's-complement integer of any length (empty is 0).
 /// kInvalidArgument when it needs more than 128 bytes.
 Status AppendDecimalBytes(std::string& out, std::string_view big_endian, int scale);
