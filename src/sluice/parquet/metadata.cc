@@ -135,8 +135,8 @@ class Decoder {
                  std::initializer_list<RequiredField> fields) const {
     for (const RequiredField& field : fields) {
       if ((seen & (1u << field.id)) == 0) {
-        return r_.Fail(
-            at, fmt::format("{}: required field {} ({}) is missing", strct, field.name, field.id));
+        return r_.Fail(at, fmt::format("{}: required field {} ({}) is missing", strct, field.name,
+                                       field.id));
       }
     }
     return Ok();
@@ -200,8 +200,8 @@ class Decoder {
     const size_t at = r_.offset();
     SLUICE_ASSIGN_OR_RETURN(const thrift::ListHeader list, r_.ReadListHeader());
     if (list.element != element) {
-      return r_.Fail(at, fmt::format("{}: a list of {}, not of {}", where, TypeName(list.element),
-                                     TypeName(element)));
+      return r_.Fail(at, fmt::format("{}: a list of {}, not of {}", where,
+                                     TypeName(list.element), TypeName(element)));
     }
     SLUICE_TRY(r_.ChargeElements(list.size, sizeof(T)));
     out.clear();
@@ -731,8 +731,8 @@ Result<SchemaElement> Decoder::ReadSchemaElement() {
       case 5:
         return Assign(e.num_children, I32(f, "SchemaElement.num_children"));
       case 6:
-        return Assign(e.converted_type,
-                      Enum<ConvertedType>(f, "SchemaElement.converted_type", KnownConvertedType));
+        return Assign(e.converted_type, Enum<ConvertedType>(f, "SchemaElement.converted_type",
+                                                             KnownConvertedType));
       case 7:
         return Assign(e.scale, I32(f, "SchemaElement.scale"));
       case 8:
