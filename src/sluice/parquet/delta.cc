@@ -161,12 +161,12 @@ Status DeltaBinaryPackedDecoder<T>::Decode(T* out, size_t n) {
     decoded_ = 1;
   }
   const auto* end = reinterpret_cast<const uint8_t*>(data_.data()) + data_.size();
-  const size_t w = size_t(width_);
   while (i < n) {
     if (miniblock_left_ == 0) {
       SLUICE_TRY(StartMiniblock());
       continue;
     }
+    const size_t w = size_t(width_);
     const size_t take = std::min<uint64_t>(n - i, miniblock_left_);
     // Signed and unsigned variants of a type may alias: unpack the deltas in place, then sum.
     U* deltas = reinterpret_cast<U*>(out + i);

@@ -139,8 +139,8 @@ Status PlainDecoder<T>::Decode(T* out, size_t n) {
     return Ok();
   } else {
     if (n > left / sizeof(T)) {
-      return ErrorAt(page_offset_ + pos_, "PLAIN {}: {} values need {} bytes, {} remain",
-                     internal::TypeName<T>(), n, n * sizeof(T), left);
+      return ErrorAt(page_offset_ + pos_, "PLAIN {}: {} values wanted, {} bytes hold {}",
+                     internal::TypeName<T>(), n, left, left / sizeof(T));
     }
     std::memcpy(out, data_.data() + pos_, n * sizeof(T));
     pos_ += n * sizeof(T);

@@ -42,6 +42,8 @@ class PlainBooleanEncoder {
     ++num_values_;
   }
   void Put(std::span<const bool> values);
+  /// A bool array would convert to one bool through its pointer: pass a span.
+  void Put(const bool* values) = delete;
 
   size_t num_values() const { return num_values_; }
   /// The bytes FlushTo would append now.
