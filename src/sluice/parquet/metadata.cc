@@ -1,3 +1,5 @@
+// Decoding FileMetaData and PageHeader (metadata.h) from the compact protocol; encoding them is
+// metadata_writer.cc, their names metadata_names.cc.
 #include "sluice/parquet/metadata.h"
 
 #include <fmt/format.h>
@@ -8,79 +10,9 @@
 #include "sluice/parquet/thrift_compact.h"
 
 namespace sluice::parquet {
-
-std::string_view PhysicalTypeName(PhysicalType t) {
-  switch (t) {
-    case PhysicalType::kBoolean:
-      return "BOOLEAN";
-    case PhysicalType::kInt32:
-      return "INT32";
-    case PhysicalType::kInt64:
-      return "INT64";
-    case PhysicalType::kInt96:
-      return "INT96";
-    case PhysicalType::kFloat:
-      return "FLOAT";
-    case PhysicalType::kDouble:
-      return "DOUBLE";
-    case PhysicalType::kByteArray:
-      return "BYTE_ARRAY";
-    case PhysicalType::kFixedLenByteArray:
-      return "FIXED_LEN_BYTE_ARRAY";
-  }
-  return "UNKNOWN";
-}
-
-std::string_view EncodingName(Encoding e) {
-  switch (e) {
-    case Encoding::kPlain:
-      return "PLAIN";
-    case Encoding::kPlainDictionary:
-      return "PLAIN_DICTIONARY";
-    case Encoding::kRle:
-      return "RLE";
-    case Encoding::kBitPacked:
-      return "BIT_PACKED";
-    case Encoding::kDeltaBinaryPacked:
-      return "DELTA_BINARY_PACKED";
-    case Encoding::kDeltaLengthByteArray:
-      return "DELTA_LENGTH_BYTE_ARRAY";
-    case Encoding::kDeltaByteArray:
-      return "DELTA_BYTE_ARRAY";
-    case Encoding::kRleDictionary:
-      return "RLE_DICTIONARY";
-    case Encoding::kByteStreamSplit:
-      return "BYTE_STREAM_SPLIT";
-  }
-  return "UNKNOWN";
-}
-
-std::string_view CodecName(Codec c) {
-  switch (c) {
-    case Codec::kUncompressed:
-      return "UNCOMPRESSED";
-    case Codec::kSnappy:
-      return "SNAPPY";
-    case Codec::kGzip:
-      return "GZIP";
-    case Codec::kLzo:
-      return "LZO";
-    case Codec::kBrotli:
-      return "BROTLI";
-    case Codec::kLz4:
-      return "LZ4";
-    case Codec::kZstd:
-      return "ZSTD";
-    case Codec::kLz4Raw:
-      return "LZ4_RAW";
-  }
-  return "UNKNOWN";
-}
-
 namespace {
 
 using thrift::CompactReader;
-using thrift::CompactWriter;
 using thrift::FieldHeader;
 using thrift::Type;
 
@@ -135,8 +67,8 @@ class Decoder {
                  std::initializer_list<RequiredField> fields) const {
     for (const RequiredField& field : fields) {
       if ((seen & (1u << field.id)) == 0) {
-        return r_.Fail(at, fmt::format("{}: required field {} ({}) is missing", strct, field.name,
-                                       field.id));
+        return r_.Fail(
+            at, fmt::format("{}: required field {} ({}) is missing", strct, field.name, field.id));
       }
     }
     return Ok();
@@ -200,8 +132,8 @@ class Decoder {
     const size_t at = r_.offset();
     SLUICE_ASSIGN_OR_RETURN(const thrift::ListHeader list, r_.ReadListHeader());
     if (list.element != element) {
-      return r_.Fail(at, fmt::format("{}: a list of {}, not of {}", where,
-                                     TypeName(list.element), TypeName(element)));
+      return r_.Fail(at, fmt::format("{}: a list of {}, not of {}", where, TypeName(list.element),
+                                     TypeName(element)));
     }
     SLUICE_TRY(r_.ChargeElements(list.size, sizeof(T)));
     out.clear();
@@ -731,8 +663,8 @@ Result<SchemaElement> Decoder::ReadSchemaElement() {
       case 5:
         return Assign(e.num_children, I32(f, "SchemaElement.num_children"));
       case 6:
-        return Assign(e.converted_type, Enum<ConvertedType>(f, "SchemaElement.converted_type",
-                                                             KnownConvertedType));
+        return Assign(e.converted_type,
+                      Enum<ConvertedType>(f, "SchemaElement.converted_type", KnownConvertedType));
       case 7:
         return Assign(e.scale, I32(f, "SchemaElement.scale"));
       case 8:

@@ -1,6 +1,7 @@
 // Parquet's file metadata: the footer (FileMetaData) and page headers as plain structs, with
 // the Thrift field ids of parquet.thrift in comments. Reading and writing them in Thrift's
-// compact protocol is metadata.cc over thrift_compact.h; nothing here knows the encoding.
+// compact protocol is metadata.cc and metadata_writer.cc over thrift_compact.h; nothing here
+// knows the encoding.
 //
 // Optional Thrift fields are std::optional; fields sluice neither reads nor writes (encryption,
 // bloom filters, page indexes, size statistics, geospatial statistics, Statistics.nan_count) are
@@ -84,27 +85,27 @@ struct LogicalType {
     kGeography = 18,
   };
   Kind kind = Kind::kString;
-  int32_t decimal_scale = 0;      // kDecimal: DecimalType.1
-  int32_t decimal_precision = 0;  // kDecimal: DecimalType.2
-  bool adjusted_to_utc = false;   // kTime, kTimestamp: .1
+  int32_t decimal_scale = 0;          // kDecimal: DecimalType.1
+  int32_t decimal_precision = 0;      // kDecimal: DecimalType.2
+  bool adjusted_to_utc = false;       // kTime, kTimestamp: .1
   TimeUnit unit = TimeUnit::kMicros;  // kTime, kTimestamp: .2
-  int8_t bit_width = 32;          // kInteger: IntType.1
-  bool is_signed = true;          // kInteger: IntType.2
+  int8_t bit_width = 32;              // kInteger: IntType.1
+  bool is_signed = true;              // kInteger: IntType.2
   bool operator==(const LogicalType&) const = default;
 };
 
 /// One node of the flattened schema tree (depth-first, children counted by num_children).
 struct SchemaElement {
-  std::optional<PhysicalType> type;          // 1; absent for groups
-  std::optional<int32_t> type_length;        // 2; FIXED_LEN_BYTE_ARRAY width
-  std::optional<Repetition> repetition;      // 3; absent only for the root
-  std::string name;                          // 4
-  std::optional<int32_t> num_children;       // 5; set for groups
+  std::optional<PhysicalType> type;             // 1; absent for groups
+  std::optional<int32_t> type_length;           // 2; FIXED_LEN_BYTE_ARRAY width
+  std::optional<Repetition> repetition;         // 3; absent only for the root
+  std::string name;                             // 4
+  std::optional<int32_t> num_children;          // 5; set for groups
   std::optional<ConvertedType> converted_type;  // 6
-  std::optional<int32_t> scale;              // 7
-  std::optional<int32_t> precision;          // 8
-  std::optional<int32_t> field_id;           // 9
-  std::optional<LogicalType> logical_type;   // 10
+  std::optional<int32_t> scale;                 // 7
+  std::optional<int32_t> precision;             // 8
+  std::optional<int32_t> field_id;              // 9
+  std::optional<LogicalType> logical_type;      // 10
   bool operator==(const SchemaElement&) const = default;
 };
 
@@ -157,11 +158,11 @@ struct Statistics {
 };
 
 struct DataPageHeader {
-  int32_t num_values = 0;                             // 1
-  Encoding encoding = Encoding::kPlain;               // 2
+  int32_t num_values = 0;                               // 1
+  Encoding encoding = Encoding::kPlain;                 // 2
   Encoding definition_level_encoding = Encoding::kRle;  // 3
   Encoding repetition_level_encoding = Encoding::kRle;  // 4
-  std::optional<Statistics> statistics;               // 5
+  std::optional<Statistics> statistics;                 // 5
   bool operator==(const DataPageHeader&) const = default;
 };
 
@@ -173,25 +174,25 @@ struct DictionaryPageHeader {
 };
 
 struct DataPageHeaderV2 {
-  int32_t num_values = 0;                      // 1
-  int32_t num_nulls = 0;                       // 2
-  int32_t num_rows = 0;                        // 3
-  Encoding encoding = Encoding::kPlain;        // 4
-  int32_t definition_levels_byte_length = 0;   // 5
-  int32_t repetition_levels_byte_length = 0;   // 6
-  bool is_compressed = true;                   // 7 (default true)
-  std::optional<Statistics> statistics;        // 8
+  int32_t num_values = 0;                     // 1
+  int32_t num_nulls = 0;                      // 2
+  int32_t num_rows = 0;                       // 3
+  Encoding encoding = Encoding::kPlain;       // 4
+  int32_t definition_levels_byte_length = 0;  // 5
+  int32_t repetition_levels_byte_length = 0;  // 6
+  bool is_compressed = true;                  // 7 (default true)
+  std::optional<Statistics> statistics;       // 8
   bool operator==(const DataPageHeaderV2&) const = default;
 };
 
 struct PageHeader {
-  PageType type = PageType::kDataPage;                     // 1
-  int32_t uncompressed_page_size = 0;                      // 2
-  int32_t compressed_page_size = 0;                        // 3
-  std::optional<int32_t> crc;                              // 4
-  std::optional<DataPageHeader> data_page_header;          // 5
+  PageType type = PageType::kDataPage;                         // 1
+  int32_t uncompressed_page_size = 0;                          // 2
+  int32_t compressed_page_size = 0;                            // 3
+  std::optional<int32_t> crc;                                  // 4
+  std::optional<DataPageHeader> data_page_header;              // 5
   std::optional<DictionaryPageHeader> dictionary_page_header;  // 7
-  std::optional<DataPageHeaderV2> data_page_header_v2;     // 8
+  std::optional<DataPageHeaderV2> data_page_header_v2;         // 8
   bool operator==(const PageHeader&) const = default;
 };
 
@@ -209,54 +210,54 @@ struct PageEncodingStats {
 };
 
 struct ColumnMetaData {
-  PhysicalType type = PhysicalType::kInt32;          // 1
-  std::vector<Encoding> encodings;                   // 2
-  std::vector<std::string> path_in_schema;           // 3
-  Codec codec = Codec::kUncompressed;                // 4
-  int64_t num_values = 0;                            // 5
-  int64_t total_uncompressed_size = 0;               // 6
-  int64_t total_compressed_size = 0;                 // 7
-  std::vector<KeyValue> key_value_metadata;          // 8
-  int64_t data_page_offset = 0;                      // 9
-  std::optional<int64_t> index_page_offset;          // 10
-  std::optional<int64_t> dictionary_page_offset;     // 11
-  std::optional<Statistics> statistics;              // 12
-  std::vector<PageEncodingStats> encoding_stats;     // 13
+  PhysicalType type = PhysicalType::kInt32;       // 1
+  std::vector<Encoding> encodings;                // 2
+  std::vector<std::string> path_in_schema;        // 3
+  Codec codec = Codec::kUncompressed;             // 4
+  int64_t num_values = 0;                         // 5
+  int64_t total_uncompressed_size = 0;            // 6
+  int64_t total_compressed_size = 0;              // 7
+  std::vector<KeyValue> key_value_metadata;       // 8
+  int64_t data_page_offset = 0;                   // 9
+  std::optional<int64_t> index_page_offset;       // 10
+  std::optional<int64_t> dictionary_page_offset;  // 11
+  std::optional<Statistics> statistics;           // 12
+  std::vector<PageEncodingStats> encoding_stats;  // 13
   bool operator==(const ColumnMetaData&) const = default;
 };
 
 struct ColumnChunk {
-  std::optional<std::string> file_path;      // 1; sluice reads only chunks in the same file
-  int64_t file_offset = 0;                   // 2 (deprecated; written as the chunk's start)
-  std::optional<ColumnMetaData> meta_data;   // 3
+  std::optional<std::string> file_path;     // 1; sluice reads only chunks in the same file
+  int64_t file_offset = 0;                  // 2 (deprecated; written as the chunk's start)
+  std::optional<ColumnMetaData> meta_data;  // 3
   bool operator==(const ColumnChunk&) const = default;
 };
 
 struct SortingColumn {
-  int32_t column_idx = 0;  // 1
-  bool descending = false; // 2
+  int32_t column_idx = 0;    // 1
+  bool descending = false;   // 2
   bool nulls_first = false;  // 3
   bool operator==(const SortingColumn&) const = default;
 };
 
 struct RowGroup {
-  std::vector<ColumnChunk> columns;               // 1
-  int64_t total_byte_size = 0;                    // 2 (uncompressed)
-  int64_t num_rows = 0;                           // 3
-  std::vector<SortingColumn> sorting_columns;     // 4
-  std::optional<int64_t> file_offset;             // 5
-  std::optional<int64_t> total_compressed_size;   // 6
-  std::optional<int16_t> ordinal;                 // 7
+  std::vector<ColumnChunk> columns;              // 1
+  int64_t total_byte_size = 0;                   // 2 (uncompressed)
+  int64_t num_rows = 0;                          // 3
+  std::vector<SortingColumn> sorting_columns;    // 4
+  std::optional<int64_t> file_offset;            // 5
+  std::optional<int64_t> total_compressed_size;  // 6
+  std::optional<int16_t> ordinal;                // 7
   bool operator==(const RowGroup&) const = default;
 };
 
 struct FileMetaData {
-  int32_t version = 1;                          // 1
-  std::vector<SchemaElement> schema;            // 2
-  int64_t num_rows = 0;                         // 3
-  std::vector<RowGroup> row_groups;             // 4
-  std::vector<KeyValue> key_value_metadata;     // 5
-  std::optional<std::string> created_by;        // 6
+  int32_t version = 1;                       // 1
+  std::vector<SchemaElement> schema;         // 2
+  int64_t num_rows = 0;                      // 3
+  std::vector<RowGroup> row_groups;          // 4
+  std::vector<KeyValue> key_value_metadata;  // 5
+  std::optional<std::string> created_by;     // 6
   /// 7: one entry per leaf column; true = TYPE_ORDER, false = any other member of the
   /// ColumnOrder union or none (false is written as an empty union).
   std::vector<bool> column_orders;
@@ -265,10 +266,10 @@ struct FileMetaData {
 
 /// Bounds on what a footer or page header may make sluice allocate, checked before use.
 struct MetadataLimits {
-  size_t max_list_size = size_t{1} << 24;      // elements in any one list
-  size_t max_string_size = size_t{1} << 26;    // bytes in one string or binary
-  size_t max_nesting = 64;                     // nested structs in the Thrift encoding
-  size_t max_total_bytes = size_t{1} << 30;    // everything decoded, summed
+  size_t max_list_size = size_t{1} << 24;    // elements in any one list
+  size_t max_string_size = size_t{1} << 26;  // bytes in one string or binary
+  size_t max_nesting = 64;                   // nested structs (and lists, maps when skipped)
+  size_t max_total_bytes = size_t{1} << 30;  // strings and list elements in memory, summed
 };
 
 /// Decode a footer (the bytes between the data and the length + "PAR1"); bytes after the

@@ -50,7 +50,8 @@ std::string_view Footer(std::string_view file) {
 }
 
 // The leaves of the flattened schema tree, as paths; false if num_children do not add up.
-bool LeafPaths(const std::vector<SchemaElement>& schema, std::vector<std::vector<std::string>>& out) {
+bool LeafPaths(const std::vector<SchemaElement>& schema,
+               std::vector<std::vector<std::string>>& out) {
   std::vector<std::string> path;
   std::vector<int32_t> left;  // children still to come under each open group
   for (size_t i = 0; i < schema.size(); ++i) {
@@ -134,8 +135,8 @@ TEST(MetadataGoldenTest, PrimitivesTableHasItsColumnsAndRows) {
     std::vector<std::string> names;
     for (size_t i = 1; i < meta->schema.size(); ++i) names.push_back(meta->schema[i].name);
     EXPECT_EQ(names, (std::vector<std::string>{"as_int", "as_long", "as_byte", "as_short",
-                                                "as_boolean", "as_float", "as_double", "as_string",
-                                                "as_binary", "as_big_decimal"}));
+                                               "as_boolean", "as_float", "as_double", "as_string",
+                                               "as_binary", "as_big_decimal"}));
     const auto& s = meta->schema;
     EXPECT_EQ(s[1].type, PhysicalType::kInt32);
     EXPECT_EQ(s[2].type, PhysicalType::kInt64);

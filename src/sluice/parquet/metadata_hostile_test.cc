@@ -21,9 +21,7 @@ std::string Bytes(std::initializer_list<int> bytes) {
   return out;
 }
 
-bool MentionsAnOffset(const Error& e) {
-  return e.message().find(": byte ") != std::string::npos;
-}
+bool MentionsAnOffset(const Error& e) { return e.message().find(": byte ") != std::string::npos; }
 
 TEST(MetadataHostileTest, EveryTruncationOfAFooterIsAnError) {
   const std::string bytes = WriteFileMetaData(testing::FullFooter());
@@ -161,8 +159,8 @@ TEST(MetadataHostileTest, NegativeSizesAreErrors) {
   ASSERT_FALSE(meta.has_value());
   EXPECT_EQ(meta.error().message(), "parquet footer: byte 3: negative or oversized binary size");
   // A varint of eleven bytes where num_rows is.
-  auto rows = ReadFileMetaData(Bytes({0x15, 0x02, 0x26, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-                                      0xff, 0xff, 0xff, 0x01, 0x00}));
+  auto rows = ReadFileMetaData(Bytes(
+      {0x15, 0x02, 0x26, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 0x00}));
   ASSERT_FALSE(rows.has_value());
   EXPECT_EQ(rows.error().message(),
             "parquet footer: byte 3: varint longer than 10 bytes or over 64 bits");

@@ -235,13 +235,13 @@ TEST(MetadataTest, MissingRequiredFieldsNameTheStructAndField) {
   EXPECT_EQ(ReadError(Bytes({0x15, 0x02, 0x00})),
             "parquet footer: byte 0: FileMetaData: required field schema (2) is missing");
   // A schema element without a name.
-  EXPECT_EQ(ReadError(Bytes({0x15, 0x02, 0x19, 0x1c, 0x15, 0x02, 0x00, 0x16, 0x00, 0x19, 0x0c,
-                             0x00})),
-            "parquet footer: byte 4: SchemaElement: required field name (4) is missing");
+  EXPECT_EQ(
+      ReadError(Bytes({0x15, 0x02, 0x19, 0x1c, 0x15, 0x02, 0x00, 0x16, 0x00, 0x19, 0x0c, 0x00})),
+      "parquet footer: byte 4: SchemaElement: required field name (4) is missing");
   // ColumnMetaData without data_page_offset: rewrite the small footer's id 9 as id 19.
   std::string bytes = SmallFooter();
   const std::string field9 = Bytes({0x26, 0x08});  // delta 2 from 7, i64, value 4
-  const size_t at = bytes.rfind(field9);  // file_offset (2) is the same bytes before it
+  const size_t at = bytes.rfind(field9);           // file_offset (2) is the same bytes before it
   ASSERT_NE(at, std::string::npos);
   bytes.replace(at, 2, Bytes({0x06, 0x26, 0x08}));  // long form: id 19 (zigzag 38)
   EXPECT_NE(ReadError(bytes).find("ColumnMetaData: required field data_page_offset (9) is "
@@ -268,8 +268,9 @@ TEST(MetadataTest, FieldsOfTheWrongTypeAreErrors) {
     w.BeginList(Type::kI32, 1);
     w.I32(1);
   };
-  EXPECT_NE(ReadError(SmallFooter(edits)).find("FileMetaData.row_groups: a list of i32, not of "
-                                               "struct"),
+  EXPECT_NE(ReadError(SmallFooter(edits))
+                .find("FileMetaData.row_groups: a list of i32, not of "
+                      "struct"),
             std::string::npos);
 }
 
@@ -282,8 +283,7 @@ TEST(MetadataTest, EnumValuesSluiceMustUnderstandAreChecked) {
   EXPECT_NE(leaf(1, 8).find("SchemaElement.type: unknown value 8"), std::string::npos);
   EXPECT_NE(leaf(1, -1).find("SchemaElement.type: unknown value -1"), std::string::npos);
   EXPECT_NE(leaf(3, 3).find("SchemaElement.repetition_type: unknown value 3"), std::string::npos);
-  EXPECT_NE(leaf(6, 22).find("SchemaElement.converted_type: unknown value 22"),
-            std::string::npos);
+  EXPECT_NE(leaf(6, 22).find("SchemaElement.converted_type: unknown value 22"), std::string::npos);
 
   auto column = [](int16_t id, int32_t value) {
     FooterEdits edits;
@@ -375,15 +375,16 @@ TEST(MetadataTest, LogicalTypeUnions) {
     w.EndStruct();
   };
   // FILE (19), unknown here: no logical type.
-  EXPECT_EQ(MustRead(with_logical([&](CompactWriter& w) { empty_member(w, 19); }))
-                .schema[1]
-                .logical_type,
-            std::nullopt);
+  EXPECT_EQ(
+      MustRead(with_logical([&](CompactWriter& w) { empty_member(w, 19); })).schema[1].logical_type,
+      std::nullopt);
   // An unknown member beside a known one: the known one.
   auto date = MustRead(with_logical([&](CompactWriter& w) {
                 empty_member(w, 6);
                 empty_member(w, 40);
-              })).schema[1].logical_type;
+              }))
+                  .schema[1]
+                  .logical_type;
   ASSERT_TRUE(date.has_value());
   EXPECT_EQ(date->kind, LogicalType::Kind::kDate);
   // Two known members.
@@ -399,7 +400,9 @@ TEST(MetadataTest, LogicalTypeUnions) {
                w.BinaryField(1, "OGC:CRS84");
                w.I32Field(2, 0);
                w.EndStruct();
-             })).schema[1].logical_type;
+             }))
+                 .schema[1]
+                 .logical_type;
   ASSERT_TRUE(geo.has_value());
   EXPECT_EQ(geo->kind, LogicalType::Kind::kGeography);
   // A timestamp whose unit union has no member the model knows.

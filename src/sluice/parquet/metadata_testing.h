@@ -24,10 +24,9 @@ inline SchemaElement Leaf(std::string name, PhysicalType type) {
 inline std::vector<SchemaElement> LeavesOfEveryLogicalType() {
   using K = LogicalType::Kind;
   std::vector<SchemaElement> leaves;
-  const K kinds[] = {K::kString, K::kMap,     K::kList,  K::kEnum,     K::kDecimal,
-                     K::kDate,   K::kTime,    K::kTimestamp, K::kInteger, K::kUnknown,
-                     K::kJson,   K::kBson,    K::kUuid,  K::kFloat16,  K::kVariant,
-                     K::kGeometry, K::kGeography};
+  const K kinds[] = {K::kString, K::kMap,       K::kList,    K::kEnum,     K::kDecimal,  K::kDate,
+                     K::kTime,   K::kTimestamp, K::kInteger, K::kUnknown,  K::kJson,     K::kBson,
+                     K::kUuid,   K::kFloat16,   K::kVariant, K::kGeometry, K::kGeography};
   int i = 0;
   for (K kind : kinds) {
     SchemaElement e = Leaf("l" + std::to_string(i++), PhysicalType::kByteArray);
@@ -98,11 +97,10 @@ inline FileMetaData FullFooter() {
       chunk.file_offset = 4 + c * 1000 + g * 100000;
       ColumnMetaData meta;
       meta.type = c == 0 ? PhysicalType::kDouble : PhysicalType::kBoolean;
-      meta.encodings = {Encoding::kPlain,           Encoding::kPlainDictionary,
-                        Encoding::kRle,             Encoding::kBitPacked,
-                        Encoding::kDeltaBinaryPacked, Encoding::kDeltaLengthByteArray,
-                        Encoding::kDeltaByteArray,  Encoding::kRleDictionary,
-                        Encoding::kByteStreamSplit};
+      meta.encodings = {
+          Encoding::kPlain,          Encoding::kPlainDictionary,   Encoding::kRle,
+          Encoding::kBitPacked,      Encoding::kDeltaBinaryPacked, Encoding::kDeltaLengthByteArray,
+          Encoding::kDeltaByteArray, Encoding::kRleDictionary,     Encoding::kByteStreamSplit};
       meta.path_in_schema = {"group", "inner" + std::to_string(c)};
       meta.codec = static_cast<Codec>(c + 5 * g);
       meta.num_values = -1;

@@ -236,8 +236,8 @@ Status CompactReader::CheckElements(uint64_t count, size_t min_bytes_each, size_
                                     std::string_view what) {
   // count < 2^31 and min_bytes_each <= 16: the product fits.
   if (count * min_bytes_each > remaining()) {
-    return Fail(at, fmt::format("{} of {} elements but {} bytes are left", what, count,
-                                remaining()));
+    return Fail(at,
+                fmt::format("{} of {} elements but {} bytes are left", what, count, remaining()));
   }
   if (count > limits_.max_list_size) {
     return Fail(at, fmt::format("{} of {} elements is over the limit of {}", what, count,
@@ -442,7 +442,8 @@ void CompactWriter::BeginList(Type element, size_t size) {
 void CompactWriter::BeginMap(Type key, Type value, size_t size) {
   Varint(size);
   if (size > 0) {
-    out_.push_back(static_cast<char>((static_cast<uint8_t>(key) << 4) | static_cast<uint8_t>(value)));
+    out_.push_back(
+        static_cast<char>((static_cast<uint8_t>(key) << 4) | static_cast<uint8_t>(value)));
   }
 }
 

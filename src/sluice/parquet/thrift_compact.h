@@ -116,9 +116,9 @@ class CompactReader {
   std::string_view bytes_;
   const MetadataLimits& limits_;
   size_t pos_ = 0;
-  size_t total_ = 0;                 // bytes charged so far
-  std::vector<int16_t> last_ids_;    // per open struct, the id of its last field
-  int8_t pending_bool_ = -1;         // a bool field's value, from its header; -1 when none
+  size_t total_ = 0;               // bytes charged so far
+  std::vector<int16_t> last_ids_;  // per open struct, the id of its last field
+  int8_t pending_bool_ = -1;       // a bool field's value, from its header; -1 when none
 };
 
 /// Appends the compact encoding of values to a string. The caller writes fields in the order it

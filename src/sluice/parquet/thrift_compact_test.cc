@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <functional>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -322,8 +322,7 @@ TEST(CompactReaderTest, AbsurdSizesFailBeforeAnyAllocation) {
   const auto start = std::chrono::steady_clock::now();
   auto header = r.ReadListHeader();
   ASSERT_FALSE(header.has_value());
-  EXPECT_EQ(header.error().message(),
-            "byte 0: list of 2147483647 elements but 0 bytes are left");
+  EXPECT_EQ(header.error().message(), "byte 0: list of 2147483647 elements but 0 bytes are left");
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(100));
 
   // A list of doubles needs 8 bytes each.
