@@ -1,8 +1,8 @@
 // The reader's view of a file's schema: its leaf columns (path, physical type, maximum levels,
-// how values print) and the assembly tree over them, built from the footer's flattened
-// SchemaElement list with LogicalTypes.md's rules for lists and maps, the backward-compatible
-// shapes included (2-level lists, `array` and `_tuple` groups, unannotated repeated fields,
-// MAP_KEY_VALUE). Projection prunes the tree to the fields a reader asked for.
+// how values print) and the assembly tree over them, both taken from the schema mapping
+// (schema_map.h: the model schema and its node tree, with LogicalTypes.md's rules for lists
+// and maps, the backward-compatible shapes included). Projection prunes the tree to the fields
+// a reader asked for.
 #pragma once
 
 #include <cstddef>
@@ -13,6 +13,8 @@
 #include "sluice/parquet/column_reader.h"
 #include "sluice/parquet/metadata.h"
 #include "sluice/parquet/record_assembler.h"
+#include "sluice/parquet/schema_map.h"
+#include "sluice/schema/conversion.h"
 
 namespace sluice::parquet {
 
@@ -25,20 +27,21 @@ struct Projection {
 
 /// A file's schema as the reader uses it.
 struct ReadSchema {
+  /// The mapping: the model schema, the leaf descriptors and the node tree.
+  std::shared_ptr<const ParquetSchema> parquet;
+  /// What the model could not hold of the file's schema.
+  std::vector<schema::LossyNote> notes;
   /// One per leaf column, in the file's column order.
   std::vector<LeafColumn> leaves;
   /// The whole tree; leaf_columns is the identity.
   AssemblyPlan plan;
-  /// The name of each plan node (the element's name; "" for the root).
+  /// The field name of each plan node that is a struct's field ("" for the others).
   std::vector<std::string> names;
 };
 
-/// Build the reader's schema from `elements` (the footer's list, root first). kInvalidArgument
-/// for a malformed list: children counts that run past the list or leave elements over, a
-/// group without children, a leaf without a physical type, nesting deeper than `max_depth`,
-/// an annotation a leaf's type cannot carry (ResolveValueFormat).
-Result<ReadSchema> BuildReadSchema(const std::vector<SchemaElement>& elements,
-                                   size_t max_depth = 128);
+/// Build the reader's schema from `elements` (the footer's list, root first): the schema
+/// mapping's errors (ParquetSchema::FromElements) and ResolveValueFormat's, kInvalidArgument.
+Result<ReadSchema> BuildReadSchema(std::vector<SchemaElement> elements);
 
 /// The plan for `projection`: the schema's tree with only the selected fields (structs keep the
 /// fields that hold a selected leaf; lists and maps keep their element, key and value whole).

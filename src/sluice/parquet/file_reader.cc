@@ -178,7 +178,7 @@ Result<std::unique_ptr<FileReader>> FileReader::Open(std::shared_ptr<FileSystem>
   r->mapped_ = r->file_->Mapped();
   if (r->mapped_ && r->mapped_->size() != r->file_size_) r->mapped_.reset();
   SLUICE_TRY(r->ReadFrame());
-  auto schema = BuildReadSchema(r->meta_.schema, options.metadata.max_nesting);
+  auto schema = BuildReadSchema(r->meta_.schema);
   if (!schema) return Fail(schema.error().WithContext(fmt::format("{}: schema", path)));
   r->schema_ = std::move(*schema);
   if (r->schema_.leaves.empty()) {

@@ -50,7 +50,12 @@ class FileReader {
   const std::string& path() const { return path_; }
   uint64_t file_size() const { return file_size_; }
   const FileMetaData& metadata() const { return meta_; }
-  /// Leaf columns and the assembly tree.
+  /// The file's schema in the model (schema_map.h), with what it could not hold in notes().
+  const schema::SchemaPtr& schema() const { return schema_.parquet->model(); }
+  const std::vector<schema::LossyNote>& notes() const { return schema_.notes; }
+  /// The schema mapping: leaf descriptors and node tree.
+  const ParquetSchema& parquet_schema() const { return *schema_.parquet; }
+  /// Leaf columns and the assembly tree as the reader uses them.
   const ReadSchema& read_schema() const { return schema_; }
   int num_row_groups() const { return static_cast<int>(meta_.row_groups.size()); }
   /// Rows of all row groups (their num_rows summed).

@@ -21,7 +21,9 @@ Status ValidatePlan(const AssemblyPlan& plan) {
   }
   for (size_t i = 0; i < plan.nodes.size(); ++i) {
     const AssemblyNode& n = plan.nodes[i];
-    if (n.leaf_begin >= n.leaf_end || n.leaf_end > plan.leaf_columns.size()) {
+    const bool absent = n.kind == AssemblyNode::Kind::kAbsent;
+    if (n.leaf_begin > n.leaf_end || (n.leaf_begin == n.leaf_end) != absent ||
+        n.leaf_end > plan.leaf_columns.size()) {
       return Internal(
           fmt::format("assembly node {}: leaf range [{}, {})", i, n.leaf_begin, n.leaf_end));
     }
@@ -40,6 +42,11 @@ Status ValidatePlan(const AssemblyPlan& plan) {
       case AssemblyNode::Kind::kLeaf:
         if (!n.children.empty() || n.leaf_end != n.leaf_begin + 1) {
           return Internal(fmt::format("assembly node {}: a leaf with children", i));
+        }
+        break;
+      case AssemblyNode::Kind::kAbsent:
+        if (!n.children.empty()) {
+          return Internal(fmt::format("assembly node {}: an absent node with children", i));
         }
         break;
       case AssemblyNode::Kind::kStruct:
@@ -150,6 +157,9 @@ bool RecordAssembler::WriteNode(const AssemblyNode& n, int16_t rep) {
     case AssemblyNode::Kind::kList:
     case AssemblyNode::Kind::kMap:
       return WriteList(n, rep);
+    case AssemblyNode::Kind::kAbsent:
+      out_.append("null", 4);
+      return true;
   }
   return false;
 }

@@ -23,7 +23,8 @@ namespace sluice::parquet {
 
 /// One node of the schema as assembly sees it.
 struct AssemblyNode {
-  enum class Kind : uint8_t { kLeaf, kStruct, kList, kMap };
+  /// kAbsent: a field the file does not hold (a map's missing values), always null.
+  enum class Kind : uint8_t { kLeaf, kStruct, kList, kMap, kAbsent };
   Kind kind = Kind::kLeaf;
   /// `"name":` for a struct's fields (the name JSON-escaped); empty for elements, keys, values.
   std::string key;
@@ -35,7 +36,8 @@ struct AssemblyNode {
   int16_t null_def = -1;
   /// Lists and maps: the repetition level of their repeated group.
   int16_t rep = 0;
-  /// Leaves below the node (itself for a leaf) are plan leaves [leaf_begin, leaf_end).
+  /// Leaves below the node (itself for a leaf) are plan leaves [leaf_begin, leaf_end); empty
+  /// only for kAbsent.
   uint32_t leaf_begin = 0;
   uint32_t leaf_end = 0;
   /// Struct: its fields; list: {element}; map: {key, value}. Indexes into AssemblyPlan::nodes.
