@@ -174,6 +174,21 @@ export function time(value, unit) {
   return clock(BigInt(value), unit);
 }
 
+/** "YYYY-MM-DDTHH:MM:SS[.f...]" (Z or not) -> nanoseconds since the epoch, or null. */
+export function parseTimestampNanos(text) {
+  const m = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?Z?$/.exec(text);
+  if (!m) return null;
+  let y = Number(m[1]);
+  const mo = Number(m[2]);
+  y -= mo <= 2 ? 1 : 0;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5) + Number(m[3]) - 1;
+  const days = era * 146097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719468;
+  const secs = BigInt(days) * 86400n + BigInt(m[4]) * 3600n + BigInt(m[5]) * 60n + BigInt(m[6]);
+  return secs * 1000000000n + BigInt((m[7] ?? '').padEnd(9, '0'));
+}
+
 // ---- reading canonical rows back (compare.mjs) ---------------------------------------------
 
 /**

@@ -9,16 +9,17 @@
 // - objects: the same keys in the same order; arrays: the same length, element by element;
 //   strings, booleans and null exactly.
 // - numbers by exact decimal value (12.5 = 12.50; 9007199254740993 is not 9007199254740992),
-//   except -0, which equals only -0.
+//   except -0 (written -0, -0.0, ...), which equals only -0.
 // - with --schema (a Spark DDL column list, ddl.mjs), values at a FLOAT path are equal when
 //   Math.fround of both is equal and at a DOUBLE path when they parse to the same double; NaN and
 //   infinities are the strings "NaN", "Infinity", "-Infinity" either way. Without a schema
 //   numbers must be equal as decimals, so both sides must print float32 in its shortest form.
 // - --reader NAME accepts that reader's documented gap, and only it:
-//     duckdb   a UTC timestamp with a nanosecond fraction in EXPECTED may read back truncated to
-//              microseconds (DuckDB reads TIMESTAMP(NANOS, isAdjustedToUTC) as TIMESTAMPTZ).
+//     duckdb   a UTC timestamp with a nanosecond fraction in EXPECTED may read back as its
+//              nanoseconds divided by 1000 toward zero (DuckDB reads TIMESTAMP(NANOS,
+//              isAdjustedToUTC=true) as TIMESTAMPTZ, which holds microseconds).
 import { readFileSync } from 'node:fs';
-import { exactDecimal, Num, Obj, parseJson } from './canonical.mjs';
+import { exactDecimal, Num, Obj, parseJson, parseTimestampNanos, timestamp } from './canonical.mjs';
 import { parseDdl } from './ddl.mjs';
 
 const usage = 'usage: node compare.mjs [--schema DDL] [--reader duckdb|arrow|hyparquet] [--max N] EXPECTED ACTUAL';
@@ -27,11 +28,11 @@ const usage = 'usage: node compare.mjs [--schema DDL] [--reader duckdb|arrow|hyp
 // the difference.
 const TOLERANCES = {
   duckdb: {
+    // DuckDB divides the nanoseconds by 1000 (toward zero) into a TIMESTAMPTZ.
     utcNanosAsMicros(e, a) {
-      const m = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\.(\d{7,9})Z$/.exec(e);
-      if (!m) return false;
-      const micros = m[2].padEnd(9, '0').slice(0, 6).replace(/0+$/, '');
-      return a === `${m[1]}${micros ? '.' + micros : ''}Z`;
+      if (!/\.\d{7,9}Z$/.test(e) || !a.endsWith('Z')) return false;
+      const ns = parseTimestampNanos(e);
+      return ns !== null && a === timestamp(ns / 1000n, 'us', true);
     },
   },
   arrow: {},
@@ -50,9 +51,11 @@ function render(v) {
 
 function numbersEqual(type, a, b) {
   if (a === b) return true;
-  if (a === '-0' || b === '-0') return false;
   const x = exactDecimal(a);
   const y = exactDecimal(b);
+  // -0 (any spelling: -0, -0.0, -0e0) equals only -0.
+  const negZero = (t, d) => d !== null && d.digits === 0n && t.startsWith('-');
+  if (negZero(a, x) !== negZero(b, y)) return false;
   if (x && y && x.neg === y.neg && x.digits === y.digits && x.exp === y.exp) return true;
   if (type?.kind === 'float64') return Number(a) === Number(b);
   if (type?.kind === 'float32') return Math.fround(Number(a)) === Math.fround(Number(b));

@@ -12,8 +12,8 @@
 //   duckdb     DECIMAL, DATE, TIMESTAMP*, TIME*, UUID and BLOB come as value objects; their
 //              integer fields (unscaled value, days, micros/nanos, uint128) are used directly.
 //              A UTC-adjusted TIMESTAMP(NANOS) column is read by DuckDB as TIMESTAMP WITH TIME
-//              ZONE, which holds microseconds: DuckDB drops the last three digits (a documented
-//              gap: compare.mjs --reader duckdb tolerates it). A TIME with isAdjustedToUTC=true
+//              ZONE, which holds microseconds: DuckDB divides the nanoseconds by 1000 toward zero
+//              (a documented gap: compare.mjs --reader duckdb tolerates exactly that). A TIME with isAdjustedToUTC=true
 //              is read as TIME WITH TIME ZONE; its offset is 0 and its micros are used.
 //   arrow      apache-arrow's get() turns timestamps into float milliseconds and decimals into
 //              word arrays, so every leaf is read from the Arrow buffers (BigInt64Array,
@@ -255,6 +255,7 @@ export async function readArrow(file) {
   const types = fields.map((f) => arrowType(f.type, arrow.Type, arrow.TimeUnit));
   function* rows() {
     for (const batch of table.batches) {
+      if (batch.numRows === 0) continue;
       const datas = fields.map((_, j) => batch.data.children[j]);
       datas.forEach(checkOffsets);
       for (let i = 0; i < batch.numRows; i++) {
