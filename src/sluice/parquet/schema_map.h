@@ -37,10 +37,11 @@
 //           first entry and rep_level + 1 after it, and d = def_level + 1: its element child as
 //           a struct child is (null -> (r_i, element.def_level - 1), else element.def_level).
 //   map     As a list, with the key and the value of each entry as its two children.
-//   leaf    Write (r, d) and the value; d < def_level means null.
-// Assembling (the reader) inverts it: at a node, a leaf's d < def_level means this value (or
-// one around it) is null or empty, and within a list an r of rep_level + 1 continues the list
-// while a smaller r starts a new one further out.
+//   leaf    Write (r, d) with the value; d is then the leaf's def_level.
+// Assembling (the reader) inverts it. Below a node, a leaf's d < def_level means this value
+// (or one around it) is null or empty. Below a list or map node with rep_level k, a leaf's
+// r <= k starts a new list, r == k + 1 a new entry of the same list, and r > k + 1 goes on
+// inside the current entry.
 #pragma once
 
 #include <cstdint>

@@ -473,6 +473,130 @@ TEST(SchemaMapWriteTest, RootNameIsAnOption) {
   EXPECT_EQ(written.value.elements()[0].name, "schema");
 }
 
+// A record shredder written from the recipe at the top of schema_map.h, over JSON records
+// (objects for structs, arrays for lists), so that the node tree is checked by what the page
+// writer will do with it.
+struct Level {
+  int r;
+  int d;
+  std::string value;  // "" for none
+  bool operator==(const Level&) const = default;
+};
+using Columns = std::vector<std::vector<Level>>;
+
+void EmitEmpty(const SchemaNode& node, int r, int d, Columns& out) {
+  for (int32_t i = node.first_leaf; i < node.first_leaf + node.num_leaves; ++i) {
+    out[i].push_back(Level{r, d, ""});
+  }
+}
+
+void Shred(const ParquetSchema& ps, const SchemaNode& node, const JsonValue& v, int r,
+           Columns& out);
+
+// A child's value: null (or missing) writes def_level - 1, but a list that cannot be null
+// (an unannotated repeated field) is empty instead.
+void ShredChild(const ParquetSchema& ps, const SchemaNode& c, const JsonValue* v, int r,
+                Columns& out) {
+  if (c.kind == SchemaNode::Kind::kAbsent) return;
+  if (v == nullptr || v->is_null()) {
+    if (c.nullable) return EmitEmpty(c, r, c.def_level - 1, out);
+    ASSERT_EQ(c.kind, SchemaNode::Kind::kList) << "null for a value that cannot be null";
+    return EmitEmpty(c, r, c.def_level, out);
+  }
+  Shred(ps, c, *v, r, out);
+}
+
+void Shred(const ParquetSchema& ps, const SchemaNode& node, const JsonValue& v, int r,
+           Columns& out) {
+  switch (node.kind) {
+    case SchemaNode::Kind::kLeaf:
+      out[node.leaf].push_back(
+          Level{r, node.def_level, v.is_string() ? v.as_string() : v.number_text()});
+      return;
+    case SchemaNode::Kind::kStruct:
+      for (int32_t j = 0; j < node.num_children; ++j) {
+        const SchemaNode& c = ps.children(node)[j];
+        ShredChild(ps, c, v.Find(node.type->fields()[j].name()), r, out);
+      }
+      return;
+    case SchemaNode::Kind::kList: {
+      if (v.items().empty()) return EmitEmpty(node, r, node.def_level, out);
+      const SchemaNode& element = ps.children(node)[0];
+      for (size_t i = 0; i < v.items().size(); ++i) {
+        ShredChild(ps, element, &v.items()[i], i == 0 ? r : node.rep_level + 1, out);
+      }
+      return;
+    }
+    case SchemaNode::Kind::kMap:
+    case SchemaNode::Kind::kAbsent:
+      FAIL() << "not used here";
+  }
+}
+
+Columns ShredAll(const ParquetSchema& ps, const std::vector<std::string>& records) {
+  Columns out(ps.leaves().size());
+  for (const std::string& text : records) {
+    auto record = ParseJson(text);
+    EXPECT_TRUE(record.has_value()) << text;
+    Shred(ps, ps.root(), *record, 0, out);
+  }
+  return out;
+}
+
+TEST(SchemaMapNodeTreeTest, ShredsTheDremelPapersExample) {
+  auto elements = ParseMessageType(
+      "message Document {\n"
+      "  required int64 DocId;\n"
+      "  optional group Links {\n"
+      "    repeated int64 Backward;\n"
+      "    repeated int64 Forward;\n"
+      "  }\n"
+      "  repeated group Name {\n"
+      "    repeated group Language {\n"
+      "      required binary Code;\n"
+      "      optional binary Country;\n"
+      "    }\n"
+      "    optional binary Url;\n"
+      "  }\n"
+      "}\n");
+  ASSERT_TRUE(elements.has_value()) << elements.error().ToString();
+  auto read = Read(*elements);
+  const Columns columns =
+      ShredAll(read.value, {R"({"DocId": 10, "Links": {"Forward": [20, 40, 60]},
+           "Name": [{"Language": [{"Code": "en-us", "Country": "us"}, {"Code": "en"}],
+                     "Url": "http://A"},
+                    {"Url": "http://B"},
+                    {"Language": [{"Code": "en-gb", "Country": "gb"}]}]})",
+                            R"({"DocId": 20, "Links": {"Backward": [10, 30], "Forward": [80]},
+           "Name": [{"Url": "http://C"}]})"});
+  ASSERT_EQ(columns.size(), 6u);
+  // The columns of Figure 3 of Melnik et al., "Dremel" (VLDB 2010).
+  EXPECT_EQ(columns[0], (std::vector<Level>{{0, 0, "10"}, {0, 0, "20"}}));
+  EXPECT_EQ(columns[1], (std::vector<Level>{{0, 1, ""}, {0, 2, "10"}, {1, 2, "30"}}));
+  EXPECT_EQ(columns[2],
+            (std::vector<Level>{{0, 2, "20"}, {1, 2, "40"}, {1, 2, "60"}, {0, 2, "80"}}));
+  EXPECT_EQ(
+      columns[3],
+      (std::vector<Level>{{0, 2, "en-us"}, {2, 2, "en"}, {1, 1, ""}, {1, 2, "en-gb"}, {0, 1, ""}}));
+  EXPECT_EQ(columns[4],
+            (std::vector<Level>{{0, 3, "us"}, {2, 2, ""}, {1, 1, ""}, {1, 3, "gb"}, {0, 1, ""}}));
+  EXPECT_EQ(
+      columns[5],
+      (std::vector<Level>{{0, 2, "http://A"}, {1, 2, "http://B"}, {1, 1, ""}, {0, 2, "http://C"}}));
+}
+
+TEST(SchemaMapNodeTreeTest, ShredsTheListsSluiceWrites) {
+  auto written = Write(Make({Field("xs", Arr(Type::Int64(), true)),
+                             Field("m", Arr(Arr(Type::String(), false), true), false)}));
+  const Columns columns =
+      ShredAll(written.value, {R"({"xs": null, "m": []})", R"({"xs": [], "m": [null, []]})",
+                               R"({"xs": [null, 1], "m": [["a", "b"], ["c"]]})"});
+  EXPECT_EQ(columns[0], (std::vector<Level>{{0, 0, ""}, {0, 1, ""}, {0, 2, ""}, {1, 3, "1"}}));
+  EXPECT_EQ(columns[1],
+            (std::vector<Level>{
+                {0, 0, ""}, {0, 1, ""}, {1, 2, ""}, {0, 3, "a"}, {2, 3, "b"}, {1, 3, "c"}}));
+}
+
 // Wide schemas: one flat row of n columns, and n columns each an optional list of structs.
 std::vector<SchemaElement> WideElements(size_t n, bool nested) {
   std::vector<SchemaElement> out;
