@@ -131,7 +131,8 @@ void UnpackGroups(const uint8_t* in, size_t in_size, int bit_width, U* out, size
 template <class U>
 void UnpackPartialGroup(const uint8_t* in, size_t in_size, int bit_width, U* out) {
   uint8_t buf[64 + kOverread] = {};
-  std::memcpy(buf, in, std::min<size_t>(in_size, size_t(bit_width)));
+  const size_t bytes = std::min<size_t>(in_size, size_t(bit_width));
+  if (bytes > 0) std::memcpy(buf, in, bytes);
   kUnpackTable<U>[size_t(bit_width)](buf, out, 1);
 }
 

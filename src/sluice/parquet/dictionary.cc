@@ -116,7 +116,7 @@ void DictionaryBuilder<std::string_view>::Put(std::span<const std::string_view> 
 }
 
 std::string_view DictionaryBuilder<std::string_view>::Store(std::string_view value) {
-  if (!copy_bytes_) return value;
+  if (!copy_bytes_ || value.empty()) return value;
   char* bytes = arena_.Allocate(value.size());
   std::memcpy(bytes, value.data(), value.size());
   return std::string_view(bytes, value.size());

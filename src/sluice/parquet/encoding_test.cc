@@ -85,7 +85,7 @@ void PlainRoundTrip(PhysicalType type) {
     auto got = DecodeAll<T>(Encoding::kPlain, data, n, Options(type));
     ASSERT_TRUE(got.has_value());
     // Compare bit patterns: NaNs are values too.
-    ASSERT_EQ(std::memcmp(got->data(), values.data(), n * sizeof(T)), 0);
+    ASSERT_TRUE(n == 0 || std::memcmp(got->data(), values.data(), n * sizeof(T)) == 0);
   }
 }
 

@@ -83,6 +83,7 @@ Result<PlainDecoder<T>> PlainDecoder<T>::Make(std::string_view data,
 
 template <class T>
 Status PlainDecoder<T>::Decode(T* out, size_t n) {
+  if (n == 0) return Ok();  // `out` may then be null, which memcpy may not take
   const size_t left = data_.size() - pos_;
   if constexpr (std::is_same_v<T, bool>) {
     const size_t bits = left * 8 - size_t(bit_pos_);

@@ -223,7 +223,8 @@ size_t RleDecoder::ReadPacked(U* out, size_t n) {
   const size_t want = std::min(n, run_left_);
   size_t groups = want / 8;
   if (w > 0) groups = std::min(groups, packed_bytes_ / w);
-  internal::UnpackGroups<U>(packed_, packed_bytes_, bit_width_, out, groups);
+  // Bytes past the run but inside the data may be read (not used): the fast unpackers need them.
+  internal::UnpackGroups<U>(packed_, size_t(data_ + size_ - packed_), bit_width_, out, groups);
   packed_ += groups * w;
   packed_bytes_ -= groups * w;
   run_left_ -= groups * 8;
