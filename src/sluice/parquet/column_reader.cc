@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "sluice/parquet/compression.h"
+#include "sluice/parquet/page_codecs_internal.h"
 #include "sluice/parquet/page_decoding_internal.h"
 #include "sluice/parquet/rle.h"
 
@@ -40,7 +41,7 @@ Result<std::unique_ptr<ColumnChunkReader>> ColumnChunkReader::Make(
     return InvalidArgument(fmt::format("{}: column {}: the chunk at byte {} has {} values", context,
                                        leaf.path, chunk_offset, meta.num_values));
   }
-  if (!CanDecompress(meta.codec)) {
+  if (!internal::CanDecompressPage(meta.codec)) {
     return Unimplemented(fmt::format("{}: column {}: codec {} is not supported", context, leaf.path,
                                      CodecName(meta.codec)));
   }
@@ -99,7 +100,8 @@ Result<std::string_view> ColumnChunkReader::Decompress(std::string_view body, si
     return body;
   }
   buffer.clear();
-  auto s = parquet::Decompress(codec_, body, uncompressed, buffer);
+  auto s = internal::CheckUncompressedSize(codec_, body, uncompressed);
+  if (s) s = internal::DecompressPage(codec_, body, uncompressed, buffer);
   if (!s) return Fail(PageError(s.error()));
   return std::string_view(buffer);
 }
