@@ -10,6 +10,12 @@
 #include "sluice/parquet/rle.h"
 
 namespace sluice::parquet {
+namespace {
+
+// Text buffers kept for reuse per column.
+constexpr size_t kMaxSpareBlocks = 4;
+
+}  // namespace
 
 using internal::LevelDecoder;
 using internal::ValueStream;
@@ -29,7 +35,8 @@ ColumnChunkReader::~ColumnChunkReader() = default;
 
 Result<std::unique_ptr<ColumnChunkReader>> ColumnChunkReader::Make(
     const LeafColumn& leaf, const ColumnMetaData& meta, std::string_view chunk,
-    uint64_t chunk_offset, std::string context, const ReaderOptions& options) {
+    uint64_t chunk_offset, std::string context, const ReaderOptions& options,
+    ColumnBuffers* buffers) {
   if (meta.type != leaf.type) {
     return InvalidArgument(
         fmt::format("{}: column {}: the chunk at byte {} holds {}, the schema "
@@ -47,6 +54,7 @@ Result<std::unique_ptr<ColumnChunkReader>> ColumnChunkReader::Make(
   }
   std::unique_ptr<ColumnChunkReader> r(
       new ColumnChunkReader(leaf, meta, chunk, chunk_offset, std::move(context), options));
+  if (buffers != nullptr) r->buffers_ = buffers;
   SLUICE_ASSIGN_OR_RETURN(r->values_stream_, ValueStream::Make(leaf, options));
   r->page_first_entry_ = true;
   r->page_starts_row_ = true;  // the chunk's first entry starts a row
@@ -87,7 +95,14 @@ void ColumnChunkReader::Compact() {
     value_pos_ = 0;
   }
   const uint64_t consumed = values_base_ + value_pos_;
-  while (!blocks_.empty() && blocks_.front().values_end <= consumed) blocks_.pop_front();
+  while (!blocks_.empty() && blocks_.front().values_end <= consumed) {
+    // Keep the buffer for a later batch: fresh allocations of this size cost page faults.
+    if (buffers_->spare_text.size() < kMaxSpareBlocks) {
+      blocks_.front().text.clear();
+      buffers_->spare_text.push_back(std::move(blocks_.front().text));
+    }
+    blocks_.pop_front();
+  }
 }
 
 Result<std::string_view> ColumnChunkReader::Decompress(std::string_view body, size_t uncompressed,
@@ -169,10 +184,10 @@ Status ColumnChunkReader::ReadDictionaryPage(const PageHeader& h, std::string_vi
   if (d.num_values < 0) {
     return Fail(ChunkError(at, fmt::format("a dictionary page of {} values", d.num_values)));
   }
-  // The view is into the chunk or dictionary_buffer_, both kept for the chunk's life.
+  // The view is into the chunk or buffers_->dictionary, both kept for the chunk's life.
   SLUICE_ASSIGN_OR_RETURN(
       std::string_view data,
-      Decompress(body, static_cast<size_t>(h.uncompressed_page_size), at, dictionary_buffer_));
+      Decompress(body, static_cast<size_t>(h.uncompressed_page_size), at, buffers_->dictionary));
   seen_dictionary_ = true;
   auto s = values_stream_->SetDictionary(data, d.num_values, 0);
   if (!s) return Fail(PageError(s.error()));
@@ -216,7 +231,7 @@ Status ColumnChunkReader::StartDataPageV1(const PageHeader& h, std::string_view 
   }
   SLUICE_ASSIGN_OR_RETURN(
       std::string_view data,
-      Decompress(body, static_cast<size_t>(h.uncompressed_page_size), at, page_buffer_));
+      Decompress(body, static_cast<size_t>(h.uncompressed_page_size), at, buffers_->page));
   size_t p = 0;
   rep_decoder_.reset();
   def_decoder_.reset();
@@ -265,7 +280,7 @@ Status ColumnChunkReader::StartDataPageV2(const PageHeader& h, std::string_view 
   const size_t values_size = static_cast<size_t>(h.uncompressed_page_size) - levels_size;
   std::string_view values = compressed;
   if (d.is_compressed && codec_ != Codec::kUncompressed) {
-    SLUICE_ASSIGN_OR_RETURN(values, Decompress(compressed, values_size, at, page_buffer_));
+    SLUICE_ASSIGN_OR_RETURN(values, Decompress(compressed, values_size, at, buffers_->page));
   } else if (compressed.size() != values_size) {
     return Fail(ChunkError(at, fmt::format("uncompressed values of {} bytes declared as {}",
                                            compressed.size(), values_size)));
@@ -358,10 +373,17 @@ Status ColumnChunkReader::DecodeBatch(size_t n) {
   page_left_ -= n;
   if (present > 0) {
     blocks_.push_back({std::string(), 0});
+    if (!buffers_->spare_text.empty()) {
+      blocks_.back().text = std::move(buffers_->spare_text.back());
+      buffers_->spare_text.pop_back();
+    }
     auto s = values_stream_->Read(present, values_, blocks_.back().text);
     if (!s) return Fail(PageError(s.error()));
     blocks_.back().values_end = values_base_ + values_.size();
-    if (blocks_.back().text.empty()) blocks_.pop_back();
+    if (blocks_.back().text.empty()) {
+      buffers_->spare_text.push_back(std::move(blocks_.back().text));
+      blocks_.pop_back();
+    }
   }
   if (page_left_ == 0 && values_in_pages_ == num_values_) exhausted_ = true;
   return Ok();

@@ -33,6 +33,9 @@ struct ReaderOptions {
   size_t max_row_entries = size_t{1} << 27;
   /// Most bytes a decoder may rebuild for one page (DELTA_BYTE_ARRAY prefixes).
   size_t max_decoded_bytes = size_t{1} << 30;
+  /// Threads that decode a row group's columns, the caller's among them (rows are still
+  /// assembled and delivered in order on the caller's thread).
+  int threads = 1;
 };
 
 /// What the reader needs to know about a leaf column.
@@ -52,6 +55,15 @@ struct ValueRef {
   size_t size;
 };
 
+/// Buffers a column's chunk readers reuse from one row group to the next: a fresh buffer the
+/// size of a page costs a page fault every 4 KiB, and some writers put a whole chunk in one page.
+/// Used by one reader at a time.
+struct ColumnBuffers {
+  std::string page;                     // the current page, decompressed
+  std::string dictionary;               // the dictionary page, decompressed
+  std::vector<std::string> spare_text;  // buffers of rendered text no longer in use
+};
+
 namespace internal {
 class ValueStream;
 class LevelDecoder;
@@ -63,12 +75,14 @@ class ColumnChunkReader {
   /// `chunk` holds the chunk's bytes from its first page (the dictionary page when there is
   /// one) for total_compressed_size bytes; `chunk_offset` is where they start in the file.
   /// The bytes must outlive the reader. `context` starts every error message (the file and
-  /// row group). kInvalidArgument for a physical type that differs from the schema's.
+  /// row group). `buffers`, when given, must outlive the reader and not be used by another at
+  /// the same time. kInvalidArgument for a physical type that differs from the schema's.
   static Result<std::unique_ptr<ColumnChunkReader>> Make(const LeafColumn& leaf,
                                                          const ColumnMetaData& meta,
                                                          std::string_view chunk,
                                                          uint64_t chunk_offset, std::string context,
-                                                         const ReaderOptions& options);
+                                                         const ReaderOptions& options,
+                                                         ColumnBuffers* buffers = nullptr);
   ~ColumnChunkReader();
 
   /// Decode up to about `entries` more level entries (at least one when any remain) and
@@ -129,8 +143,8 @@ class ColumnChunkReader {
   size_t page_left_ = 0;           // level entries of the current page not yet decoded
   bool page_first_entry_ = false;  // the next entry decoded is the page's first
   bool page_starts_row_ = false;   // data page v2: its first entry must start a row
-  std::string page_buffer_;        // the current page, decompressed
-  std::string dictionary_buffer_;  // the dictionary page, decompressed
+  ColumnBuffers own_buffers_;
+  ColumnBuffers* buffers_ = &own_buffers_;
   std::unique_ptr<internal::LevelDecoder> def_decoder_;
   std::unique_ptr<internal::LevelDecoder> rep_decoder_;
   std::unique_ptr<internal::ValueStream> values_stream_;

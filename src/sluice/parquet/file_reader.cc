@@ -185,10 +185,36 @@ Result<std::unique_ptr<FileReader>> FileReader::Open(std::shared_ptr<FileSystem>
     return InvalidArgument(fmt::format("{}: the schema has no columns", path));
   }
   SLUICE_TRY(r->CheckRowGroups());
+  r->buffers_.resize(r->schema_.leaves.size());
   return r;
 }
 
+namespace {
+
+// Each row of a batch on its own: the rows end in '\n' and hold no other.
+RowBatchCallback PerRow(const RowCallback& each) {
+  return [&each](std::string_view rows, size_t) -> Status {
+    while (!rows.empty()) {
+      const size_t end = rows.find('\n');
+      SLUICE_TRY(each(rows.substr(0, end)));
+      rows.remove_prefix(end + 1);
+    }
+    return Ok();
+  };
+}
+
+}  // namespace
+
 Status FileReader::ReadRows(int row_group, const Projection& projection, const RowCallback& each) {
+  return ReadRowBatches(row_group, projection, PerRow(each));
+}
+
+Status FileReader::ReadAllRows(const Projection& projection, const RowCallback& each) {
+  return ReadAllRowBatches(projection, PerRow(each));
+}
+
+Status FileReader::ReadRowBatches(int row_group, const Projection& projection,
+                                  const RowBatchCallback& each) {
   if (row_group < 0 || row_group >= num_row_groups()) {
     return InvalidArgument(
         fmt::format("{}: row group {} (the file has {})", path_, row_group, num_row_groups()));
@@ -197,13 +223,14 @@ Status FileReader::ReadRows(int row_group, const Projection& projection, const R
   return ReadRowGroup(row_group, plan, each);
 }
 
-Status FileReader::ReadAllRows(const Projection& projection, const RowCallback& each) {
+Status FileReader::ReadAllRowBatches(const Projection& projection, const RowBatchCallback& each) {
   SLUICE_ASSIGN_OR_RETURN(AssemblyPlan plan, ProjectPlan(schema_, projection));
   for (int g = 0; g < num_row_groups(); ++g) SLUICE_TRY(ReadRowGroup(g, plan, each));
   return Ok();
 }
 
-Status FileReader::ReadRowGroup(int row_group, const AssemblyPlan& plan, const RowCallback& each) {
+Status FileReader::ReadRowGroup(int row_group, const AssemblyPlan& plan,
+                                const RowBatchCallback& each) {
   SLUICE_TRY(ValidatePlan(plan));
   const auto g = static_cast<size_t>(row_group);
   const RowGroup& rg = meta_.row_groups[g];
@@ -224,7 +251,7 @@ Status FileReader::ReadRowGroup(int row_group, const AssemblyPlan& plan, const R
     raw.push_back(reader.get());
     readers.push_back(std::move(reader));
   }
-  RecordAssembler assembler(plan, std::move(raw), context);
+  RecordAssembler assembler(plan, std::move(raw), context, options_.threads);
   return assembler.Run(rg.num_rows, each);
 }
 

@@ -72,12 +72,16 @@ class FileReader {
   Status ReadRows(int row_group, const Projection& projection, const RowCallback& each);
   /// Read every row group in order.
   Status ReadAllRows(const Projection& projection, const RowCallback& each);
+  /// As ReadRows and ReadAllRows, with the rows a batch at a time (record_assembler.h): for
+  /// callers that write the rows out as JSON lines, one call per few thousand rows.
+  Status ReadRowBatches(int row_group, const Projection& projection, const RowBatchCallback& each);
+  Status ReadAllRowBatches(const Projection& projection, const RowBatchCallback& each);
 
  private:
   FileReader() = default;
   Status ReadFrame();
   Status CheckRowGroups();
-  Status ReadRowGroup(int row_group, const AssemblyPlan& plan, const RowCallback& each);
+  Status ReadRowGroup(int row_group, const AssemblyPlan& plan, const RowBatchCallback& each);
   Result<std::string_view> Bytes(uint64_t offset, uint64_t size, std::string& buffer) const;
 
   std::shared_ptr<FileSystem> fs_;
@@ -90,6 +94,7 @@ class FileReader {
   FileMetaData meta_;
   ReadSchema schema_;
   std::vector<std::vector<ChunkRange>> chunks_;
+  std::vector<ColumnBuffers> buffers_;  // per column, reused by each row group's readers
 };
 
 }  // namespace sluice::parquet

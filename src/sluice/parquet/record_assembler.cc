@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
+
+#include "sluice/parquet/worker_pool_internal.h"
 
 namespace sluice::parquet {
 namespace {
@@ -71,11 +74,108 @@ Status ValidatePlan(const AssemblyPlan& plan) {
 }
 
 RecordAssembler::RecordAssembler(const AssemblyPlan& plan, std::vector<ColumnChunkReader*> readers,
-                                 std::string context)
+                                 std::string context, int threads)
     : plan_(plan),
       readers_(std::move(readers)),
       context_(std::move(context)),
-      cursors_(readers_.size()) {}
+      cursors_(readers_.size()) {
+  const int useful = static_cast<int>(std::min<size_t>(readers_.size(), 64));
+  if (threads > 1 && useful > 1) {
+    pool_ = std::make_unique<internal::WorkerPool>(std::min(threads, useful));
+  }
+  is_flat_ = true;
+  for (uint32_t i : plan_.nodes[0].children) {
+    const AssemblyNode& n = plan_.nodes[i];
+    const bool absent = n.kind == AssemblyNode::Kind::kAbsent;
+    if (!absent &&
+        (n.kind != AssemblyNode::Kind::kLeaf || readers_[n.leaf_begin]->leaf().max_rep != 0)) {
+      is_flat_ = false;
+    }
+    flat_.push_back({n.key, n.def, n.null_def, n.leaf_begin, absent});
+  }
+}
+
+namespace {
+
+// Copy `n` bytes and return the end; small copies (most values) without a call.
+inline char* CopyText(char* p, const char* s, size_t n) {
+  if (n > 16) {
+    std::memcpy(p, s, n);
+  } else if (n >= 8) {
+    uint64_t a, b;
+    std::memcpy(&a, s, 8);
+    std::memcpy(&b, s + n - 8, 8);
+    std::memcpy(p, &a, 8);
+    std::memcpy(p + n - 8, &b, 8);
+  } else if (n >= 4) {
+    uint32_t a, b;
+    std::memcpy(&a, s, 4);
+    std::memcpy(&b, s + n - 4, 4);
+    std::memcpy(p, &a, 4);
+    std::memcpy(p + n - 4, &b, 4);
+  } else if (n > 0) {
+    p[0] = s[0];
+    p[n / 2] = s[n / 2];
+    p[n - 1] = s[n - 1];
+  }
+  return p + n;
+}
+
+}  // namespace
+
+bool RecordAssembler::WriteFlatBatch(size_t batch) {
+  // The batch's text is at most: per row '{', '}' and '\n'; per field a comma, its key, and
+  // "null" or its value; so one allocation and no checks while writing.
+  size_t bound = batch * 3;
+  for (const FlatField& f : flat_) {
+    bound += batch * (f.key.size() + 5);
+    if (f.absent) continue;
+    const Cursor& c = cursors_[f.leaf];
+    const size_t vend = std::min(c.vend, c.vpos + batch);
+    for (size_t v = c.vpos; v < vend; ++v) bound += c.values[v].size;
+  }
+  bool ok = true;
+  out_.resize_and_overwrite(bound, [&](char* buf, size_t) {
+    char* p = buf;
+    for (size_t r = 0; r < batch && ok; ++r) {
+      *p++ = '{';
+      for (size_t k = 0; k < flat_.size(); ++k) {
+        const FlatField& f = flat_[k];
+        if (k > 0) *p++ = ',';
+        p = CopyText(p, f.key.data(), f.key.size());
+        if (f.absent) {
+          p = CopyText(p, "null", 4);
+          continue;
+        }
+        Cursor& c = cursors_[f.leaf];
+        if (c.pos == c.end) {
+          ok = Mismatch(f.leaf, "the column ran out of levels within the row");
+          break;
+        }
+        const int16_t d = c.def[c.pos++];
+        if (d == f.def) {
+          if (c.vpos == c.vend) {
+            ok = Mismatch(f.leaf, "more present levels than values");
+            break;
+          }
+          const ValueRef& v = c.values[c.vpos++];
+          p = CopyText(p, v.data, v.size);
+        } else if (d == f.null_def) {
+          p = CopyText(p, "null", 4);
+        } else {
+          ok = Mismatch(f.leaf, fmt::format("definition level {} where {} or {} was expected", d,
+                                            f.def, f.null_def));
+          break;
+        }
+      }
+      *p++ = '}';
+      *p++ = '\n';
+      ++row_;
+    }
+    return static_cast<size_t>(p - buf);
+  });
+  return ok;
+}
 
 bool RecordAssembler::Mismatch(uint32_t leaf, std::string what) {
   error_ = Error(ErrorCode::kInvalidArgument, fmt::format("{}: column {}: row {}: {}", context_,
@@ -217,18 +317,24 @@ bool RecordAssembler::WriteRow() {
   return true;
 }
 
+RecordAssembler::~RecordAssembler() = default;
+
 Status RecordAssembler::Fill(size_t want) {
-  for (ColumnChunkReader* r : readers_) {
+  auto fill = [&](size_t l) -> Status {
+    ColumnChunkReader* r = readers_[l];
     while (r->complete_rows() < want && !r->exhausted()) {
       const size_t entries =
           r->leaf().max_rep == 0 ? want - r->complete_rows() : kRepeatedEntriesPerRead;
       SLUICE_TRY(r->ReadMore(entries));
     }
-  }
+    return Ok();
+  };
+  if (pool_) return pool_->ForEach(readers_.size(), fill);
+  for (size_t l = 0; l < readers_.size(); ++l) SLUICE_TRY(fill(l));
   return Ok();
 }
 
-Status RecordAssembler::Run(int64_t num_rows, const std::function<Status(std::string_view)>& each) {
+Status RecordAssembler::Run(int64_t num_rows, const RowBatchCallback& each) {
   row_ = 0;
   while (row_ < num_rows) {
     const size_t want = static_cast<size_t>(std::min<int64_t>(num_rows - row_, kBatchRows));
@@ -251,16 +357,21 @@ Status RecordAssembler::Run(int64_t num_rows, const std::function<Status(std::st
         }
       }
     }
-    for (size_t i = 0; i < batch; ++i) {
-      out_.clear();
-      if (!WriteRow()) return Fail(error_);
-      ++row_;
-      SLUICE_TRY(each(out_));
+    out_.clear();
+    if (is_flat_) {
+      if (!WriteFlatBatch(batch)) return Fail(error_);
+    } else {
+      for (size_t i = 0; i < batch; ++i) {
+        if (!WriteRow()) return Fail(error_);
+        out_.push_back('\n');
+        ++row_;
+      }
     }
     for (size_t l = 0; l < readers_.size(); ++l) {
       readers_[l]->Consume(cursors_[l].pos, cursors_[l].vpos, batch);
       readers_[l]->Compact();
     }
+    if (batch > 0) SLUICE_TRY(each(out_, batch));
   }
   return FinalCheck(num_rows);
 }

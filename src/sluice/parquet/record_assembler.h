@@ -12,12 +12,17 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "sluice/base/result.h"
 #include "sluice/parquet/column_reader.h"
+
+namespace sluice::parquet::internal {
+class WorkerPool;
+}  // namespace sluice::parquet::internal
 
 namespace sluice::parquet {
 
@@ -55,18 +60,24 @@ struct AssemblyPlan {
 /// contiguous, levels non-decreasing downwards. kInternal when it is malformed.
 Status ValidatePlan(const AssemblyPlan& plan);
 
+/// Receives `count` rows, each one JSON text followed by '\n' (a row never holds a raw newline:
+/// strings escape theirs); valid during the call. An error stops the read and is returned as it
+/// is.
+using RowBatchCallback = std::function<Status(std::string_view rows, size_t count)>;
+
 /// Assembles rows from one reader per plan leaf. Not thread-safe.
 class RecordAssembler {
  public:
   /// `readers[i]` reads plan leaf i; the readers must outlive the assembler. `context` starts
   /// the messages of the errors it finds (the file and row group).
   RecordAssembler(const AssemblyPlan& plan, std::vector<ColumnChunkReader*> readers,
-                  std::string context);
+                  std::string context, int threads = 1);
+  ~RecordAssembler();
 
-  /// Assemble `num_rows` rows, calling `each` with every row's JSON text (valid during the
-  /// call). Fails with kInvalidArgument when the columns do not hold exactly `num_rows` rows
-  /// or their levels disagree; stops at the first error `each` returns.
-  Status Run(int64_t num_rows, const std::function<Status(std::string_view)>& each);
+  /// Assemble `num_rows` rows, calling `each` with them a batch at a time. Fails with
+  /// kInvalidArgument when the columns do not hold exactly `num_rows` rows or their levels
+  /// disagree; stops at the first error `each` returns.
+  Status Run(int64_t num_rows, const RowBatchCallback& each);
 
  private:
   struct Cursor {
@@ -76,7 +87,17 @@ class RecordAssembler {
     size_t pos, end, vpos, vend;
   };
 
+  // A row field of a flat plan: a leaf without repetition, or an absent field.
+  struct FlatField {
+    std::string_view key;
+    int16_t def;
+    int16_t null_def;
+    uint32_t leaf;
+    bool absent;
+  };
+
   Status Fill(size_t want);
+  bool WriteFlatBatch(size_t batch);
   bool WriteRow();
   bool WriteNode(const AssemblyNode& n, int16_t rep);
   bool WriteList(const AssemblyNode& n, int16_t rep);
@@ -90,7 +111,11 @@ class RecordAssembler {
   std::vector<ColumnChunkReader*> readers_;
   std::string context_;
   std::vector<Cursor> cursors_;
+  // Set when every field of the row is a leaf without repetition: rows are written by one loop.
+  std::vector<FlatField> flat_;
+  bool is_flat_ = false;
   std::string out_;
+  std::unique_ptr<internal::WorkerPool> pool_;  // when decoding on several threads
   Error error_{ErrorCode::kInternal, ""};
   int64_t row_ = 0;  // rows written so far, for messages
 };

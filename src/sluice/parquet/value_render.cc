@@ -31,14 +31,15 @@ Status ForEach(const T* values, size_t n, std::string& out, size_t* ends, F&& f)
 template <size_t kMax, class T, class F>
 void RenderFixed(const T* values, size_t n, std::string& out, size_t* ends, F&& f) {
   const size_t base = out.size();
-  out.resize(base + n * kMax);
-  char* p = out.data() + base;
-  char* const start = out.data();
-  for (size_t i = 0; i < n; ++i) {
-    p = f(p, values[i]);
-    ends[i] = static_cast<size_t>(p - start);
-  }
-  out.resize(static_cast<size_t>(p - start));
+  // resize_and_overwrite: the room for the widest values is not zero-filled first.
+  out.resize_and_overwrite(base + n * kMax, [&](char* start, size_t) {
+    char* p = start + base;
+    for (size_t i = 0; i < n; ++i) {
+      p = f(p, values[i]);
+      ends[i] = static_cast<size_t>(p - start);
+    }
+    return static_cast<size_t>(p - start);
+  });
 }
 
 Error Mismatch(const ValueFormat& format, std::string_view type) {
@@ -290,10 +291,9 @@ Status RenderValues<int32_t>(const ValueFormat& format, const int32_t* values, s
         return Ok();
       });
     case Kind::kDate:
-      return ForEach(values, n, out, ends, [&](int32_t v) -> Status {
-        AppendDate(out, v);
-        return Ok();
-      });
+      RenderFixed<internal::kMaxTimestampText>(
+          values, n, out, ends, [](char* p, int32_t v) { return internal::DateText(p, v); });
+      return Ok();
     case Kind::kTime:
       return ForEach(values, n, out, ends,
                      [&](int32_t v) { return AppendTime(out, v, format.unit); });
@@ -340,10 +340,10 @@ Status RenderValues<int64_t>(const ValueFormat& format, const int64_t* values, s
       return ForEach(values, n, out, ends,
                      [&](int64_t v) { return AppendTime(out, v, format.unit); });
     case Kind::kTimestamp:
-      return ForEach(values, n, out, ends, [&](int64_t v) -> Status {
-        AppendTimestamp(out, v, format.unit, format.utc);
-        return Ok();
+      RenderFixed<internal::kMaxTimestampText>(values, n, out, ends, [&](char* p, int64_t v) {
+        return internal::TimestampText(p, v, format.unit, format.utc);
       });
+      return Ok();
     case Kind::kNull:
       return ForEach(values, n, out, ends, [&](int64_t) -> Status {
         out += "null";

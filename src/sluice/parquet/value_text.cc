@@ -153,34 +153,35 @@ void AppendScaledDigits(std::string& out, bool negative, std::string_view digits
   out.append(digits.substr(digits.size() - s));
 }
 
-void AppendYear(std::string& out, int64_t year) {
-  char buf[24];
-  char* p = buf;
+char* WriteYear(char* p, int64_t year) {
   uint64_t y = static_cast<uint64_t>(year);
   if (year < 0) {
     *p++ = '-';
     y = 0 - y;
   }
-  char digits[21];
-  char* e = std::to_chars(digits, digits + 21, y).ptr;
-  for (ptrdiff_t pad = 4 - (e - digits); pad > 0; --pad) *p++ = '0';
-  std::memcpy(p, digits, static_cast<size_t>(e - digits));
-  p += e - digits;
-  out.append(buf, static_cast<size_t>(p - buf));
+  if (y < 10000) {
+    p[0] = static_cast<char>('0' + y / 1000);
+    p[1] = static_cast<char>('0' + y / 100 % 10);
+    p[2] = static_cast<char>('0' + y / 10 % 10);
+    p[3] = static_cast<char>('0' + y % 10);
+    return p + 4;
+  }
+  return std::to_chars(p, p + 21, y).ptr;
 }
 
-void Append2(std::string& out, int64_t v) {
-  const char two[2] = {static_cast<char>('0' + v / 10), static_cast<char>('0' + v % 10)};
-  out.append(two, 2);
+char* Write2(char* p, int64_t v) {
+  p[0] = static_cast<char>('0' + v / 10);
+  p[1] = static_cast<char>('0' + v % 10);
+  return p + 2;
 }
 
-void AppendDateText(std::string& out, int64_t days) {
+char* WriteDate(char* p, int64_t days) {
   const CivilDate d = CivilFromDays(days);
-  AppendYear(out, d.year);
-  out.push_back('-');
-  Append2(out, d.month);
-  out.push_back('-');
-  Append2(out, d.day);
+  p = WriteYear(p, d.year);
+  *p++ = '-';
+  p = Write2(p, d.month);
+  *p++ = '-';
+  return Write2(p, d.day);
 }
 
 int64_t UnitsPerSecond(TimeUnit unit) {
@@ -208,34 +209,29 @@ int UnitDigits(TimeUnit unit) {
 }
 
 // "HH:MM:SS[.fff]" of `units` (>= 0) since midnight; hours may pass 23 for a time of day
-// a writer stored out of range.
-void AppendClock(std::string& out, int64_t units, TimeUnit unit) {
+// a writer stored out of range. At most 36 bytes.
+char* WriteClock(char* p, int64_t units, TimeUnit unit) {
   const int64_t per = UnitsPerSecond(unit);
   const int64_t secs = units / per;
   int64_t frac = units % per;
   const int64_t hours = secs / 3600;
-  if (hours < 100) {
-    Append2(out, hours);
-  } else {
-    out += fmt::format("{}", hours);
-  }
-  out.push_back(':');
-  Append2(out, (secs / 60) % 60);
-  out.push_back(':');
-  Append2(out, secs % 60);
-  if (frac == 0) return;
+  p = hours < 100 ? Write2(p, hours) : std::to_chars(p, p + 20, hours).ptr;
+  *p++ = ':';
+  p = Write2(p, (secs / 60) % 60);
+  *p++ = ':';
+  p = Write2(p, secs % 60);
+  if (frac == 0) return p;
   int digits = UnitDigits(unit);
   while (frac % 10 == 0) {
     frac /= 10;
     --digits;
   }
-  char buf[10];
+  *p++ = '.';
   for (int i = digits - 1; i >= 0; --i) {
-    buf[i] = static_cast<char>('0' + frac % 10);
+    p[i] = static_cast<char>('0' + frac % 10);
     frac /= 10;
   }
-  out.push_back('.');
-  out.append(buf, static_cast<size_t>(digits));
+  return p + digits;
 }
 
 // A count of `per_day` units split into whole days (floor) and the units of the last day.
@@ -251,15 +247,8 @@ void SplitDays(Int128 value, int64_t per_day, int64_t* days, int64_t* rem) {
 }
 
 void AppendTimestampUnits(std::string& out, Int128 value, TimeUnit unit, bool utc) {
-  const int64_t per_day = UnitsPerSecond(unit) * 86400;
-  int64_t days, rem;
-  SplitDays(value, per_day, &days, &rem);
-  out.push_back('"');
-  AppendDateText(out, days);
-  out.push_back('T');
-  AppendClock(out, rem, unit);
-  if (utc) out.push_back('Z');
-  out.push_back('"');
+  char buf[internal::kMaxTimestampText];
+  out.append(buf, static_cast<size_t>(internal::TimestampText(buf, value, unit, utc) - buf));
 }
 
 // Big-endian two's complement with the redundant leading sign bytes dropped.
@@ -298,6 +287,30 @@ std::string BigDigits(std::vector<unsigned char> mag) {
 }
 
 }  // namespace
+
+namespace internal {
+
+char* DateText(char* p, int64_t days) {
+  *p++ = '"';
+  p = WriteDate(p, days);
+  *p++ = '"';
+  return p;
+}
+
+char* TimestampText(char* p, Int128 value, TimeUnit unit, bool utc) {
+  const int64_t per_day = UnitsPerSecond(unit) * 86400;
+  int64_t days, rem;
+  SplitDays(value, per_day, &days, &rem);
+  *p++ = '"';
+  p = WriteDate(p, days);
+  *p++ = 'T';
+  p = WriteClock(p, rem, unit);
+  if (utc) *p++ = 'Z';
+  *p++ = '"';
+  return p;
+}
+
+}  // namespace internal
 
 using internal::DoubleText;
 using internal::FloatText;
@@ -452,9 +465,8 @@ Status AppendDecimalBytes(std::string& out, std::string_view big_endian, int sca
 }
 
 void AppendDate(std::string& out, int64_t days) {
-  out.push_back('"');
-  AppendDateText(out, days);
-  out.push_back('"');
+  char buf[internal::kMaxTimestampText];
+  out.append(buf, static_cast<size_t>(internal::DateText(buf, days) - buf));
 }
 
 void AppendTimestamp(std::string& out, int64_t value, TimeUnit unit, bool utc) {
@@ -472,9 +484,12 @@ void AppendInt96Timestamp(std::string& out, const Int96& v) {
 
 Status AppendTime(std::string& out, int64_t value, TimeUnit unit) {
   if (value < 0) return InvalidArgument(fmt::format("a negative time of day ({})", value));
-  out.push_back('"');
-  AppendClock(out, value, unit);
-  out.push_back('"');
+  char buf[internal::kMaxTimestampText];
+  char* p = buf;
+  *p++ = '"';
+  p = WriteClock(p, value, unit);
+  *p++ = '"';
+  out.append(buf, static_cast<size_t>(p - buf));
   return Ok();
 }
 
