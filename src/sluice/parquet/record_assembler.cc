@@ -1,0 +1,396 @@
+#include "sluice/parquet/record_assembler.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "sluice/parquet/worker_pool_internal.h"
+
+namespace sluice::parquet {
+namespace {
+
+// Rows assembled per batch: enough to amortise the per-batch work over every leaf, small enough
+// that the buffered levels and text of a wide schema stay a few megabytes.
+constexpr size_t kBatchRows = 4096;
+// Level entries a repeated leaf decodes per call while filling a batch.
+constexpr size_t kRepeatedEntriesPerRead = 8192;
+
+}  // namespace
+
+Status ValidatePlan(const AssemblyPlan& plan) {
+  if (plan.nodes.empty() || plan.nodes[0].kind != AssemblyNode::Kind::kStruct) {
+    return Internal("assembly plan without a root struct");
+  }
+  for (size_t i = 0; i < plan.nodes.size(); ++i) {
+    const AssemblyNode& n = plan.nodes[i];
+    const bool absent = n.kind == AssemblyNode::Kind::kAbsent;
+    if (n.leaf_begin > n.leaf_end || (n.leaf_begin == n.leaf_end) != absent ||
+        n.leaf_end > plan.leaf_columns.size()) {
+      return Internal(
+          fmt::format("assembly node {}: leaf range [{}, {})", i, n.leaf_begin, n.leaf_end));
+    }
+    uint32_t next_leaf = n.leaf_begin;
+    for (uint32_t c : n.children) {
+      if (c <= i || c >= plan.nodes.size()) {
+        return Internal(fmt::format("assembly node {}: child {}", i, c));
+      }
+      const AssemblyNode& child = plan.nodes[c];
+      if (child.leaf_begin != next_leaf || child.def < n.def) {
+        return Internal(fmt::format("assembly node {}: child {} out of order", i, c));
+      }
+      next_leaf = child.leaf_end;
+    }
+    switch (n.kind) {
+      case AssemblyNode::Kind::kLeaf:
+        if (!n.children.empty() || n.leaf_end != n.leaf_begin + 1) {
+          return Internal(fmt::format("assembly node {}: a leaf with children", i));
+        }
+        break;
+      case AssemblyNode::Kind::kAbsent:
+        if (!n.children.empty()) {
+          return Internal(fmt::format("assembly node {}: an absent node with children", i));
+        }
+        break;
+      case AssemblyNode::Kind::kStruct:
+        if (n.children.empty() || next_leaf != n.leaf_end) {
+          return Internal(fmt::format("assembly node {}: struct leaves", i));
+        }
+        break;
+      case AssemblyNode::Kind::kList:
+      case AssemblyNode::Kind::kMap:
+        if (n.children.empty() || n.children.size() > 2 || next_leaf != n.leaf_end || n.rep <= 0) {
+          return Internal(fmt::format("assembly node {}: list or map shape", i));
+        }
+        for (uint32_t c : n.children) {
+          if (plan.nodes[c].def <= n.def) {
+            return Internal(fmt::format("assembly node {}: element levels", i));
+          }
+        }
+        break;
+    }
+  }
+  return Ok();
+}
+
+RecordAssembler::RecordAssembler(const AssemblyPlan& plan, std::vector<ColumnChunkReader*> readers,
+                                 std::string context, int threads)
+    : plan_(plan),
+      readers_(std::move(readers)),
+      context_(std::move(context)),
+      cursors_(readers_.size()) {
+  const int useful = static_cast<int>(std::min<size_t>(readers_.size(), 64));
+  if (threads > 1 && useful > 1) {
+    pool_ = std::make_unique<internal::WorkerPool>(std::min(threads, useful));
+  }
+  is_flat_ = true;
+  for (uint32_t i : plan_.nodes[0].children) {
+    const AssemblyNode& n = plan_.nodes[i];
+    const bool absent = n.kind == AssemblyNode::Kind::kAbsent;
+    if (!absent &&
+        (n.kind != AssemblyNode::Kind::kLeaf || readers_[n.leaf_begin]->leaf().max_rep != 0)) {
+      is_flat_ = false;
+    }
+    flat_.push_back({n.key, n.def, n.null_def, n.leaf_begin, absent});
+  }
+}
+
+namespace {
+
+// Copy `n` bytes and return the end; small copies (most values) without a call.
+inline char* CopyText(char* p, const char* s, size_t n) {
+  if (n > 16) {
+    std::memcpy(p, s, n);
+  } else if (n >= 8) {
+    uint64_t a, b;
+    std::memcpy(&a, s, 8);
+    std::memcpy(&b, s + n - 8, 8);
+    std::memcpy(p, &a, 8);
+    std::memcpy(p + n - 8, &b, 8);
+  } else if (n >= 4) {
+    uint32_t a, b;
+    std::memcpy(&a, s, 4);
+    std::memcpy(&b, s + n - 4, 4);
+    std::memcpy(p, &a, 4);
+    std::memcpy(p + n - 4, &b, 4);
+  } else if (n > 0) {
+    p[0] = s[0];
+    p[n / 2] = s[n / 2];
+    p[n - 1] = s[n - 1];
+  }
+  return p + n;
+}
+
+}  // namespace
+
+bool RecordAssembler::WriteFlatBatch(size_t batch) {
+  // The batch's text is at most: per row '{', '}' and '\n'; per field a comma, its key, and
+  // "null" or its value; so one allocation and no checks while writing.
+  size_t bound = batch * 3;
+  for (const FlatField& f : flat_) {
+    bound += batch * (f.key.size() + 5);
+    if (f.absent) continue;
+    const Cursor& c = cursors_[f.leaf];
+    const size_t vend = std::min(c.vend, c.vpos + batch);
+    for (size_t v = c.vpos; v < vend; ++v) bound += c.values[v].size;
+  }
+  bool ok = true;
+  out_.resize_and_overwrite(bound, [&](char* buf, size_t) {
+    char* p = buf;
+    for (size_t r = 0; r < batch && ok; ++r) {
+      *p++ = '{';
+      for (size_t k = 0; k < flat_.size(); ++k) {
+        const FlatField& f = flat_[k];
+        if (k > 0) *p++ = ',';
+        p = CopyText(p, f.key.data(), f.key.size());
+        if (f.absent) {
+          p = CopyText(p, "null", 4);
+          continue;
+        }
+        Cursor& c = cursors_[f.leaf];
+        if (c.pos == c.end) {
+          ok = Mismatch(f.leaf, "the column ran out of levels within the row");
+          break;
+        }
+        const int16_t d = c.def[c.pos++];
+        if (d == f.def) {
+          if (c.vpos == c.vend) {
+            ok = Mismatch(f.leaf, "more present levels than values");
+            break;
+          }
+          const ValueRef& v = c.values[c.vpos++];
+          p = CopyText(p, v.data, v.size);
+        } else if (d == f.null_def) {
+          p = CopyText(p, "null", 4);
+        } else {
+          ok = Mismatch(f.leaf, fmt::format("definition level {} where {} or {} was expected", d,
+                                            f.def, f.null_def));
+          break;
+        }
+      }
+      *p++ = '}';
+      *p++ = '\n';
+      ++row_;
+    }
+    return static_cast<size_t>(p - buf);
+  });
+  return ok;
+}
+
+bool RecordAssembler::Mismatch(uint32_t leaf, std::string what) {
+  error_ = Error(ErrorCode::kInvalidArgument, fmt::format("{}: column {}: row {}: {}", context_,
+                                                          readers_[leaf]->leaf().path, row_, what));
+  return false;
+}
+
+bool RecordAssembler::Peek(const AssemblyNode& n, int16_t* def) {
+  const Cursor& c = cursors_[n.leaf_begin];
+  if (c.pos == c.end) return Mismatch(n.leaf_begin, "the column ran out of levels within the row");
+  *def = c.def[c.pos];
+  return true;
+}
+
+bool RecordAssembler::WriteNull(const AssemblyNode& n, int16_t def, int16_t rep,
+                                std::string_view text) {
+  // A null or empty value takes exactly one entry, with the same levels, in every leaf below.
+  for (uint32_t l = n.leaf_begin; l < n.leaf_end; ++l) {
+    Cursor& c = cursors_[l];
+    if (c.pos == c.end) return Mismatch(l, "the column ran out of levels within the row");
+    if (c.rep[c.pos] != rep || c.def[c.pos] != def) {
+      return Mismatch(l, fmt::format("levels (rep {}, def {}) where (rep {}, def {}) were expected",
+                                     c.rep[c.pos], c.def[c.pos], rep, def));
+    }
+    ++c.pos;
+  }
+  out_.append(text);
+  return true;
+}
+
+bool RecordAssembler::WriteNode(const AssemblyNode& n, int16_t rep) {
+  switch (n.kind) {
+    case AssemblyNode::Kind::kLeaf: {
+      Cursor& c = cursors_[n.leaf_begin];
+      if (c.pos == c.end) {
+        return Mismatch(n.leaf_begin, "the column ran out of levels within the row");
+      }
+      const int16_t d = c.def[c.pos];
+      if (c.rep[c.pos] != rep) {
+        return Mismatch(n.leaf_begin, fmt::format("repetition level {} where {} was expected",
+                                                  c.rep[c.pos], rep));
+      }
+      ++c.pos;
+      if (d == n.def) {
+        if (c.vpos == c.vend) return Mismatch(n.leaf_begin, "more present levels than values");
+        const ValueRef& v = c.values[c.vpos++];
+        out_.append(v.data, v.size);
+        return true;
+      }
+      if (d == n.null_def) {
+        out_.append("null", 4);
+        return true;
+      }
+      return Mismatch(n.leaf_begin, fmt::format("definition level {} where {} or {} was expected",
+                                                d, n.def, n.null_def));
+    }
+    case AssemblyNode::Kind::kStruct: {
+      int16_t d;
+      if (!Peek(n, &d)) return false;
+      if (d < n.def) {
+        if (d != n.null_def) {
+          return Mismatch(n.leaf_begin,
+                          fmt::format("definition level {} for a struct that cannot be null", d));
+        }
+        return WriteNull(n, d, rep, "null");
+      }
+      out_.push_back('{');
+      bool first = true;
+      for (uint32_t i : n.children) {
+        const AssemblyNode& child = plan_.nodes[i];
+        if (!first) out_.push_back(',');
+        first = false;
+        out_.append(child.key);
+        if (!WriteNode(child, rep)) return false;
+      }
+      out_.push_back('}');
+      return true;
+    }
+    case AssemblyNode::Kind::kList:
+    case AssemblyNode::Kind::kMap:
+      return WriteList(n, rep);
+    case AssemblyNode::Kind::kAbsent:
+      out_.append("null", 4);
+      return true;
+  }
+  return false;
+}
+
+bool RecordAssembler::WriteList(const AssemblyNode& n, int16_t rep) {
+  int16_t d;
+  if (!Peek(n, &d)) return false;
+  if (d < n.def) {
+    if (d != n.null_def) {
+      return Mismatch(n.leaf_begin,
+                      fmt::format("definition level {} for a list or map that cannot be null", d));
+    }
+    return WriteNull(n, d, rep, "null");
+  }
+  if (d == n.def) return WriteNull(n, d, rep, "[]");
+  out_.push_back('[');
+  if (!WriteElement(n, rep)) return false;
+  // Further elements of this list start with its own repetition level in every leaf; the
+  // first leaf decides, and the others are checked as their entries are consumed.
+  const Cursor& c = cursors_[n.leaf_begin];
+  while (c.pos < c.end && c.rep[c.pos] == n.rep) {
+    out_.push_back(',');
+    if (!WriteElement(n, n.rep)) return false;
+  }
+  out_.push_back(']');
+  return true;
+}
+
+bool RecordAssembler::WriteElement(const AssemblyNode& n, int16_t rep) {
+  if (n.kind == AssemblyNode::Kind::kList) return WriteNode(plan_.nodes[n.children[0]], rep);
+  out_.append("{\"key\":");
+  if (!WriteNode(plan_.nodes[n.children[0]], rep)) return false;
+  out_.append(",\"value\":");
+  if (n.children.size() > 1) {
+    if (!WriteNode(plan_.nodes[n.children[1]], rep)) return false;
+  } else {
+    out_.append("null");
+  }
+  out_.push_back('}');
+  return true;
+}
+
+bool RecordAssembler::WriteRow() {
+  const AssemblyNode& root = plan_.nodes[0];
+  out_.push_back('{');
+  bool first = true;
+  for (uint32_t i : root.children) {
+    const AssemblyNode& child = plan_.nodes[i];
+    if (!first) out_.push_back(',');
+    first = false;
+    out_.append(child.key);
+    if (!WriteNode(child, 0)) return false;
+  }
+  out_.push_back('}');
+  return true;
+}
+
+RecordAssembler::~RecordAssembler() = default;
+
+Status RecordAssembler::Fill(size_t want) {
+  auto fill = [&](size_t l) -> Status {
+    ColumnChunkReader* r = readers_[l];
+    while (r->complete_rows() < want && !r->exhausted()) {
+      const size_t entries =
+          r->leaf().max_rep == 0 ? want - r->complete_rows() : kRepeatedEntriesPerRead;
+      SLUICE_TRY(r->ReadMore(entries));
+    }
+    return Ok();
+  };
+  if (pool_) return pool_->ForEach(readers_.size(), fill);
+  for (size_t l = 0; l < readers_.size(); ++l) SLUICE_TRY(fill(l));
+  return Ok();
+}
+
+Status RecordAssembler::Run(int64_t num_rows, const RowBatchCallback& each) {
+  row_ = 0;
+  while (row_ < num_rows) {
+    const size_t want = static_cast<size_t>(std::min<int64_t>(num_rows - row_, kBatchRows));
+    SLUICE_TRY(Fill(want));
+    size_t batch = want;
+    for (size_t l = 0; l < readers_.size(); ++l) {
+      ColumnChunkReader* r = readers_[l];
+      batch = std::min(batch, r->complete_rows());
+      Cursor& c = cursors_[l];
+      c = {r->def_levels(), r->rep_levels(), r->values(),   r->level_pos(),
+           r->level_end(),  r->value_pos(),  r->value_end()};
+    }
+    if (batch == 0) {
+      for (ColumnChunkReader* r : readers_) {
+        if (r->complete_rows() == 0) {
+          return InvalidArgument(
+              fmt::format("{}: column {}: the column chunk holds {} rows, the "
+                          "row group {}",
+                          context_, r->leaf().path, row_, num_rows));
+        }
+      }
+    }
+    out_.clear();
+    if (is_flat_) {
+      if (!WriteFlatBatch(batch)) return Fail(error_);
+    } else {
+      for (size_t i = 0; i < batch; ++i) {
+        if (!WriteRow()) return Fail(error_);
+        out_.push_back('\n');
+        ++row_;
+      }
+    }
+    for (size_t l = 0; l < readers_.size(); ++l) {
+      readers_[l]->Consume(cursors_[l].pos, cursors_[l].vpos, batch);
+      readers_[l]->Compact();
+    }
+    if (batch > 0) SLUICE_TRY(each(out_, batch));
+  }
+  return FinalCheck(num_rows);
+}
+
+Status RecordAssembler::FinalCheck(int64_t num_rows) {
+  for (ColumnChunkReader* r : readers_) {
+    if (r->level_pos() == r->level_end() && !r->exhausted()) SLUICE_TRY(r->ReadMore(1));
+    if (r->level_pos() != r->level_end() || !r->exhausted()) {
+      return InvalidArgument(
+          fmt::format("{}: column {}: the column chunk holds more than the "
+                      "row group's {} rows",
+                      context_, r->leaf().path, num_rows));
+    }
+    if (r->value_pos() != r->value_end()) {
+      return Internal(
+          fmt::format("{}: column {}: values left after the last row", context_, r->leaf().path));
+    }
+  }
+  return Ok();
+}
+
+}  // namespace sluice::parquet
