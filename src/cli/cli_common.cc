@@ -32,9 +32,10 @@ Result<std::string> ReadParquetTail(const std::string& path) {
   auto length = dialects::parquet::FooterLength(tail);
   if (!length.has_value()) return Fail(length.error().WithContext(path));
   if (*length > size - 12) {
-    return InvalidArgument(fmt::format("{}: the footer's length ({} bytes) runs past the start "
-                                       "of the file ({} bytes)",
-                                       path, *length, size));
+    return InvalidArgument(
+        fmt::format("{}: the footer's length ({} bytes) runs past the start "
+                    "of the file ({} bytes)",
+                    path, *length, size));
   }
   std::string content(*length + tail.size(), '\0');
   SLUICE_TRY(file->ReadAt(size - content.size(), content.size(), content.data()));
@@ -46,8 +47,8 @@ Result<std::string> ReadParquetTail(const std::string& path) {
 Result<LoadedSchema> LoadSchema(const std::string& path, const std::string& from) {
   LoadedSchema out;
   out.path = path;
-  const bool parquet_file = EndsWith(AsciiLower(path), ".parquet") &&
-                            (from.empty() || AsciiLower(from) == "parquet");
+  const bool parquet_file =
+      EndsWith(AsciiLower(path), ".parquet") && (from.empty() || AsciiLower(from) == "parquet");
   if (parquet_file) {
     SLUICE_ASSIGN_OR_RETURN(out.content, ReadParquetTail(path));
   } else {

@@ -120,9 +120,9 @@ int RunValidate(ValidateOptions opt) {
     discard = std::make_unique<DiscardSink>();
   } else {
     const std::string rescued = *mode == ParseMode::kPermissive ? opt.rescued_column : "";
-    auto opened = RecordOutput::Open(opt.out, opt.output, target->schema, rescued,
-                                     opt.threads == 0 ? std::thread::hardware_concurrency()
-                                                      : opt.threads);
+    auto opened =
+        RecordOutput::Open(opt.out, opt.output, target->schema, rescued,
+                           opt.threads == 0 ? std::thread::hardware_concurrency() : opt.threads);
     if (!opened.has_value()) return ReportError(opened.error());
     out = std::move(opened).value();
   }

@@ -53,8 +53,7 @@ class JsonLinesOutput final : public RecordOutput {
 class ParquetOutput final : public RecordOutput {
  public:
   ParquetOutput(std::string path, uint64_t max_rows,
-                std::shared_ptr<const data::ParquetRecordPlan> plan,
-                parquet::WriterOptions options)
+                std::shared_ptr<const data::ParquetRecordPlan> plan, parquet::WriterOptions options)
       : path_(std::move(path)),
         max_rows_(max_rows),
         plan_(std::move(plan)),
@@ -134,7 +133,8 @@ class ParquetOutput final : public RecordOutput {
     }
     auto file = LocalFileSystem()->OpenWritable(name, {.sync = false});
     if (!file.has_value()) return Fail(file.error().WithContext("--output"));
-    SLUICE_ASSIGN_OR_RETURN(sink_, data::ParquetRecordSink::Open(plan_, std::move(*file), options_));
+    SLUICE_ASSIGN_OR_RETURN(sink_,
+                            data::ParquetRecordSink::Open(plan_, std::move(*file), options_));
     files_.push_back(std::move(name));
     return Ok();
   }
@@ -186,9 +186,8 @@ Result<std::unique_ptr<RecordOutput>> RecordOutput::Open(const std::string& path
   options.row_group_bytes = static_cast<size_t>(flags.row_group_mb) << 20;
   options.threads = static_cast<int>(std::max(1u, threads));
   // Spark keeps the schema as StructType JSON beside the Parquet one; its readers prefer it.
-  options.key_value_metadata.push_back(
-      {"org.apache.spark.sql.parquet.row.metadata",
-       dialects::spark::WriteJson(*plan->file_schema()).value});
+  options.key_value_metadata.push_back({"org.apache.spark.sql.parquet.row.metadata",
+                                        dialects::spark::WriteJson(*plan->file_schema()).value});
   return std::unique_ptr<RecordOutput>(
       std::make_unique<ParquetOutput>(path, flags.max_rows_per_file, plan, std::move(options)));
 }

@@ -17,6 +17,7 @@
 #include "sluice/data/csv_reader.h"
 #include "sluice/data/json_infer.h"
 #include "sluice/data/validator.h"
+#include "sluice/schema/conversion.h"
 #include "sluice/schema/schema.h"
 
 namespace sluice::data {

@@ -24,8 +24,7 @@ std::shared_ptr<FileSystem> Borrowed(FileSystem& fs) {
 
 class ParquetRows final : public SequentialFile {
  public:
-  explicit ParquetRows(std::unique_ptr<parquet::FileReader> reader)
-      : reader_(std::move(reader)) {}
+  explicit ParquetRows(std::unique_ptr<parquet::FileReader> reader) : reader_(std::move(reader)) {}
 
   Result<size_t> Read(char* buf, size_t n) override {
     while (pos_ == text_.size()) {

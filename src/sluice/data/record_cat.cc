@@ -215,9 +215,9 @@ Result<uint64_t> CatFiles(const std::vector<std::string>& files, const CatOption
   Printer printer(options, std::move(projection), out);
   for (const std::string& path : files) {
     if (printer.full()) break;
-    const bool parquet =
-        options.format ? *options.format == RecordFormat::kParquet
-                       : path != "-" && IsParquetFile(path, PeekFile(*options.fs, path, 4));
+    const bool parquet = options.format
+                             ? *options.format == RecordFormat::kParquet
+                             : path != "-" && IsParquetFile(path, PeekFile(*options.fs, path, 4));
     if (parquet) {
       Status status = CatParquet(*options.fs, path, options.columns, printer);
       if (!status.has_value()) {

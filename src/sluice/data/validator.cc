@@ -1482,6 +1482,13 @@ struct alignas(128) RecordValidator::Impl {
               if (!WalkValue(c, out)) return false;
             }
           }
+        } else if (root && plan->appends_rescued_column() &&
+                   key == plan->options().rescued_column) {
+          // The rescued-data column of an earlier pass (a file this validator or Auto Loader
+          // wrote): its content is kept as the prior rescued value, as when the schema has it.
+          std::string_view raw;
+          if (!SkipValue(&raw)) return false;
+          if (raw != "null") prior_rescued = raw;
         } else {
           // Not a field of this struct: a case variant of one, or unknown.
           const bool case_variant = FindChildIgnoringCase(n, key) >= 0;

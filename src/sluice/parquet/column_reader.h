@@ -36,6 +36,10 @@ struct ReaderOptions {
   /// Threads that decode a row group's columns, the caller's among them (rows are still
   /// assembled and delivered in order on the caller's thread).
   int threads = 1;
+  /// Write maps as JSON objects keyed by each key's text (`{"k":1}`; a key that is not a
+  /// string is quoted: `{"7":1}`), the form record validation reads, instead of arrays of
+  /// {"key":k,"value":v} entries.
+  bool maps_as_objects = false;
 };
 
 /// What the reader needs to know about a leaf column.

@@ -252,6 +252,7 @@ Status FileReader::ReadRowGroup(int row_group, const AssemblyPlan& plan,
     readers.push_back(std::move(reader));
   }
   RecordAssembler assembler(plan, std::move(raw), context, options_.threads);
+  assembler.set_maps_as_objects(options_.maps_as_objects);
   return assembler.Run(rg.num_rows, each);
 }
 

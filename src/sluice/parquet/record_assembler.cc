@@ -274,8 +274,9 @@ bool RecordAssembler::WriteList(const AssemblyNode& n, int16_t rep) {
     }
     return WriteNull(n, d, rep, "null");
   }
-  if (d == n.def) return WriteNull(n, d, rep, "[]");
-  out_.push_back('[');
+  const bool object = maps_as_objects_ && n.kind == AssemblyNode::Kind::kMap;
+  if (d == n.def) return WriteNull(n, d, rep, object ? "{}" : "[]");
+  out_.push_back(object ? '{' : '[');
   if (!WriteElement(n, rep)) return false;
   // Further elements of this list start with its own repetition level in every leaf; the
   // first leaf decides, and the others are checked as their entries are consumed.
@@ -284,12 +285,31 @@ bool RecordAssembler::WriteList(const AssemblyNode& n, int16_t rep) {
     out_.push_back(',');
     if (!WriteElement(n, n.rep)) return false;
   }
-  out_.push_back(']');
+  out_.push_back(object ? '}' : ']');
   return true;
 }
 
 bool RecordAssembler::WriteElement(const AssemblyNode& n, int16_t rep) {
   if (n.kind == AssemblyNode::Kind::kList) return WriteNode(plan_.nodes[n.children[0]], rep);
+  if (maps_as_objects_) {
+    // The key as a member name: a string as it is, any other value's JSON text quoted.
+    const size_t at = out_.size();
+    if (!WriteNode(plan_.nodes[n.children[0]], rep)) return false;
+    if (out_[at] != '"') {
+      std::string text = out_.substr(at);
+      out_.resize(at);
+      out_.push_back('"');
+      for (char ch : text) {
+        if (ch == '"' || ch == '\\') out_.push_back('\\');
+        out_.push_back(ch);
+      }
+      out_.push_back('"');
+    }
+    out_.push_back(':');
+    if (n.children.size() > 1) return WriteNode(plan_.nodes[n.children[1]], rep);
+    out_.append("null");
+    return true;
+  }
   out_.append("{\"key\":");
   if (!WriteNode(plan_.nodes[n.children[0]], rep)) return false;
   out_.append(",\"value\":");

@@ -73,6 +73,8 @@ class RecordAssembler {
   RecordAssembler(const AssemblyPlan& plan, std::vector<ColumnChunkReader*> readers,
                   std::string context, int threads = 1);
   ~RecordAssembler();
+  /// Maps as JSON objects keyed by the key's text (ReaderOptions::maps_as_objects).
+  void set_maps_as_objects(bool on) { maps_as_objects_ = on; }
 
   /// Assemble `num_rows` rows, calling `each` with them a batch at a time. Fails with
   /// kInvalidArgument when the columns do not hold exactly `num_rows` rows or their levels
@@ -108,6 +110,7 @@ class RecordAssembler {
   Status FinalCheck(int64_t num_rows);
 
   const AssemblyPlan& plan_;
+  bool maps_as_objects_ = false;
   std::vector<ColumnChunkReader*> readers_;
   std::string context_;
   std::vector<Cursor> cursors_;
