@@ -10,6 +10,9 @@
 #include "sluice/base/std_io.h"
 #include "sluice/base/strings.h"
 #include "sluice/data/record_cat.h"
+#include "sluice/parquet/file_reader.h"
+#include "sluice/parquet/file_summary.h"
+#include "sluice/report/parquet_render.h"
 
 namespace sluice::cli {
 namespace {
@@ -26,9 +29,29 @@ struct CatFlags {
   CsvFlags csv;
 };
 
+// `--meta`: each Parquet file's layout, rendered by the report module.
+int RunMeta(const CatFlags& flags, const std::vector<std::string>& files) {
+  auto format = report::ParseFormat(flags.format);
+  if (!format.has_value()) return ReportError(format.error());
+  std::string text;
+  for (const std::string& path : files) {
+    auto reader = parquet::FileReader::Open(LocalFileSystem(), path);
+    if (!reader.has_value()) return ReportError(reader.error());
+    auto rendered = report::Render(parquet::Summarize(**reader), *format,
+                                   {.color = flags.output.empty() && ColorEnabled(STDOUT_FILENO)});
+    if (!rendered.has_value()) return ReportError(rendered.error());
+    text += *rendered;
+  }
+  if (Status s = WriteOutput(flags.output, text); !s.has_value()) {
+    return ReportError(s.error().WithContext("--output"));
+  }
+  return kExitOk;
+}
+
 int RunCat(const CatFlags& flags) {
   auto files = InputFiles(flags.files, flags.pattern);
   if (!files.has_value()) return ReportError(files.error());
+  if (flags.meta) return RunMeta(flags, *files);
   auto csv = flags.csv.Build();
   if (!csv.has_value()) return ReportError(csv.error());
   if (Status st = CheckWritable("--output", flags.output); !st.has_value()) {
@@ -70,6 +93,11 @@ void RegisterCatCommand(CLI::App& app, int& exit_code) {
   cmd->add_option("--limit", flags->limit, "Print at most this many records");
   cmd->add_option("-o,--output", flags->output,
                   "Write the records here instead of standard output");
+  cmd->add_flag("--meta", flags->meta,
+                "Parquet: print each file's row groups, column chunks, encodings, sizes and "
+                "statistics instead of its rows");
+  cmd->add_option("--format", flags->format, "--meta's format: text (default) or json")
+      ->transform(OneOf({"text", "json"}));
   flags->csv.Register(cmd);
   cmd->callback([flags, &exit_code] { exit_code = RunCat(*flags); });
 }
