@@ -3,6 +3,11 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
 #include "cli/cli_common.h"
 #include "sluice/base/std_io.h"
 #include "sluice/base/strings.h"
@@ -91,7 +96,9 @@ class ParquetOutput final : public RecordOutput {
     return Ok();
   }
 
-  Status Commit() override {
+  Status Commit() override { return Finish(); }
+
+  Status Finish() {
     if (!partial_.empty()) {
       SLUICE_TRY(Line(partial_));
       partial_.clear();
@@ -149,6 +156,78 @@ class ParquetOutput final : public RecordOutput {
   uint64_t rows_in_file_ = 0;
 };
 
+// Shreds on a thread of its own, so that validating the next blocks and shredding the ones
+// before run at once: the validator's merge thread only copies its output into a queue of
+// chunks. The queue is bounded, so memory stays a few blocks' worth.
+class PipelinedOutput final : public RecordOutput {
+ public:
+  explicit PipelinedOutput(std::unique_ptr<ParquetOutput> inner)
+      : inner_(std::move(inner)), thread_([this] { Drain(); }) {}
+  ~PipelinedOutput() override { Stop(); }
+
+  Status Write(std::string_view bytes) override {
+    std::unique_lock lock(mu_);
+    room_.wait(lock, [&] { return queue_.size() < kMaxChunks || failed_; });
+    if (failed_) return Fail(error_);
+    queue_.emplace_back(bytes);
+    ready_.notify_one();
+    return Ok();
+  }
+
+  Status Commit() override {
+    Stop();
+    if (failed_) return Fail(error_);
+    return inner_->Finish();
+  }
+
+  std::vector<std::string> files() const override { return inner_->files(); }
+
+ private:
+  static constexpr size_t kMaxChunks = 8;
+
+  void Drain() {
+    while (true) {
+      std::string chunk;
+      {
+        std::unique_lock lock(mu_);
+        ready_.wait(lock, [&] { return !queue_.empty() || done_; });
+        if (queue_.empty()) return;
+        chunk = std::move(queue_.front());
+        queue_.pop_front();
+        room_.notify_one();
+      }
+      Status s = inner_->Write(chunk);
+      if (!s.has_value()) {
+        std::lock_guard lock(mu_);
+        failed_ = true;
+        error_ = s.error();
+        queue_.clear();
+        room_.notify_all();
+        return;
+      }
+    }
+  }
+
+  void Stop() {
+    {
+      std::lock_guard lock(mu_);
+      done_ = true;
+      ready_.notify_all();
+    }
+    if (thread_.joinable()) thread_.join();
+  }
+
+  std::unique_ptr<ParquetOutput> inner_;
+  std::mutex mu_;
+  std::condition_variable ready_;
+  std::condition_variable room_;
+  std::deque<std::string> queue_;
+  bool done_ = false;
+  bool failed_ = false;
+  Error error_{ErrorCode::kInternal, ""};
+  std::thread thread_;
+};
+
 Result<parquet::Codec> CodecNamed(const std::string& name) {
   if (name == "snappy") return parquet::Codec::kSnappy;
   if (name == "zstd") return parquet::Codec::kZstd;
@@ -188,8 +267,10 @@ Result<std::unique_ptr<RecordOutput>> RecordOutput::Open(const std::string& path
   // Spark keeps the schema as StructType JSON beside the Parquet one; its readers prefer it.
   options.key_value_metadata.push_back({"org.apache.spark.sql.parquet.row.metadata",
                                         dialects::spark::WriteJson(*plan->file_schema()).value});
-  return std::unique_ptr<RecordOutput>(
-      std::make_unique<ParquetOutput>(path, flags.max_rows_per_file, plan, std::move(options)));
+  auto output =
+      std::make_unique<ParquetOutput>(path, flags.max_rows_per_file, plan, std::move(options));
+  if (threads <= 1) return std::unique_ptr<RecordOutput>(std::move(output));
+  return std::unique_ptr<RecordOutput>(std::make_unique<PipelinedOutput>(std::move(output)));
 }
 
 }  // namespace sluice::cli
