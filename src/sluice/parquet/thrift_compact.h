@@ -1,7 +1,7 @@
 // Thrift's compact protocol, the encoding of Parquet's footer and page headers: a reader over a
 // byte span that bounds every size by the bytes left and by MetadataLimits before it allocates,
-// and a writer that appends to a string. No IDL, no generated code: metadata.cc spells out each
-// struct's fields with these calls.
+// and a writer that appends to a string. No IDL, no generated code: metadata.cc (reading) and
+// metadata_writer.cc (writing) spell out each struct's fields with these calls.
 //
 // The wire format (Apache Thrift's doc/specs/thrift-compact-protocol.md):
 //  * integers: i8 is one byte; i16, i32 and i64 are zigzag varints (ULEB128, at most 10 bytes);
