@@ -655,7 +655,10 @@ TEST(ValidateFilesTest, ReadsLocalFilesByDefault) {
 TEST(RecordFormatTest, NamesAndGuesses) {
   EXPECT_EQ(*ParseRecordFormat("JSONL"), RecordFormat::kJsonLines);
   EXPECT_EQ(*ParseRecordFormat("csv"), RecordFormat::kCsv);
-  EXPECT_FALSE(ParseRecordFormat("parquet").has_value());
+  EXPECT_EQ(*ParseRecordFormat("Parquet"), RecordFormat::kParquet);
+  EXPECT_FALSE(ParseRecordFormat("orc").has_value());
+  EXPECT_EQ(GuessRecordFormat("x.parquet", ""), RecordFormat::kParquet);
+  EXPECT_EQ(GuessRecordFormat("part-0", "PAR1\x15\x04"), RecordFormat::kParquet);
   EXPECT_EQ(GuessRecordFormat("x.csv", "a,b"), RecordFormat::kCsv);
   EXPECT_EQ(GuessRecordFormat("x.json", "  [ {"), RecordFormat::kJson);
   EXPECT_EQ(GuessRecordFormat("x.json", "{\"a\":1}\n{\"a\":2}"), RecordFormat::kJsonLines);
