@@ -27,7 +27,7 @@ namespace pq = sluice::parquet;
 namespace {
 
 // Runs may declare 2^31 values in a few bytes; read no more than this many.
-constexpr size_t kMaxValues = 1 << 16;
+constexpr size_t kMaxValues = 1 << 12;
 constexpr size_t kBatches[] = {1, 7, 64, 1000};
 
 void Check(bool ok) {
@@ -296,11 +296,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
       break;
     default: {
       // Decompress: the codec from the parameter, the declared size from the next two bytes
-      // (scaled, up to about 1 MiB).
+      // (scaled, up to 256 KiB).
       if (data.size() < 2) return 0;
       const auto codec = static_cast<pq::Codec>(param % 8);
       const size_t declared =
-          (size_t(uint8_t(data[0])) | size_t(uint8_t(data[1])) << 8) * (mode == 9 ? 1 : 16);
+          (size_t(uint8_t(data[0])) | size_t(uint8_t(data[1])) << 8) * (mode == 9 ? 1 : 4);
       FuzzDecompress(data.substr(2), codec, declared);
       break;
     }

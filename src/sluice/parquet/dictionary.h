@@ -101,7 +101,8 @@ class DictionaryBuilder<std::string_view> {
 /// `bit_width` (0..32) must hold every index: the builder's index_bit_width().
 void EncodeDictionaryIndexes(std::span<const uint32_t> indexes, int bit_width, std::string& out);
 
-/// Decode a dictionary page: `num_values` PLAIN values of `options.type`. kInvalidArgument when
+/// Decode a dictionary page: `num_values` PLAIN values of `options.type` (pages whose header
+/// says the deprecated PLAIN_DICTIONARY are PLAIN too). kInvalidArgument when
 /// the page is too short for `num_values` (checked before allocating) or a value is malformed.
 /// Byte arrays are views into `data`.
 template <class T>

@@ -92,7 +92,8 @@ class ValueDecoder {
 /// `options.type` decodes to (see DecoderOptions). Dictionary encodings (RLE_DICTIONARY and the
 /// deprecated PLAIN_DICTIONARY) look values up in `dictionary`, which must outlive the decoder;
 /// BOOLEAN's RLE is the length-prefixed form. kInvalidArgument for a bad header or an encoding the
-/// type cannot have; kUnimplemented for BIT_PACKED (deprecated, for levels only).
+/// type cannot have; kUnimplemented for BIT_PACKED (deprecated, for levels only), ALP and
+/// dictionary-encoded BOOLEAN.
 /// Instantiated for bool, int32_t, int64_t, Int96, float, double and std::string_view.
 template <class T>
 Result<std::unique_ptr<ValueDecoder<T>>> MakeDecoder(Encoding encoding, std::string_view data,

@@ -127,8 +127,9 @@ TEST(PlainTest, ByteArraysAreLengthPrefixedViewsIntoThePage) {
   std::string data;
   ASSERT_TRUE(PlainEncodeByteArrays(std::vector<std::string_view>{"ab", "", "xyz"}, data));
   EXPECT_EQ(data, Bytes({2, 0, 0, 0, 'a', 'b', 0, 0, 0, 0, 3, 0, 0, 0, 'x', 'y', 'z'}));
+  // A type_length given with BYTE_ARRAY is ignored.
   auto got =
-      DecodeAll<std::string_view>(Encoding::kPlain, data, 3, Options(PhysicalType::kByteArray));
+      DecodeAll<std::string_view>(Encoding::kPlain, data, 3, Options(PhysicalType::kByteArray, 2));
   ASSERT_TRUE(got.has_value());
   EXPECT_EQ((*got)[2], "xyz");
   EXPECT_EQ((*got)[2].data(), data.data() + 14);

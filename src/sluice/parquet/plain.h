@@ -75,12 +75,14 @@ class PlainDecoder final : public ValueDecoder<T> {
 
  private:
   PlainDecoder(std::string_view data, const DecoderOptions& options)
-      : data_(data), page_offset_(options.page_offset), type_length_(options.type_length) {}
+      : data_(data),
+        page_offset_(options.page_offset),
+        type_length_(options.type == PhysicalType::kFixedLenByteArray ? options.type_length : 0) {}
 
   std::string_view data_;
   size_t pos_ = 0;  // next byte (for BOOLEAN, next bit is bit_pos_ of byte pos_)
   size_t page_offset_;
-  int32_t type_length_;
+  int32_t type_length_;  // 0 but for FIXED_LEN_BYTE_ARRAY
   int bit_pos_ = 0;
 };
 
