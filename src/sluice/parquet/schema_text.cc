@@ -337,6 +337,58 @@ class MessageTypeParser {
     return Ok();
   }
 
+  // (precision[,scale]) of DECIMAL.
+  Result<LogicalType> DecimalParameters() {
+    LogicalType t{.kind = LogicalType::Kind::kDecimal};
+    SLUICE_TRY(Expect('(', "'(' and the precision of DECIMAL"));
+    SLUICE_ASSIGN_OR_RETURN(t.decimal_precision, Integer("the precision"));
+    if (Peek(',')) {
+      ++pos_;
+      SLUICE_ASSIGN_OR_RETURN(t.decimal_scale, Integer("the scale"));
+    }
+    SLUICE_TRY(Expect(')', "')'"));
+    return t;
+  }
+
+  // (unit,isAdjustedToUTC) of TIME and TIMESTAMP.
+  Result<LogicalType> TemporalParameters(LogicalType::Kind kind) {
+    LogicalType t{.kind = kind};
+    SLUICE_TRY(Expect('(', "'(' and the unit"));
+    SkipSpace();
+    const size_t unit_at = pos_;
+    SLUICE_ASSIGN_OR_RETURN(std::string unit, Word("a unit"));
+    if (EqualsIgnoreCase(unit, "MILLIS")) {
+      t.unit = TimeUnit::kMillis;
+    } else if (EqualsIgnoreCase(unit, "MICROS")) {
+      t.unit = TimeUnit::kMicros;
+    } else if (EqualsIgnoreCase(unit, "NANOS")) {
+      t.unit = TimeUnit::kNanos;
+    } else {
+      return FailAt(unit_at, "expected MILLIS, MICROS or NANOS");
+    }
+    SLUICE_TRY(Expect(',', "','"));
+    SLUICE_ASSIGN_OR_RETURN(t.adjusted_to_utc, Boolean("isAdjustedToUTC"));
+    SLUICE_TRY(Expect(')', "')'"));
+    return t;
+  }
+
+  // (bitWidth,isSigned) of INTEGER.
+  Result<LogicalType> IntegerParameters() {
+    LogicalType t{.kind = LogicalType::Kind::kInteger};
+    SLUICE_TRY(Expect('(', "'(' and the bit width"));
+    SkipSpace();
+    const size_t bits_at = pos_;
+    SLUICE_ASSIGN_OR_RETURN(int32_t bits, Integer("the bit width"));
+    if (bits != 8 && bits != 16 && bits != 32 && bits != 64) {
+      return FailAt(bits_at, "the bit width must be 8, 16, 32 or 64");
+    }
+    t.bit_width = static_cast<int8_t>(bits);
+    SLUICE_TRY(Expect(',', "','"));
+    SLUICE_ASSIGN_OR_RETURN(t.is_signed, Boolean("isSigned"));
+    SLUICE_TRY(Expect(')', "')'"));
+    return t;
+  }
+
   Status Annotation(const std::string& name, size_t at, SchemaElement& e) {
     using K = LogicalType::Kind;
     using C = ConvertedType;
@@ -392,51 +444,18 @@ class MessageTypeParser {
       return logical(LogicalType{.kind = kind});
     }
     if (name == "DECIMAL") {
-      LogicalType t{.kind = K::kDecimal};
-      SLUICE_TRY(Expect('(', "'(' and the precision of DECIMAL"));
-      SLUICE_ASSIGN_OR_RETURN(t.decimal_precision, Integer("the precision"));
-      if (Peek(',')) {
-        ++pos_;
-        SLUICE_ASSIGN_OR_RETURN(t.decimal_scale, Integer("the scale"));
-      }
-      SLUICE_TRY(Expect(')', "')'"));
+      SLUICE_ASSIGN_OR_RETURN(LogicalType t, DecimalParameters());
       e.precision = t.decimal_precision;
       e.scale = t.decimal_scale;
       return logical(t);
     }
     if (name == "TIME" || name == "TIMESTAMP") {
-      LogicalType t{.kind = name == "TIME" ? K::kTime : K::kTimestamp};
-      SLUICE_TRY(Expect('(', "'(' and the unit"));
-      SkipSpace();
-      const size_t unit_at = pos_;
-      SLUICE_ASSIGN_OR_RETURN(std::string unit, Word("a unit"));
-      if (EqualsIgnoreCase(unit, "MILLIS")) {
-        t.unit = TimeUnit::kMillis;
-      } else if (EqualsIgnoreCase(unit, "MICROS")) {
-        t.unit = TimeUnit::kMicros;
-      } else if (EqualsIgnoreCase(unit, "NANOS")) {
-        t.unit = TimeUnit::kNanos;
-      } else {
-        return FailAt(unit_at, "expected MILLIS, MICROS or NANOS");
-      }
-      SLUICE_TRY(Expect(',', "','"));
-      SLUICE_ASSIGN_OR_RETURN(t.adjusted_to_utc, Boolean("isAdjustedToUTC"));
-      SLUICE_TRY(Expect(')', "')'"));
+      SLUICE_ASSIGN_OR_RETURN(LogicalType t,
+                              TemporalParameters(name == "TIME" ? K::kTime : K::kTimestamp));
       return logical(t);
     }
     if (name == "INTEGER") {
-      LogicalType t{.kind = K::kInteger};
-      SLUICE_TRY(Expect('(', "'(' and the bit width"));
-      SkipSpace();
-      const size_t bits_at = pos_;
-      SLUICE_ASSIGN_OR_RETURN(int32_t bits, Integer("the bit width"));
-      if (bits != 8 && bits != 16 && bits != 32 && bits != 64) {
-        return FailAt(bits_at, "the bit width must be 8, 16, 32 or 64");
-      }
-      t.bit_width = static_cast<int8_t>(bits);
-      SLUICE_TRY(Expect(',', "','"));
-      SLUICE_ASSIGN_OR_RETURN(t.is_signed, Boolean("isSigned"));
-      SLUICE_TRY(Expect(')', "')'"));
+      SLUICE_ASSIGN_OR_RETURN(LogicalType t, IntegerParameters());
       return logical(t);
     }
     return FailAt(at, fmt::format("unknown annotation \"{}\"", EscapeForMessage(name)));

@@ -466,150 +466,179 @@ Result<SchemaElement> PrimitiveElement(const Type& type, const FieldPath& path, 
   return e;
 }
 
+namespace {
+
+// One leaf being typed: what the pieces of LeafTypeOf share.
+struct LeafInput {
+  const SchemaElement& element;
+  std::string_view where;
+  const FieldPath& path;
+  NoteSink& notes;
+  PhysicalType physical;
+  int64_t length;  // type_length, 0 when unset
+
+  Unexpected<Error> Cannot(std::string_view annotation) const {
+    return InvalidArgument(fmt::format(
+        "{}: {} cannot annotate {}{}", where, annotation, PhysicalTypeTextName(physical),
+        physical == PhysicalType::kFixedLenByteArray ? fmt::format("({})", length)
+                                                     : std::string()));
+  }
+};
+
+Result<LeafType> UnannotatedLeaf(const LeafInput& in) {
+  switch (in.physical) {
+    case PhysicalType::kBoolean:
+      return Leaf(Type::Boolean(), SortOrder::kUnsigned);
+    case PhysicalType::kInt32:
+      return Leaf(Type::Int32());
+    case PhysicalType::kInt64:
+      return Leaf(Type::Int64());
+    case PhysicalType::kInt96:
+      // Spark reads INT96 as its TimestampType, microseconds.
+      return Leaf(Type::Timestamp(), SortOrder::kUnknown);
+    case PhysicalType::kFloat:
+      return Leaf(Type::Float32());
+    case PhysicalType::kDouble:
+      return Leaf(Type::Float64());
+    case PhysicalType::kByteArray:
+    case PhysicalType::kFixedLenByteArray:
+      return Leaf(Type::Binary(), SortOrder::kUnsigned);
+  }
+  return InvalidArgument(
+      fmt::format("{}: unknown physical type {}", in.where, static_cast<int>(in.physical)));
+}
+
+Result<LeafType> IntegerLeaf(const LeafInput& in, const LogicalType& t) {
+  const int bits = t.bit_width;
+  const bool int32 = in.physical == PhysicalType::kInt32 && (bits == 8 || bits == 16 || bits == 32);
+  const bool int64 = in.physical == PhysicalType::kInt64 && bits == 64;
+  if (!int32 && !int64) return in.Cannot(LogicalText(t));
+  if (t.is_signed) {
+    if (bits == 8) return Leaf(Type::Int8());
+    if (bits == 16) return Leaf(Type::Int16());
+    if (bits == 32) return Leaf(Type::Int32());
+    return Leaf(Type::Int64());
+  }
+  // Each unsigned width is read as the next wider signed type, which holds every value;
+  // UINT_64 has none and becomes the decimal that does.
+  if (bits == 8) return Leaf(Type::Int16(), SortOrder::kUnsigned, true);
+  if (bits == 16) return Leaf(Type::Int32(), SortOrder::kUnsigned, true);
+  if (bits == 32) return Leaf(Type::Int64(), SortOrder::kUnsigned, true);
+  in.notes.Add(in.path, "unsigned 64-bit integers are read as decimal(20,0)");
+  SLUICE_ASSIGN_OR_RETURN(TypePtr d, Type::Decimal(20, 0));
+  return Leaf(std::move(d), SortOrder::kUnsigned, true);
+}
+
+Result<LeafType> DecimalLeaf(const LeafInput& in, const LogicalType& t) {
+  const std::string name = LogicalText(t);
+  const int32_t precision = t.decimal_precision;
+  const int32_t scale = t.decimal_scale;
+  if (precision < 1 || scale < 0 || scale > precision) {
+    return InvalidArgument(
+        fmt::format("{}: {} has a precision or scale out of range", in.where, name));
+  }
+  if (precision > schema::kMaxDecimalPrecision) {
+    return InvalidArgument(fmt::format("{}: {} has more digits than the {} sluice holds", in.where,
+                                       name, schema::kMaxDecimalPrecision));
+  }
+  bool fits = false;
+  switch (in.physical) {
+    case PhysicalType::kInt32:
+      fits = precision <= 9;
+      break;
+    case PhysicalType::kInt64:
+      fits = precision <= 18;
+      break;
+    case PhysicalType::kFixedLenByteArray:
+      fits = precision <= DecimalMaxDigits(in.length);
+      break;
+    case PhysicalType::kByteArray:
+      fits = true;
+      break;
+    case PhysicalType::kBoolean:
+    case PhysicalType::kInt96:
+    case PhysicalType::kFloat:
+    case PhysicalType::kDouble:
+      return in.Cannot(name);
+  }
+  if (!fits) {
+    return InvalidArgument(fmt::format("{}: {} does not fit in {}", in.where, name,
+                                       PhysicalTypeTextName(in.physical)));
+  }
+  SLUICE_ASSIGN_OR_RETURN(TypePtr d, Type::Decimal(precision, scale));
+  return Leaf(std::move(d));
+}
+
+Result<LeafType> TemporalLeaf(const LeafInput& in, const LogicalType& t, bool from_converted) {
+  const bool time = t.kind == LogicalType::Kind::kTime;
+  if (!KnownUnit(t.unit)) {
+    return InvalidArgument(
+        fmt::format("{}: {} with an unknown unit", in.where, time ? "TIME" : "TIMESTAMP"));
+  }
+  const schema::TimeUnit unit = *ToModelUnit(t.unit);
+  if (!time) {
+    if (in.physical != PhysicalType::kInt64) return in.Cannot(LogicalText(t));
+    return Leaf(t.adjusted_to_utc ? Type::Timestamp(unit) : Type::TimestampNtz(unit));
+  }
+  const PhysicalType storage =
+      t.unit == TimeUnit::kMillis ? PhysicalType::kInt32 : PhysicalType::kInt64;
+  if (in.physical != storage) return in.Cannot(LogicalText(t));
+  // The legacy TIME_MILLIS / TIME_MICROS say "adjusted to UTC" whatever the writer meant, so
+  // only an explicit LogicalType is worth a note.
+  if (t.adjusted_to_utc && !from_converted) {
+    in.notes.Add(in.path, "a time adjusted to UTC is read as a time of day without a zone");
+  }
+  return Leaf(Type::Time(unit));
+}
+
+}  // namespace
+
 Result<LeafType> LeafTypeOf(const SchemaElement& e, std::string_view where, const FieldPath& path,
                             NoteSink& notes) {
   using K = LogicalType::Kind;
-  const PhysicalType p = *e.type;
-  const int64_t length = e.type_length.value_or(0);
+  const LeafInput in{e, where, path, notes, *e.type, e.type_length.value_or(0)};
+  const PhysicalType p = in.physical;
   SLUICE_ASSIGN_OR_RETURN(Annotation a, ResolveAnnotation(e, where));
-  auto cannot = [&](std::string_view what) {
-    return InvalidArgument(fmt::format(
-        "{}: {} cannot annotate {}{}", where, what, PhysicalTypeTextName(p),
-        p == PhysicalType::kFixedLenByteArray ? fmt::format("({})", length) : std::string()));
-  };
-  if (a.map_key_value) return cannot("MAP_KEY_VALUE");
+  if (a.map_key_value) return in.Cannot("MAP_KEY_VALUE");
   if (a.interval) {
-    if (p != PhysicalType::kFixedLenByteArray || length != 12) return cannot("INTERVAL");
+    if (p != PhysicalType::kFixedLenByteArray || in.length != 12) return in.Cannot("INTERVAL");
     notes.Add(path, "INTERVAL is read as binary: its 12 bytes hold months, days and milliseconds");
     return Leaf(Type::Binary(), SortOrder::kUnknown);
   }
-  if (!a.logical) {
-    switch (p) {
-      case PhysicalType::kBoolean:
-        return Leaf(Type::Boolean(), SortOrder::kUnsigned);
-      case PhysicalType::kInt32:
-        return Leaf(Type::Int32());
-      case PhysicalType::kInt64:
-        return Leaf(Type::Int64());
-      case PhysicalType::kInt96:
-        // Spark reads INT96 as its TimestampType, microseconds.
-        return Leaf(Type::Timestamp(), SortOrder::kUnknown);
-      case PhysicalType::kFloat:
-        return Leaf(Type::Float32());
-      case PhysicalType::kDouble:
-        return Leaf(Type::Float64());
-      case PhysicalType::kByteArray:
-      case PhysicalType::kFixedLenByteArray:
-        return Leaf(Type::Binary(), SortOrder::kUnsigned);
-    }
-    return InvalidArgument(fmt::format("{}: unknown physical type {}", where, static_cast<int>(p)));
-  }
+  if (!a.logical) return UnannotatedLeaf(in);
   const LogicalType& t = *a.logical;
   const std::string name = LogicalText(t);
   switch (t.kind) {
     case K::kString:
     case K::kEnum:
     case K::kJson:
-      if (p != PhysicalType::kByteArray) return cannot(name);
+      if (p != PhysicalType::kByteArray) return in.Cannot(name);
       return Leaf(Type::String(), SortOrder::kUnsigned);
     case K::kBson:
-      if (p != PhysicalType::kByteArray) return cannot(name);
+      if (p != PhysicalType::kByteArray) return in.Cannot(name);
       return Leaf(Type::Binary(), SortOrder::kUnsigned);
     case K::kUuid:
-      if (p != PhysicalType::kFixedLenByteArray || length != 16) return cannot(name);
+      if (p != PhysicalType::kFixedLenByteArray || in.length != 16) return in.Cannot(name);
       return Leaf(Type::Uuid(), SortOrder::kUnsigned);
-    case K::kInteger: {
-      const int bits = t.bit_width;
-      const bool int32 = p == PhysicalType::kInt32 && (bits == 8 || bits == 16 || bits == 32);
-      const bool int64 = p == PhysicalType::kInt64 && bits == 64;
-      if (!int32 && !int64) return cannot(name);
-      if (t.is_signed) {
-        if (bits == 8) return Leaf(Type::Int8());
-        if (bits == 16) return Leaf(Type::Int16());
-        if (bits == 32) return Leaf(Type::Int32());
-        return Leaf(Type::Int64());
-      }
-      // Each unsigned width is read as the next wider signed type, which holds every value;
-      // UINT_64 has none and becomes the decimal that does.
-      if (bits == 8) return Leaf(Type::Int16(), SortOrder::kUnsigned, true);
-      if (bits == 16) return Leaf(Type::Int32(), SortOrder::kUnsigned, true);
-      if (bits == 32) return Leaf(Type::Int64(), SortOrder::kUnsigned, true);
-      notes.Add(path, "unsigned 64-bit integers are read as decimal(20,0)");
-      SLUICE_ASSIGN_OR_RETURN(TypePtr d, Type::Decimal(20, 0));
-      return Leaf(std::move(d), SortOrder::kUnsigned, true);
-    }
-    case K::kDecimal: {
-      const int32_t precision = t.decimal_precision;
-      const int32_t scale = t.decimal_scale;
-      if (precision < 1 || scale < 0 || scale > precision) {
-        return InvalidArgument(
-            fmt::format("{}: {} has a precision or scale out of range", where, name));
-      }
-      if (precision > schema::kMaxDecimalPrecision) {
-        return InvalidArgument(fmt::format("{}: {} has more digits than the {} sluice holds", where,
-                                           name, schema::kMaxDecimalPrecision));
-      }
-      bool fits = false;
-      switch (p) {
-        case PhysicalType::kInt32:
-          fits = precision <= 9;
-          break;
-        case PhysicalType::kInt64:
-          fits = precision <= 18;
-          break;
-        case PhysicalType::kFixedLenByteArray:
-          fits = precision <= DecimalMaxDigits(length);
-          break;
-        case PhysicalType::kByteArray:
-          fits = true;
-          break;
-        case PhysicalType::kBoolean:
-        case PhysicalType::kInt96:
-        case PhysicalType::kFloat:
-        case PhysicalType::kDouble:
-          return cannot(name);
-      }
-      if (!fits) {
-        return InvalidArgument(
-            fmt::format("{}: {} does not fit in {}", where, name, PhysicalTypeTextName(p)));
-      }
-      SLUICE_ASSIGN_OR_RETURN(TypePtr d, Type::Decimal(precision, scale));
-      return Leaf(std::move(d));
-    }
+    case K::kInteger:
+      return IntegerLeaf(in, t);
+    case K::kDecimal:
+      return DecimalLeaf(in, t);
     case K::kDate:
-      if (p != PhysicalType::kInt32) return cannot(name);
+      if (p != PhysicalType::kInt32) return in.Cannot(name);
       return Leaf(Type::Date());
-    case K::kTime: {
-      if (!KnownUnit(t.unit)) {
-        return InvalidArgument(fmt::format("{}: TIME with an unknown unit", where));
-      }
-      const bool ok =
-          t.unit == TimeUnit::kMillis ? p == PhysicalType::kInt32 : p == PhysicalType::kInt64;
-      if (!ok) return cannot(name);
-      // The legacy TIME_MILLIS / TIME_MICROS say "adjusted to UTC" whatever the writer meant,
-      // so only an explicit LogicalType is worth a note.
-      if (t.adjusted_to_utc && !a.from_converted) {
-        notes.Add(path, "a time adjusted to UTC is read as a time of day without a zone");
-      }
-      return Leaf(Type::Time(*ToModelUnit(t.unit)));
-    }
-    case K::kTimestamp: {
-      if (!KnownUnit(t.unit)) {
-        return InvalidArgument(fmt::format("{}: TIMESTAMP with an unknown unit", where));
-      }
-      if (p != PhysicalType::kInt64) return cannot(name);
-      const schema::TimeUnit unit = *ToModelUnit(t.unit);
-      return Leaf(t.adjusted_to_utc ? Type::Timestamp(unit) : Type::TimestampNtz(unit));
-    }
+    case K::kTime:
+    case K::kTimestamp:
+      return TemporalLeaf(in, t, a.from_converted);
     case K::kUnknown:
       return Leaf(Type::Null(), SortOrder::kUnknown);
     case K::kFloat16:
-      if (p != PhysicalType::kFixedLenByteArray || length != 2) return cannot(name);
+      if (p != PhysicalType::kFixedLenByteArray || in.length != 2) return in.Cannot(name);
       notes.Add(path, "FLOAT16 is read as float32");
       return Leaf(Type::Float32());
     case K::kGeometry:
     case K::kGeography:
-      if (p != PhysicalType::kByteArray) return cannot(name);
+      if (p != PhysicalType::kByteArray) return in.Cannot(name);
       notes.Add(path, fmt::format("{} is read as binary (well-known binary)", name));
       return Leaf(Type::Binary(), SortOrder::kUnknown);
     case K::kMap:
