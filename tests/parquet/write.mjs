@@ -5,7 +5,8 @@
 //
 // OUTDIR gets NAME.parquet + NAME.expected.jsonl for every file and manifest.json:
 //   [{ "name", "writer": "duckdb"|"arrow", "codec", "rows", "notes",
-//      "skip": { READER: "why that reader cannot read this file exactly" } }]
+//      "skip": { READER: "why that reader cannot read this file exactly" },
+//      "exercises": { row_groups, pages, codecs, page_types, encodings } }]  (read back from the file)
 // --quick leaves out the 100,000-row files. Exit 0, or 1 with the failing step on standard error.
 //
 // Writers:
@@ -18,13 +19,13 @@
 //           and off, per-column DELTA_BINARY_PACKED / DELTA_LENGTH_BYTE_ARRAY / DELTA_BYTE_ARRAY /
 //           BYTE_STREAM_SPLIT / RLE (booleans), small pages and a dictionary page limit that makes
 //           columns fall back from dictionary to plain mid-chunk, REQUIRED columns, list elements
-//           named "item" and maps named "entries" (Arrow's names, not the spec's).
-import { mkdirSync, writeFileSync, createWriteStream } from 'node:fs';
+//           named "item" and map groups named "entries" (Arrow's names; the spec's are "element"
+//           and "key_value").
+import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as A from 'apache-arrow';
 import * as pw from 'parquet-wasm';
 import { parquetMetadata } from 'hyparquet';
-import { readFileSync } from 'node:fs';
 import { READERS } from './readers.mjs';
 import { toJson } from './canonical.mjs';
 import { field, list, map, struct, tableOf } from './arrow_build.mjs';
@@ -410,7 +411,9 @@ function leafColumns(buffer) {
   return md.row_groups[0].columns.map((c) => ({ path: c.meta_data.path_in_schema.join('.'), type: c.meta_data.type }));
 }
 
-// Per-column encodings for one "encoding plan"; dictionary off so they apply.
+// Per-column encodings for one "encoding plan"; dictionary off so they apply. parquet-wasm takes a
+// column name as a one-part path, so only top-level columns match; nested leaves keep arrow-rs's
+// version-2 defaults (DELTA_BINARY_PACKED ints, DELTA_BYTE_ARRAY byte arrays).
 function encodingPlan(plan, leaves, builder) {
   for (const { path, type } of leaves) {
     let enc;
@@ -432,7 +435,7 @@ function encodingPlan(plan, leaves, builder) {
 async function arrowFiles() {
   const variants = [];
   const add = (name, data, rows, codec, props, notes, skip = {}) => variants.push({ name, data, rows, codec, props, notes, skip });
-  const typesNote = 'Arrow types the model has: ints, floats with NaN/inf/-0, Decimal128 (4,2)/(18,3)/(38,10) as INT32/INT64/FLBA, Utf8 (non-ASCII, 20 kB), Binary, Date32, timestamps (UTC and not; ms/us/ns), Time32 ms / Time64 us,ns, REQUIRED columns, struct with a REQUIRED field, lists (element names "element" and "item", REQUIRED elements, nested), maps (named "key_value" and "entries"), list of struct of map of list, a row with only the required columns';
+  const typesNote = 'Arrow types the model has: ints, floats with NaN/inf/-0, Decimal128 (4,2)/(18,3)/(38,10) as INT32/INT64/FLBA, Utf8 (non-ASCII, 20 kB), Binary, Date32, timestamps (UTC and not; ms/us/ns), Time32 ms / Time64 us,ns, REQUIRED columns, struct with a REQUIRED field, lists (element names "element" and "item", REQUIRED elements, nested), maps (int and string keys; arrow-rs names the repeated group "entries"), list of struct of map of list, a row with only the required columns';
   const C = pw.Compression;
   for (const [c, code] of [['uncompressed', C.UNCOMPRESSED], ['snappy', C.SNAPPY], ['gzip', C.GZIP], ['brotli', C.BROTLI], ['zstd', C.ZSTD], ['lz4_raw', C.LZ4_RAW], ['lz4', C.LZ4]]) {
     const skip = c === 'lz4' ? { duckdb: 'DuckDB does not read the deprecated LZ4 codec (Hadoop framing)' } : {};
