@@ -7,7 +7,9 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 
 const [mode, file, arg] = process.argv.slice(2);
-if (!file || !/^[a-z0-9]+$/.test(arg ?? '')) {
+// The count: ROWS for write, THREADS for scan and json.
+const count = mode === 'write' ? process.argv[5] : arg;
+if (!file || !/^[0-9]+$/.test(count ?? '')) {
   console.error('usage: node bench/duckdb_parquet.mjs write flat|nested FILE ROWS | scan|json FILE THREADS');
   process.exit(2);
 }
