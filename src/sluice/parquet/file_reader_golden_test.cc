@@ -1,8 +1,8 @@
 // Reading the Parquet files of the Delta golden tables (written by Spark) and the rest of the
-// shared conformance data: every file reads, and
-// what we read agrees with what the tables' logs say about the files (each add's numRecords,
-// minValues, maxValues and nullCount; each commit's numOutputRows; the checkpoint's size) and
-// with the values the tables were generated with. Skips when the shared data is absent.
+// shared conformance data: every file reads, and what we read agrees with what the tables' logs
+// say about the files (each add's numRecords, minValues, maxValues and nullCount; each commit's
+// numOutputRows; the checkpoint's size) and with the values the tables were generated with.
+// Skips when the shared data is absent.
 #include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
