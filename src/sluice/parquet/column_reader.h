@@ -36,6 +36,9 @@ struct ReaderOptions {
   size_t max_row_entries = size_t{1} << 24;
   /// Most bytes a decoder may rebuild for one page (DELTA_BYTE_ARRAY prefixes).
   size_t max_decoded_bytes = size_t{1} << 28;
+  /// Most entries of a dictionary page: the dictionary is rendered whole, some 50 bytes an
+  /// entry, and a page of zeros compresses well enough to declare hundreds of millions.
+  size_t max_dictionary_entries = size_t{1} << 24;
   /// Threads that decode a row group's columns, the caller's among them (rows are still
   /// assembled and delivered in order on the caller's thread).
   int threads = 1;

@@ -235,6 +235,13 @@ TEST(FileReaderHostileTest, DictionaryIndexOutOfRange) {
   EXPECT_THAT(e.message(), HasSubstr("page at byte"));
 }
 
+TEST(FileReaderHostileTest, DictionariesPastTheLimit) {
+  ReaderOptions small;
+  small.max_dictionary_entries = 1;
+  EXPECT_THAT(MustFail(BuildFile(SmallFile()), small).message(),
+              HasSubstr("a dictionary page of 2 values (the limit is 1)"));
+}
+
 TEST(FileReaderHostileTest, DictionaryPagesOutOfPlace) {
   FileSpec spec = SmallFile();
   std::swap(spec.row_groups[0][0].pages[0], spec.row_groups[0][0].pages[1]);
