@@ -65,6 +65,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   options.max_decoded_bytes = size_t{1} << 22;
   options.metadata.max_total_bytes = size_t{1} << 22;
   options.metadata.max_list_size = size_t{1} << 16;
+  options.max_dictionary_entries = size_t{1} << 16;
   auto reader = pq::FileReader::Open(fs, "f.parquet", options);
   if (!reader) {
     CheckError(reader.error());

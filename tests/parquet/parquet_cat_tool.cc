@@ -1,7 +1,9 @@
 // A test tool: print a Parquet file's rows in the canonical JSON form, one per line, for the
 // conformance run against other readers' output (tests/parquet/compare.mjs), or its metadata.
 //
-//   parquet_cat_tool [--threads N] [--meta text|json] FILE [COLUMN...]
+//   parquet_cat_tool [--threads N] [--meta text|json] [--count] FILE [COLUMN...]
+//
+// --count prints the number of rows read on standard error at the end.
 //
 // Exit 0 with the rows on standard output; 1 with the error on standard error; 2 for usage.
 #include <cstdio>
@@ -26,10 +28,14 @@ int Usage() {
 int main(int argc, char** argv) {
   sluice::parquet::ReaderOptions options;
   std::string meta;
+  bool count = false;
   int i = 1;
   for (; i + 1 < argc && argv[i][0] == '-'; i += 2) {
     const std::string flag = argv[i];
-    if (flag == "--threads") {
+    if (flag == "--count") {
+      count = true;
+      --i;
+    } else if (flag == "--threads") {
       options.threads = std::atoi(argv[i + 1]);
     } else if (flag == "--meta") {
       meta = argv[i + 1];
@@ -57,10 +63,13 @@ int main(int argc, char** argv) {
     std::fwrite(text->data(), 1, text->size(), stdout);
     return 0;
   }
-  auto s = (*reader)->ReadAllRowBatches(projection, [](std::string_view rows, size_t) {
+  size_t rows_read = 0;
+  auto s = (*reader)->ReadAllRowBatches(projection, [&](std::string_view rows, size_t n) {
     std::fwrite(rows.data(), 1, rows.size(), stdout);
+    rows_read += n;
     return sluice::Ok();
   });
+  if (count) std::fprintf(stderr, "%zu\n", rows_read);
   if (!s) {
     std::fprintf(stderr, "%s\n", s.error().ToString().c_str());
     return 1;

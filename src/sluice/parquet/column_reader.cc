@@ -181,8 +181,9 @@ Status ColumnChunkReader::ReadDictionaryPage(const PageHeader& h, std::string_vi
     return Fail(ChunkError(
         at, fmt::format("a dictionary page in {} (only PLAIN)", EncodingName(d.encoding))));
   }
-  if (d.num_values < 0) {
-    return Fail(ChunkError(at, fmt::format("a dictionary page of {} values", d.num_values)));
+  if (d.num_values < 0 || static_cast<size_t>(d.num_values) > options_.max_dictionary_entries) {
+    return Fail(ChunkError(at, fmt::format("a dictionary page of {} values (the limit is {})",
+                                           d.num_values, options_.max_dictionary_entries)));
   }
   // The view is into the chunk or buffers_->dictionary, both kept for the chunk's life.
   SLUICE_ASSIGN_OR_RETURN(

@@ -27,12 +27,18 @@ namespace sluice::parquet {
 struct ReaderOptions {
   /// Footer and page header limits.
   MetadataLimits metadata;
-  /// Largest uncompressed page (or dictionary page) the reader decompresses.
+  /// Largest uncompressed page (or dictionary page) the reader decompresses. Some writers put
+  /// a whole column chunk in one page (DuckDB: tens of MB).
   size_t max_page_size = size_t{1} << 30;
-  /// Most level entries one row may take in one column (a list of that many elements).
-  size_t max_row_entries = size_t{1} << 27;
+  /// Most level entries one row may take in one column (a list of that many elements): a row
+  /// is held whole while it is assembled, about 24 bytes an entry plus its text, and RLE levels
+  /// let a tiny file declare a list of billions of nulls.
+  size_t max_row_entries = size_t{1} << 24;
   /// Most bytes a decoder may rebuild for one page (DELTA_BYTE_ARRAY prefixes).
-  size_t max_decoded_bytes = size_t{1} << 30;
+  size_t max_decoded_bytes = size_t{1} << 28;
+  /// Most entries of a dictionary page: the dictionary is rendered whole, some 50 bytes an
+  /// entry, and a page of zeros compresses well enough to declare hundreds of millions.
+  size_t max_dictionary_entries = size_t{1} << 24;
   /// Threads that decode a row group's columns, the caller's among them (rows are still
   /// assembled and delivered in order on the caller's thread).
   int threads = 1;

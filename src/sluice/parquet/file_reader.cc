@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <cstring>
 
 #include "sluice/parquet/record_assembler.h"
@@ -28,8 +29,11 @@ std::string PathText(const std::vector<std::string>& path) {
 FileReader::~FileReader() = default;
 
 int64_t FileReader::num_rows() const {
+  // Open checked each count is not negative; a hostile footer's sum may still pass int64.
   int64_t n = 0;
-  for (const RowGroup& rg : meta_.row_groups) n += rg.num_rows;
+  for (const RowGroup& rg : meta_.row_groups) {
+    if (__builtin_add_overflow(n, rg.num_rows, &n)) return INT64_MAX;
+  }
   return n;
 }
 

@@ -58,7 +58,7 @@ class FileReader {
   /// Leaf columns and the assembly tree as the reader uses them.
   const ReadSchema& read_schema() const { return schema_; }
   int num_row_groups() const { return static_cast<int>(meta_.row_groups.size()); }
-  /// Rows of all row groups (their num_rows summed).
+  /// Rows of all row groups (their num_rows summed; INT64_MAX if that overflows).
   int64_t num_rows() const;
   /// Where column `column` of row group `row_group` lies (both checked by Open).
   const ChunkRange& chunk_range(int row_group, size_t column) const {

@@ -191,6 +191,21 @@ TEST(FileReaderHostileTest, PageThatClaimsToDecompressTo100TimesItsSize) {
               HasSubstr("a page of 1073741824 bytes uncompressed (the limit is 1048576)"));
 }
 
+TEST(FileReaderHostileTest, SizesNoCodecCanReachFailBeforeDecompressing) {
+  for (Codec codec : {Codec::kGzip, Codec::kZstd, Codec::kLz4Raw}) {
+    FileSpec spec = SmallFile();
+    for (auto& chunk : spec.row_groups[0]) chunk.codec = codec;
+    spec.row_groups[0][1].pages[0].uncompressed_size = 1 << 29;
+    const Error e = MustFail(BuildFile(spec));
+    EXPECT_THAT(e.message(), HasSubstr("cannot decompress to the 536870912 bytes it declares"))
+        << CodecName(codec);
+  }
+  FileSpec spec = SmallFile();
+  spec.row_groups[0][1].pages[0].uncompressed_size = 29 * 2;
+  EXPECT_THAT(MustFail(BuildFile(spec)).message(),
+              HasSubstr("a SNAPPY page declared as 58 bytes whose stream says 29"));
+}
+
 TEST(FileReaderHostileTest, LevelsOutOfRange) {
   FileSpec spec;
   spec.schema = "message m { optional group g { optional int32 a; } }";  // max def 2: 2 bits
@@ -218,6 +233,13 @@ TEST(FileReaderHostileTest, DictionaryIndexOutOfRange) {
   const Error e = MustFail(BuildFile(spec));
   EXPECT_THAT(e.message(), HasSubstr("column s"));
   EXPECT_THAT(e.message(), HasSubstr("page at byte"));
+}
+
+TEST(FileReaderHostileTest, DictionariesPastTheLimit) {
+  ReaderOptions small;
+  small.max_dictionary_entries = 1;
+  EXPECT_THAT(MustFail(BuildFile(SmallFile()), small).message(),
+              HasSubstr("a dictionary page of 2 values (the limit is 1)"));
 }
 
 TEST(FileReaderHostileTest, DictionaryPagesOutOfPlace) {

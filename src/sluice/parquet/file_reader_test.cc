@@ -327,5 +327,38 @@ TEST(FileReaderTest, ProjectionReadsOnlyTheNamedFields) {
   EXPECT_FALSE(ReadRows(Finish(built), {{"b"}}).has_value());
 }
 
+TEST(FileReaderTest, ColumnsDecodedOnSeveralThreadsGiveTheSameRows) {
+  FileSpec spec;
+  spec.schema =
+      std::string(kListSchema)
+          .replace(std::string(kListSchema).rfind('}'), 1, "optional binary s (STRING); }");
+  std::vector<int16_t> rep, def, sdef;
+  std::vector<int32_t> values;
+  std::vector<std::string> strings;
+  for (int i = 0; i < 20000; ++i) {
+    rep.push_back(0);
+    def.push_back(3);
+    values.push_back(i);
+    rep.push_back(1);
+    def.push_back(i % 3 == 0 ? 2 : 3);
+    if (i % 3 != 0) values.push_back(-i);
+    sdef.push_back(i % 5 == 0 ? 0 : 1);
+    if (i % 5 != 0) strings.push_back("s" + std::to_string(i));
+  }
+  std::vector<std::string_view> views(strings.begin(), strings.end());
+  spec.row_groups = {{ChunkSpec{{NestedPage(rep, def, Plain<int32_t>(values))}, Codec::kZstd},
+                      ChunkSpec{{DataPage(sdef, PlainStrings(views))}, Codec::kSnappy}}};
+  const std::string bytes = BuildFile(spec);
+  const auto one = MustRead(bytes);
+  ASSERT_EQ(one.size(), 20000u);
+  EXPECT_EQ(one[4], R"({"l":[4,-4],"s":"s4"})");
+  EXPECT_EQ(one[15], R"({"l":[15,null],"s":null})");
+  ReaderOptions threaded;
+  threaded.threads = 4;
+  auto four = ReadRows(bytes, {}, threaded);
+  ASSERT_TRUE(four.has_value());
+  EXPECT_EQ(*four, one);
+}
+
 }  // namespace
 }  // namespace sluice::parquet

@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <span>
 
@@ -114,10 +115,15 @@ class TypedValueStream final : public ValueStream {
       DecoderOptions options = options_;
       options.page_offset = page_offset;
       SLUICE_ASSIGN_OR_RETURN(dictionary_, DecodeDictionaryPage<T>(data, count, options));
+      // Rendered a slice at a time: the widest types reserve about 100 bytes a value while
+      // rendering, which the whole dictionary at once would multiply.
+      constexpr size_t kSlice = 4096;
       std::vector<size_t> ends(dictionary_.size());
       dict_text_.clear();
-      SLUICE_TRY(RenderValues<T>(format_, dictionary_.data(), dictionary_.size(), dict_text_,
-                                 ends.data()));
+      for (size_t i = 0; i < dictionary_.size(); i += kSlice) {
+        const size_t n = std::min(kSlice, dictionary_.size() - i);
+        SLUICE_TRY(RenderValues<T>(format_, dictionary_.data() + i, n, dict_text_, &ends[i]));
+      }
       dict_refs_.clear();
       dict_refs_.reserve(ends.size());
       size_t start = 0;

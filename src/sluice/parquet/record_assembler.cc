@@ -95,33 +95,11 @@ RecordAssembler::RecordAssembler(const AssemblyPlan& plan, std::vector<ColumnChu
   }
 }
 
-namespace {
-
-// Copy `n` bytes and return the end; small copies (most values) without a call.
-inline char* CopyText(char* p, const char* s, size_t n) {
-  if (n > 16) {
-    std::memcpy(p, s, n);
-  } else if (n >= 8) {
-    uint64_t a, b;
-    std::memcpy(&a, s, 8);
-    std::memcpy(&b, s + n - 8, 8);
-    std::memcpy(p, &a, 8);
-    std::memcpy(p + n - 8, &b, 8);
-  } else if (n >= 4) {
-    uint32_t a, b;
-    std::memcpy(&a, s, 4);
-    std::memcpy(&b, s + n - 4, 4);
-    std::memcpy(p, &a, 4);
-    std::memcpy(p + n - 4, &b, 4);
-  } else if (n > 0) {
-    p[0] = s[0];
-    p[n / 2] = s[n / 2];
-    p[n - 1] = s[n - 1];
-  }
-  return p + n;
+void RecordAssembler::Grow(size_t n) {
+  const size_t size = std::max(used_ + n, std::max<size_t>(out_.size() * 2, 1 << 16));
+  // The bytes past used_ are overwritten before they are read.
+  out_.resize_and_overwrite(size, [](char*, size_t m) { return m; });
 }
-
-}  // namespace
 
 bool RecordAssembler::WriteFlatBatch(size_t batch) {
   // The batch's text is at most: per row '{', '}' and '\n'; per field a comma, its key, and
@@ -202,7 +180,7 @@ bool RecordAssembler::WriteNull(const AssemblyNode& n, int16_t def, int16_t rep,
     }
     ++c.pos;
   }
-  out_.append(text);
+  Put(text.data(), text.size());
   return true;
 }
 
@@ -222,11 +200,11 @@ bool RecordAssembler::WriteNode(const AssemblyNode& n, int16_t rep) {
       if (d == n.def) {
         if (c.vpos == c.vend) return Mismatch(n.leaf_begin, "more present levels than values");
         const ValueRef& v = c.values[c.vpos++];
-        out_.append(v.data, v.size);
+        Put(v.data, v.size);
         return true;
       }
       if (d == n.null_def) {
-        out_.append("null", 4);
+        Put("null", 4);
         return true;
       }
       return Mismatch(n.leaf_begin, fmt::format("definition level {} where {} or {} was expected",
@@ -242,23 +220,23 @@ bool RecordAssembler::WriteNode(const AssemblyNode& n, int16_t rep) {
         }
         return WriteNull(n, d, rep, "null");
       }
-      out_.push_back('{');
+      Put('{');
       bool first = true;
       for (uint32_t i : n.children) {
         const AssemblyNode& child = plan_.nodes[i];
-        if (!first) out_.push_back(',');
+        if (!first) Put(',');
         first = false;
-        out_.append(child.key);
+        Put(child.key.data(), child.key.size());
         if (!WriteNode(child, rep)) return false;
       }
-      out_.push_back('}');
+      Put('}');
       return true;
     }
     case AssemblyNode::Kind::kList:
     case AssemblyNode::Kind::kMap:
       return WriteList(n, rep);
     case AssemblyNode::Kind::kAbsent:
-      out_.append("null", 4);
+      Put("null", 4);
       return true;
   }
   return false;
@@ -276,16 +254,16 @@ bool RecordAssembler::WriteList(const AssemblyNode& n, int16_t rep) {
   }
   const bool object = maps_as_objects_ && n.kind == AssemblyNode::Kind::kMap;
   if (d == n.def) return WriteNull(n, d, rep, object ? "{}" : "[]");
-  out_.push_back(object ? '{' : '[');
+  Put(object ? '{' : '[');
   if (!WriteElement(n, rep)) return false;
   // Further elements of this list start with its own repetition level in every leaf; the
   // first leaf decides, and the others are checked as their entries are consumed.
   const Cursor& c = cursors_[n.leaf_begin];
   while (c.pos < c.end && c.rep[c.pos] == n.rep) {
-    out_.push_back(',');
+    Put(',');
     if (!WriteElement(n, n.rep)) return false;
   }
-  out_.push_back(object ? '}' : ']');
+  Put(object ? '}' : ']');
   return true;
 }
 
@@ -293,47 +271,47 @@ bool RecordAssembler::WriteElement(const AssemblyNode& n, int16_t rep) {
   if (n.kind == AssemblyNode::Kind::kList) return WriteNode(plan_.nodes[n.children[0]], rep);
   if (maps_as_objects_) {
     // The key as a member name: a string as it is, any other value's JSON text quoted.
-    const size_t at = out_.size();
+    const size_t at = used_;
     if (!WriteNode(plan_.nodes[n.children[0]], rep)) return false;
     if (out_[at] != '"') {
-      std::string text = out_.substr(at);
-      out_.resize(at);
-      out_.push_back('"');
+      const std::string text = out_.substr(at, used_ - at);
+      used_ = at;
+      Put('"');
       for (char ch : text) {
-        if (ch == '"' || ch == '\\') out_.push_back('\\');
-        out_.push_back(ch);
+        if (ch == '"' || ch == '\\') Put('\\');
+        Put(ch);
       }
-      out_.push_back('"');
+      Put('"');
     }
-    out_.push_back(':');
+    Put(':');
     if (n.children.size() > 1) return WriteNode(plan_.nodes[n.children[1]], rep);
-    out_.append("null");
+    Put("null", 4);
     return true;
   }
-  out_.append("{\"key\":");
+  Put("{\"key\":", 7);
   if (!WriteNode(plan_.nodes[n.children[0]], rep)) return false;
-  out_.append(",\"value\":");
+  Put(",\"value\":", 9);
   if (n.children.size() > 1) {
     if (!WriteNode(plan_.nodes[n.children[1]], rep)) return false;
   } else {
-    out_.append("null");
+    Put("null", 4);
   }
-  out_.push_back('}');
+  Put('}');
   return true;
 }
 
 bool RecordAssembler::WriteRow() {
   const AssemblyNode& root = plan_.nodes[0];
-  out_.push_back('{');
+  Put('{');
   bool first = true;
   for (uint32_t i : root.children) {
     const AssemblyNode& child = plan_.nodes[i];
-    if (!first) out_.push_back(',');
+    if (!first) Put(',');
     first = false;
-    out_.append(child.key);
+    Put(child.key.data(), child.key.size());
     if (!WriteNode(child, 0)) return false;
   }
-  out_.push_back('}');
+  Put('}');
   return true;
 }
 
@@ -377,13 +355,16 @@ Status RecordAssembler::Run(int64_t num_rows, const RowBatchCallback& each) {
         }
       }
     }
-    out_.clear();
     if (is_flat_) {
+      out_.clear();
       if (!WriteFlatBatch(batch)) return Fail(error_);
+      used_ = out_.size();
     } else {
+      // out_'s size is its capacity here: rows go to out_[0, used_).
+      used_ = 0;
       for (size_t i = 0; i < batch; ++i) {
         if (!WriteRow()) return Fail(error_);
-        out_.push_back('\n');
+        Put('\n');
         ++row_;
       }
     }
@@ -391,7 +372,7 @@ Status RecordAssembler::Run(int64_t num_rows, const RowBatchCallback& each) {
       readers_[l]->Consume(cursors_[l].pos, cursors_[l].vpos, batch);
       readers_[l]->Compact();
     }
-    if (batch > 0) SLUICE_TRY(each(out_, batch));
+    if (batch > 0) SLUICE_TRY(each(std::string_view(out_.data(), used_), batch));
   }
   return FinalCheck(num_rows);
 }

@@ -286,6 +286,12 @@ Status RenderValues<int32_t>(const ValueFormat& format, const int32_t* values, s
       });
       return Ok();
     case Kind::kDecimal:
+      if (format.scale <= internal::kMaxDecimalTextScale) {
+        RenderFixed<internal::kMaxDecimalText>(values, n, out, ends, [&](char* p, int32_t v) {
+          return internal::DecimalText(p, v, format.scale);
+        });
+        return Ok();
+      }
       return ForEach(values, n, out, ends, [&](int32_t v) -> Status {
         AppendDecimal(out, v, format.scale);
         return Ok();
@@ -332,6 +338,12 @@ Status RenderValues<int64_t>(const ValueFormat& format, const int64_t* values, s
       });
       return Ok();
     case Kind::kDecimal:
+      if (format.scale <= internal::kMaxDecimalTextScale) {
+        RenderFixed<internal::kMaxDecimalText>(values, n, out, ends, [&](char* p, int64_t v) {
+          return internal::DecimalText(p, v, format.scale);
+        });
+        return Ok();
+      }
       return ForEach(values, n, out, ends, [&](int64_t v) -> Status {
         AppendDecimal(out, v, format.scale);
         return Ok();
@@ -339,11 +351,13 @@ Status RenderValues<int64_t>(const ValueFormat& format, const int64_t* values, s
     case Kind::kTime:
       return ForEach(values, n, out, ends,
                      [&](int64_t v) { return AppendTime(out, v, format.unit); });
-    case Kind::kTimestamp:
+    case Kind::kTimestamp: {
+      internal::TimestampWriter writer;
       RenderFixed<internal::kMaxTimestampText>(values, n, out, ends, [&](char* p, int64_t v) {
-        return internal::TimestampText(p, v, format.unit, format.utc);
+        return writer.Write(p, v, format.unit, format.utc);
       });
       return Ok();
+    }
     case Kind::kNull:
       return ForEach(values, n, out, ends, [&](int64_t) -> Status {
         out += "null";

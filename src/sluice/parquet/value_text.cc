@@ -298,16 +298,55 @@ char* DateText(char* p, int64_t days) {
 }
 
 char* TimestampText(char* p, Int128 value, TimeUnit unit, bool utc) {
+  TimestampWriter w;
+  return w.Write(p, value, unit, utc);
+}
+
+char* TimestampWriter::Write(char* p, Int128 value, TimeUnit unit, bool utc) {
   const int64_t per_day = UnitsPerSecond(unit) * 86400;
   int64_t days, rem;
   SplitDays(value, per_day, &days, &rem);
+  // Timestamps in a column are often close together: the date of the last one is kept.
+  if (!has_date_ || days != days_) {
+    date_size_ = static_cast<size_t>(WriteDate(date_, days) - date_);
+    days_ = days;
+    has_date_ = true;
+  }
   *p++ = '"';
-  p = WriteDate(p, days);
+  std::memcpy(p, date_, date_size_);
+  p += date_size_;
   *p++ = 'T';
   p = WriteClock(p, rem, unit);
   if (utc) *p++ = 'Z';
   *p++ = '"';
   return p;
+}
+
+char* DecimalText(char* p, Int128 unscaled, int scale) {
+  const bool negative = unscaled < 0;
+  const auto mag =
+      negative ? Uint128{0} - static_cast<Uint128>(unscaled) : static_cast<Uint128>(unscaled);
+  char digits[48];
+  const size_t n = static_cast<size_t>(U128Digits(mag, digits) - digits);
+  const auto s = static_cast<size_t>(scale);
+  if (negative) *p++ = '-';
+  if (s == 0) {
+    std::memcpy(p, digits, n);
+    return p + n;
+  }
+  if (n <= s) {
+    *p++ = '0';
+    *p++ = '.';
+    std::memset(p, '0', s - n);
+    p += s - n;
+    std::memcpy(p, digits, n);
+    return p + n;
+  }
+  std::memcpy(p, digits, n - s);
+  p += n - s;
+  *p++ = '.';
+  std::memcpy(p, digits + n - s, s);
+  return p + s;
 }
 
 }  // namespace internal
@@ -427,9 +466,14 @@ float HalfToFloat(uint16_t h) {
 }
 
 void AppendDecimal(std::string& out, Int128 unscaled, int scale) {
+  if (scale >= 0 && scale <= internal::kMaxDecimalTextScale) {
+    char buf[internal::kMaxDecimalText];
+    out.append(buf, static_cast<size_t>(internal::DecimalText(buf, unscaled, scale) - buf));
+    return;
+  }
   const bool negative = unscaled < 0;
-  const auto mag = negative ? static_cast<Uint128>(0) - static_cast<Uint128>(unscaled)
-                            : static_cast<Uint128>(unscaled);
+  const auto mag =
+      negative ? Uint128{0} - static_cast<Uint128>(unscaled) : static_cast<Uint128>(unscaled);
   char buf[48];
   char* e = U128Digits(mag, buf);
   AppendScaledDigits(out, negative, std::string_view(buf, static_cast<size_t>(e - buf)), scale);
