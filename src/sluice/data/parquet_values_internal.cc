@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 
+#include "sluice/base/strings.h"
 #include "sluice/data/lexical_internal.h"
 
 namespace sluice::data::internal {
@@ -25,18 +26,6 @@ int64_t DaysFromCivil(int64_t year, int month, int day) {
 namespace {
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    char x = a[i];
-    char y = b[i];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-    if (x != y) return false;
-  }
-  return true;
-}
 
 // `+h`, `+hh`, `+hh:mm`, `+hhmm`, `+hh:mm:ss` (or `-`), the whole of `s`.
 bool ParseOffset(std::string_view s, int32_t* seconds) {

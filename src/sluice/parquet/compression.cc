@@ -16,27 +16,7 @@ namespace sluice::parquet {
 
 namespace {
 
-std::string_view Name(Codec codec) {
-  switch (codec) {
-    case Codec::kUncompressed:
-      return "UNCOMPRESSED";
-    case Codec::kSnappy:
-      return "SNAPPY";
-    case Codec::kGzip:
-      return "GZIP";
-    case Codec::kLzo:
-      return "LZO";
-    case Codec::kBrotli:
-      return "BROTLI";
-    case Codec::kLz4:
-      return "LZ4";
-    case Codec::kZstd:
-      return "ZSTD";
-    case Codec::kLz4Raw:
-      return "LZ4_RAW";
-  }
-  return "an unknown codec";
-}
+std::string_view Name(Codec codec) { return CodecName(codec); }
 
 constexpr int kZstdDefaultLevel = 3;  // Spark's spark.io.compression.zstd.level
 constexpr int kGzipDefaultLevel = 6;  // zlib's own default

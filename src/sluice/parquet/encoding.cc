@@ -87,27 +87,10 @@ Result<std::unique_ptr<ValueDecoder<T>>> Boxed(Result<D> decoder) {
   return std::unique_ptr<ValueDecoder<T>>(std::make_unique<D>(std::move(decoder).value()));
 }
 
+// The encoding's name; a value outside the enum (from a hostile page header) by its number.
 std::string EncodingLabel(Encoding encoding) {
-  switch (encoding) {
-    case Encoding::kPlain:
-      return "PLAIN";
-    case Encoding::kPlainDictionary:
-      return "PLAIN_DICTIONARY";
-    case Encoding::kRle:
-      return "RLE";
-    case Encoding::kBitPacked:
-      return "BIT_PACKED";
-    case Encoding::kDeltaBinaryPacked:
-      return "DELTA_BINARY_PACKED";
-    case Encoding::kDeltaLengthByteArray:
-      return "DELTA_LENGTH_BYTE_ARRAY";
-    case Encoding::kDeltaByteArray:
-      return "DELTA_BYTE_ARRAY";
-    case Encoding::kRleDictionary:
-      return "RLE_DICTIONARY";
-    case Encoding::kByteStreamSplit:
-      return "BYTE_STREAM_SPLIT";
-  }
+  const std::string_view name = EncodingName(encoding);
+  if (name != "UNKNOWN") return std::string(name);
   return fmt::format("encoding {}", static_cast<int32_t>(encoding));
 }
 
