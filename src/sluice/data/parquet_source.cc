@@ -3,7 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <mutex>
+#include <thread>
 #include <unordered_map>
 
 #include "sluice/base/strings.h"
@@ -22,40 +26,90 @@ std::shared_ptr<FileSystem> Borrowed(FileSystem& fs) {
   return std::shared_ptr<FileSystem>(std::shared_ptr<FileSystem>(), &fs);
 }
 
+// Rows are decoded on a thread of their own into chunks of about 4 MB, a few of them queued:
+// decoding runs beside validation, and memory holds a few chunks, not a row group's text.
 class ParquetRows final : public SequentialFile {
  public:
-  explicit ParquetRows(std::unique_ptr<parquet::FileReader> reader) : reader_(std::move(reader)) {}
+  explicit ParquetRows(std::unique_ptr<parquet::FileReader> reader)
+      : reader_(std::move(reader)), thread_([this] { Produce(); }) {}
+  ~ParquetRows() override {
+    {
+      std::lock_guard lock(mu_);
+      stop_ = true;
+      room_.notify_all();
+    }
+    thread_.join();
+  }
 
   Result<size_t> Read(char* buf, size_t n) override {
-    while (pos_ == text_.size()) {
-      if (next_group_ >= reader_->num_row_groups()) return size_t{0};
-      text_.clear();
+    while (pos_ == current_.size()) {
+      std::unique_lock lock(mu_);
+      ready_.wait(lock, [&] { return !queue_.empty() || finished_; });
+      if (queue_.empty()) {
+        if (!status_.has_value()) return Fail(status_.error());
+        return size_t{0};
+      }
+      current_ = std::move(queue_.front());
+      queue_.pop_front();
       pos_ = 0;
-      SLUICE_TRY(reader_->ReadRows(next_group_++, {}, [this](std::string_view row) -> Status {
-        text_.append(row);
-        text_ += '\n';
-        return Ok();
-      }));
+      room_.notify_one();
     }
-    const size_t k = std::min(n, text_.size() - pos_);
-    std::memcpy(buf, text_.data() + pos_, k);
+    const size_t k = std::min(n, current_.size() - pos_);
+    std::memcpy(buf, current_.data() + pos_, k);
     pos_ += k;
-    if (pos_ == text_.size()) {
-      // A row group's text is given back once read: the next one may be smaller.
-      text_.clear();
-      text_.shrink_to_fit();
-      pos_ = 0;
-    }
     return k;
   }
   // The rows' text is not the file: its size is unknown until read.
   std::optional<uint64_t> size() const override { return std::nullopt; }
 
  private:
+  static constexpr size_t kChunkBytes = size_t{4} << 20;
+  static constexpr size_t kMaxChunks = 4;
+
+  // Hand a full chunk to the reader side; false once it stopped listening.
+  bool Push(std::string& chunk) {
+    std::unique_lock lock(mu_);
+    room_.wait(lock, [&] { return queue_.size() < kMaxChunks || stop_; });
+    if (stop_) return false;
+    queue_.push_back(std::move(chunk));
+    chunk = std::string();
+    chunk.reserve(kChunkBytes + 4096);
+    ready_.notify_one();
+    return true;
+  }
+
+  void Produce() {
+    std::string chunk;
+    chunk.reserve(kChunkBytes + 4096);
+    Status status = Ok();
+    for (int g = 0; g < reader_->num_row_groups() && status.has_value(); ++g) {
+      status = reader_->ReadRows(g, {}, [&](std::string_view row) -> Status {
+        chunk.append(row);
+        chunk += '\n';
+        if (chunk.size() >= kChunkBytes && !Push(chunk)) {
+          return Fail(ErrorCode::kInternal, "stopped");
+        }
+        return Ok();
+      });
+    }
+    if (status.has_value() && !chunk.empty()) Push(chunk);
+    std::lock_guard lock(mu_);
+    status_ = std::move(status);
+    finished_ = true;
+    ready_.notify_all();
+  }
+
   std::unique_ptr<parquet::FileReader> reader_;
-  int next_group_ = 0;
-  std::string text_;
+  std::mutex mu_;
+  std::condition_variable ready_;
+  std::condition_variable room_;
+  std::deque<std::string> queue_;
+  bool stop_ = false;
+  bool finished_ = false;
+  Status status_ = Ok();
+  std::string current_;
   size_t pos_ = 0;
+  std::thread thread_;  // last: it starts once every member above is ready
 };
 
 // Spark's StructType.merge, on the model's types.
