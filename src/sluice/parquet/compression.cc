@@ -16,24 +16,22 @@ namespace sluice::parquet {
 
 namespace {
 
-std::string_view Name(Codec codec) { return CodecName(codec); }
-
 constexpr int kZstdDefaultLevel = 3;  // Spark's spark.io.compression.zstd.level
 constexpr int kGzipDefaultLevel = 6;  // zlib's own default
 
 Unexpected<Error> PastDeclaredSize(Codec codec, size_t size) {
-  return InvalidArgument(
-      fmt::format("{} page decompresses past its declared size of {} bytes", Name(codec), size));
+  return InvalidArgument(fmt::format("{} page decompresses past its declared size of {} bytes",
+                                     CodecName(codec), size));
 }
 
 Unexpected<Error> ShortOfDeclaredSize(Codec codec, size_t got, size_t size) {
   return InvalidArgument(
       fmt::format("{} page decompresses to {} bytes, short of its declared size of {} bytes",
-                  Name(codec), got, size));
+                  CodecName(codec), got, size));
 }
 
 Unexpected<Error> Malformed(Codec codec, std::string_view why) {
-  return InvalidArgument(fmt::format("{} page is malformed: {}", Name(codec), why));
+  return InvalidArgument(fmt::format("{} page is malformed: {}", CodecName(codec), why));
 }
 
 // Each thread keeps one zstd context of each kind: creating one costs more than a small page.
@@ -295,7 +293,7 @@ Status Compress(Codec codec, std::string_view in, std::string& out, int level) {
       return Unimplemented("writing the deprecated LZ4 codec is not supported; use LZ4_RAW");
     case Codec::kLzo:
     case Codec::kBrotli:
-      return Unimplemented(fmt::format("the {} codec is not supported", Name(codec)));
+      return Unimplemented(fmt::format("the {} codec is not supported", CodecName(codec)));
   }
   return InvalidArgument(fmt::format("unknown codec {}", static_cast<int32_t>(codec)));
 }
@@ -311,7 +309,7 @@ Status Decompress(Codec codec, std::string_view in, size_t uncompressed_size, st
   }
   if (!CanDecompress(codec)) {
     if (codec == Codec::kLzo || codec == Codec::kBrotli) {
-      return Unimplemented(fmt::format("the {} codec is not supported", Name(codec)));
+      return Unimplemented(fmt::format("the {} codec is not supported", CodecName(codec)));
     }
     return InvalidArgument(fmt::format("unknown codec {}", static_cast<int32_t>(codec)));
   }

@@ -13,32 +13,6 @@ using internal::ErrorAt;
 
 namespace internal {
 
-namespace {
-
-std::string_view TypeLabel(PhysicalType type) {
-  switch (type) {
-    case PhysicalType::kBoolean:
-      return "BOOLEAN";
-    case PhysicalType::kInt32:
-      return "INT32";
-    case PhysicalType::kInt64:
-      return "INT64";
-    case PhysicalType::kInt96:
-      return "INT96";
-    case PhysicalType::kFloat:
-      return "FLOAT";
-    case PhysicalType::kDouble:
-      return "DOUBLE";
-    case PhysicalType::kByteArray:
-      return "BYTE_ARRAY";
-    case PhysicalType::kFixedLenByteArray:
-      return "FIXED_LEN_BYTE_ARRAY";
-  }
-  return "an unknown type";
-}
-
-}  // namespace
-
 template <class T>
 Status CheckDecoderType(const DecoderOptions& options) {
   bool ok;
@@ -50,11 +24,11 @@ Status CheckDecoderType(const DecoderOptions& options) {
     ok = options.type == PhysicalType::kByteArray ||
          options.type == PhysicalType::kFixedLenByteArray;
   } else {
-    ok = TypeName<T>() == TypeLabel(options.type);
+    ok = TypeName<T>() == PhysicalTypeName(options.type);
   }
   if (!ok) {
     return InvalidArgument(fmt::format("a decoder of {} values cannot read {} values",
-                                       TypeName<T>(), TypeLabel(options.type)));
+                                       TypeName<T>(), PhysicalTypeName(options.type)));
   }
   return Ok();
 }
