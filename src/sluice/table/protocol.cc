@@ -1,0 +1,215 @@
+#include "sluice/table/protocol.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <span>
+
+#include "sluice/schema/type.h"
+
+namespace sluice::table {
+namespace {
+
+// Reader features sluice implements when reading (see docs/formats/delta.md).
+constexpr std::string_view kReadable[] = {
+    "columnMapping",        "deletionVectors", "timestampNtz",        "typeWidening",
+    "typeWidening-preview", "v2Checkpoint",    "vacuumProtocolCheck",
+};
+
+// Writer features whose duties sluice's writes honour. deletionVectors: sluice never writes a
+// deletion vector, and removes whole files with their descriptors. domainMetadata: domains are
+// kept as they are. vacuumProtocolCheck and v2Checkpoint: sluice does not vacuum, and writes no
+// classic checkpoint into a v2Checkpoint table.
+constexpr std::string_view kWritable[] = {
+    "appendOnly",   "invariants",      "checkConstraints", "columnMapping",       "timestampNtz",
+    "typeWidening", "deletionVectors", "domainMetadata",   "vacuumProtocolCheck", "v2Checkpoint",
+};
+
+bool In(std::span<const std::string_view> list, std::string_view name) {
+  return std::find(list.begin(), list.end(), name) != list.end();
+}
+
+bool AnyFieldMetadata(const schema::Schema& schema, std::string_view prefix) {
+  bool found = false;
+  schema::VisitFields(schema, [&](const schema::FieldPath&, const schema::Field& field) {
+    for (const JsonMember& m : field.metadata().members()) {
+      if (m.key.starts_with(prefix)) found = true;
+    }
+  });
+  return found;
+}
+
+bool AnyDefault(const schema::Schema& schema) {
+  bool found = false;
+  schema::VisitFields(schema, [&](const schema::FieldPath&, const schema::Field& field) {
+    if (field.default_value()) found = true;
+  });
+  return found;
+}
+
+bool HasTimestampNtz(const schema::Type& type) {
+  if (type.kind() == schema::TypeKind::kTimestampNtz) return true;
+  for (const schema::Field& f : type.fields()) {
+    if (HasTimestampNtz(*f.type())) return true;
+  }
+  if (type.element_type() && HasTimestampNtz(*type.element_type())) return true;
+  if (type.key_type() && HasTimestampNtz(*type.key_type())) return true;
+  if (type.value_type() && HasTimestampNtz(*type.value_type())) return true;
+  return false;
+}
+
+bool PropertyTrue(const Metadata& metadata, std::string_view key) {
+  auto it = metadata.configuration.find(key);
+  if (it == metadata.configuration.end()) return false;
+  std::string v = it->second;
+  std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return std::tolower(c); });
+  return v == "true";
+}
+
+Unexpected<Error> Unsupported(std::string_view what, std::string_view feature,
+                              std::string_view why) {
+  return Fail(ErrorCode::kUnimplemented,
+              fmt::format("the table needs {} feature '{}', which sluice does not support{}", what,
+                          feature, why));
+}
+
+}  // namespace
+
+FeatureSet ReaderFeatures(const Protocol& protocol) {
+  FeatureSet out;
+  if (protocol.min_reader_version >= 3) {
+    if (protocol.reader_features)
+      out.insert(protocol.reader_features->begin(), protocol.reader_features->end());
+  } else if (protocol.min_reader_version == 2) {
+    out.insert("columnMapping");
+  }
+  return out;
+}
+
+FeatureSet WriterFeatures(const Protocol& protocol) {
+  FeatureSet out;
+  int v = protocol.min_writer_version;
+  if (v >= 7) {
+    if (protocol.writer_features)
+      out.insert(protocol.writer_features->begin(), protocol.writer_features->end());
+    return out;
+  }
+  if (v >= 2) out.insert({"appendOnly", "invariants"});
+  if (v >= 3) out.insert("checkConstraints");
+  if (v >= 4) out.insert({"changeDataFeed", "generatedColumns"});
+  if (v >= 5) out.insert("columnMapping");
+  if (v >= 6) out.insert("identityColumns");
+  return out;
+}
+
+bool Supports(const Protocol& protocol, std::string_view feature) {
+  FeatureSet w = WriterFeatures(protocol);
+  if (w.contains(feature)) return true;
+  return ReaderFeatures(protocol).contains(feature);
+}
+
+Status CheckReadable(const Protocol& protocol) {
+  if (protocol.min_reader_version > 3) {
+    return Fail(ErrorCode::kUnimplemented,
+                fmt::format("the table needs reader version {}; sluice reads versions 1 to 3",
+                            protocol.min_reader_version));
+  }
+  for (const std::string& f : ReaderFeatures(protocol)) {
+    if (!In(kReadable, f)) return Unsupported("reader", f, "");
+  }
+  return {};
+}
+
+Status CheckWritable(const Protocol& protocol, const Metadata& metadata,
+                     const schema::Schema& schema) {
+  SLUICE_TRY(CheckReadable(protocol));
+  if (protocol.min_writer_version > 7) {
+    return Fail(ErrorCode::kUnimplemented,
+                fmt::format("the table needs writer version {}; sluice writes versions 1 to 7",
+                            protocol.min_writer_version));
+  }
+  for (const std::string& f : WriterFeatures(protocol)) {
+    if (In(kWritable, f)) continue;
+    // Features that ask nothing of a writer until a property or the schema turns them on.
+    if (f == "changeDataFeed" && !PropertyTrue(metadata, "delta.enableChangeDataFeed")) continue;
+    if (f == "generatedColumns" && !AnyFieldMetadata(schema, "delta.generationExpression")) {
+      continue;
+    }
+    if (f == "identityColumns" && !AnyFieldMetadata(schema, "delta.identity.")) continue;
+    if (f == "allowColumnDefaults" && !AnyDefault(schema)) continue;
+    return Unsupported("writer", f, " when writing");
+  }
+  if (Supports(protocol, "v2Checkpoint") &&
+      metadata.configuration.contains("delta.checkpointPolicy")) {
+    // Nothing more to check: sluice writes no checkpoint into such a table (checkpoint.h).
+  }
+  return {};
+}
+
+FeatureNeeds NeedsOf(const Metadata& metadata, const schema::Schema& schema) {
+  FeatureNeeds n;
+  for (const auto& [key, value] : metadata.configuration) {
+    if (key.starts_with("delta.constraints.")) n.check_constraints = true;
+  }
+  auto mode = metadata.configuration.find("delta.columnMapping.mode");
+  n.column_mapping = mode != metadata.configuration.end() && mode->second != "none";
+  n.timestamp_ntz = HasTimestampNtz(*schema.struct_type());
+  n.type_widening = PropertyTrue(metadata, "delta.enableTypeWidening");
+  n.deletion_vectors = PropertyTrue(metadata, "delta.enableDeletionVectors");
+  n.append_only = PropertyTrue(metadata, "delta.appendOnly");
+  n.invariants = AnyFieldMetadata(schema, "delta.invariants");
+  return n;
+}
+
+Protocol RequiredProtocol(const FeatureNeeds& needs, const Protocol* current) {
+  Protocol p;
+  if (current != nullptr) p = *current;
+  FeatureSet reader = ReaderFeatures(p);
+  FeatureSet writer = WriterFeatures(p);
+  bool needs_table_features = needs.timestamp_ntz || needs.type_widening ||
+                              needs.deletion_vectors || p.min_writer_version >= 7;
+  if (!needs_table_features) {
+    int writer_version = std::max(p.min_writer_version, 2);
+    if (needs.check_constraints) writer_version = std::max(writer_version, 3);
+    int reader_version = p.min_reader_version;
+    if (needs.column_mapping) {
+      writer_version = std::max(writer_version, 5);
+      reader_version = std::max(reader_version, 2);
+    }
+    p.min_reader_version = reader_version;
+    p.min_writer_version = writer_version;
+    return p;
+  }
+  // Table features: list what the old versions implied, then what is needed now.
+  writer.insert({"appendOnly", "invariants"});
+  if (needs.check_constraints) writer.insert("checkConstraints");
+  if (needs.column_mapping) {
+    writer.insert("columnMapping");
+    reader.insert("columnMapping");
+  }
+  if (needs.timestamp_ntz) {
+    writer.insert("timestampNtz");
+    reader.insert("timestampNtz");
+  }
+  if (needs.type_widening && !reader.contains("typeWidening-preview")) {
+    writer.insert("typeWidening");
+    reader.insert("typeWidening");
+  }
+  if (needs.deletion_vectors) {
+    writer.insert("deletionVectors");
+    reader.insert("deletionVectors");
+  }
+  bool reader_features = !reader.empty();
+  p.min_writer_version = 7;
+  p.writer_features = std::vector<std::string>(writer.begin(), writer.end());
+  if (reader_features) {
+    p.min_reader_version = 3;
+    p.reader_features = std::vector<std::string>(reader.begin(), reader.end());
+  } else {
+    p.reader_features.reset();
+  }
+  return p;
+}
+
+}  // namespace sluice::table
