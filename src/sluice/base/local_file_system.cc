@@ -373,7 +373,11 @@ class LocalFileSystemImpl final : public FileSystem {
       if (name == "." || name == "..") continue;
       struct stat st {};
       // An entry removed between readdir and fstatat is skipped, not an error.
-      if (::fstatat(dfd, e->d_name, &st, 0) != 0) continue;
+      // errno is reset after each entry: readdir reports its own errors only through errno,
+      // and a skipped entry's ENOENT must not look like one.
+      bool gone = ::fstatat(dfd, e->d_name, &st, 0) != 0;
+      errno = 0;
+      if (gone) continue;
       out.push_back(FileInfo{std::string(name), KindOf(st), static_cast<uint64_t>(st.st_size),
                              ModifiedMs(st)});
     }
