@@ -1,0 +1,233 @@
+#include "sluice/table/data_files.h"
+
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "sluice/base/json_writer.h"
+#include "sluice/table/column_mapping.h"
+#include "sluice/table/file_stats.h"
+#include "sluice/table/partition_path.h"
+#include "sluice/table/partition_values.h"
+#include "sluice/table/transaction.h"
+
+namespace sluice::table {
+
+struct DataFileSink::Open_ {
+  std::string path;  // relative to the root, not encoded
+  PartitionValues values;
+  std::unique_ptr<data::ParquetRecordSink> sink;
+  uint64_t rows = 0;
+};
+
+namespace {
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+std::string_view CodecSuffix(parquet::Codec codec) {
+  switch (codec) {
+    case parquet::Codec::kSnappy:
+      return "snappy.";
+    case parquet::Codec::kGzip:
+      return "gz.";
+    case parquet::Codec::kZstd:
+      return "zstd.";
+    case parquet::Codec::kLz4Raw:
+      return "lz4raw.";
+    case parquet::Codec::kUncompressed:
+    case parquet::Codec::kLzo:
+    case parquet::Codec::kBrotli:
+    case parquet::Codec::kLz4:
+      return "";
+  }
+  return "";
+}
+
+// The schema of the files: the table's without its partition columns.
+Result<schema::SchemaPtr> FileSchema(const schema::Schema& table,
+                                     const std::vector<std::string>& partitions) {
+  if (partitions.empty()) return schema::Schema::FromStruct(table.struct_type(), table.info());
+  std::vector<schema::Field> fields;
+  for (const schema::Field& f : table.fields()) {
+    bool partition = false;
+    for (const std::string& p : partitions) partition |= p == f.name();
+    if (!partition) fields.push_back(f);
+  }
+  return schema::Schema::Make(std::move(fields), table.info());
+}
+
+}  // namespace
+
+std::string DataFileName(int index, std::string_view codec_suffix) {
+  return fmt::format("part-{:05d}-{}-c000.{}parquet", index, RandomUuid(), codec_suffix);
+}
+
+DataFileSink::DataFileSink(DataFileOptions options) : options_(std::move(options)) {}
+DataFileSink::~DataFileSink() = default;
+
+Result<std::unique_ptr<DataFileSink>> DataFileSink::Open(DataFileOptions options) {
+  std::unique_ptr<DataFileSink> sink(new DataFileSink(std::move(options)));
+  DataFileOptions& o = sink->options_;
+  for (const std::string& p : o.partition_columns) {
+    if (o.schema->struct_type()->FindField(p) == nullptr) {
+      return InvalidArgument(fmt::format("partition column '{}' is not in the schema", p));
+    }
+  }
+  SLUICE_ASSIGN_OR_RETURN(schema::SchemaPtr files, FileSchema(*o.schema, o.partition_columns));
+  data::ParquetPlanOptions plan;
+  plan.schema.use_physical_names = o.physical_names;
+  SLUICE_ASSIGN_OR_RETURN(sink->plan_, data::ParquetRecordPlan::Compile(files, plan));
+  sink->slow_path_ =
+      !o.partition_columns.empty() || (o.constraints != nullptr && !o.constraints->empty());
+  return sink;
+}
+
+Result<DataFileSink::Open_*> DataFileSink::FileFor(const std::string& directory,
+                                                   const PartitionValues& values) {
+  auto it = open_.find(directory);
+  if (it != open_.end()) return it->second.get();
+  auto file = std::make_unique<Open_>();
+  std::string name = DataFileName(file_counter_++, CodecSuffix(options_.writer.columns.codec));
+  file->path = directory.empty() ? name : directory + "/" + name;
+  file->values = values;
+  std::string full = options_.root + "/" + file->path;
+  if (!directory.empty()) SLUICE_TRY(options_.fs->CreateDirs(options_.root + "/" + directory));
+  SLUICE_ASSIGN_OR_RETURN(auto writable, options_.fs->OpenWritable(full, {.sync = true}));
+  SLUICE_ASSIGN_OR_RETURN(file->sink, data::ParquetRecordSink::Open(plan_, std::move(writable),
+                                                                    options_.writer));
+  written_.push_back(full);
+  Open_* raw = file.get();
+  open_.emplace(directory, std::move(file));
+  return raw;
+}
+
+Status DataFileSink::CloseFile(Open_& file) {
+  SLUICE_TRY(file.sink->Close());
+  std::map<std::string, std::string> configuration(options_.configuration.begin(),
+                                                   options_.configuration.end());
+  SLUICE_ASSIGN_OR_RETURN(StatsOptions stats_options, StatsOptions::FromConfiguration(configuration));
+  SLUICE_ASSIGN_OR_RETURN(
+      std::string stats,
+      FileStatsJson(file.sink->metadata(), plan_->parquet_schema(), stats_options));
+  AddFile add;
+  add.path = EncodeAddPath(file.path);
+  add.partition_values = file.values;
+  add.size = file.sink->bytes_written();
+  add.modification_time = NowMs();
+  add.data_change = true;
+  add.stats = std::move(stats);
+  adds_.push_back(std::move(add));
+  bytes_ += static_cast<uint64_t>(file.sink->bytes_written());
+  return Ok();
+}
+
+Status DataFileSink::WriteLine(std::string_view line) {
+  if (line.empty()) return Ok();
+  ++rows_;
+  if (!slow_path_) {
+    SLUICE_ASSIGN_OR_RETURN(Open_ * file, FileFor("", {}));
+    SLUICE_TRY(file->sink->Append(line));
+    return Ok();
+  }
+  SLUICE_ASSIGN_OR_RETURN(JsonValue row, ParseJson(line));
+  if (options_.constraints != nullptr && !options_.constraints->empty()) {
+    SLUICE_ASSIGN_OR_RETURN(std::optional<ConstraintViolation> broken,
+                            options_.constraints->Check(row));
+    if (broken) {
+      --rows_;
+      if (options_.on_violation == OnViolation::kFail || options_.quarantine == nullptr) {
+        failure_ = std::move(broken);
+        return Fail(ErrorCode::kIncompatible, failure_->Message());
+      }
+      ++quarantined_;
+      JsonWriter w;
+      w.BeginObject();
+      w.Key("error").String(broken->Message());
+      w.Key("violations").BeginArray().BeginObject();
+      w.Key("path").String(broken->name);
+      w.Key("kind").String(broken->invariant ? "invariant" : "check_constraint");
+      w.EndObject().EndArray();
+      w.Key("raw").String(line);
+      w.Key("raw_encoding").String("utf8");
+      w.EndObject();
+      std::string out = w.Take();
+      out += '\n';
+      return options_.quarantine->Write(out);
+    }
+  }
+  std::string directory;
+  PartitionValues values;
+  if (!options_.partition_columns.empty()) {
+    JsonValue logged = JsonValue::Object();
+    for (const std::string& column : options_.partition_columns) {
+      const schema::Field* field = options_.schema->struct_type()->FindField(column);
+      const JsonValue* v = row.Find(column);
+      SLUICE_ASSIGN_OR_RETURN(JsonValue text,
+                              SerializePartitionValue(column, *field->type(),
+                                                      v == nullptr ? JsonValue() : *v));
+      std::string key = column;
+      if (options_.physical_names) key = PhysicalName(*field);
+      values[key] = text.is_string() ? std::optional<std::string>(text.as_string())
+                                     : std::nullopt;
+      logged.Set(key, std::move(text));
+      row.Remove(column);
+    }
+    std::vector<std::string> keys;
+    for (const std::string& column : options_.partition_columns) {
+      const schema::Field* field = options_.schema->struct_type()->FindField(column);
+      keys.push_back(options_.physical_names ? PhysicalName(*field) : column);
+    }
+    SLUICE_ASSIGN_OR_RETURN(directory, PartitionDirectory(keys, logged));
+    while (!directory.empty() && directory.back() == '/') directory.pop_back();
+  }
+  SLUICE_ASSIGN_OR_RETURN(Open_ * file, FileFor(directory, values));
+  SLUICE_TRY(file->sink->Append(ToJson(row)));
+  if (options_.max_rows_per_file > 0 && ++file->rows >= options_.max_rows_per_file) {
+    SLUICE_TRY(CloseFile(*file));
+    open_.erase(directory);
+  }
+  return Ok();
+}
+
+Status DataFileSink::Write(std::string_view bytes) {
+  if (!slow_path_ && options_.max_rows_per_file == 0 && pending_.empty() && !bytes.empty() &&
+      bytes.back() == '\n') {
+    // The fast path: whole lines straight into the one file.
+    SLUICE_ASSIGN_OR_RETURN(Open_ * file, FileFor("", {}));
+    int64_t before = file->sink->num_rows();
+    SLUICE_TRY(file->sink->AppendLines(bytes));
+    rows_ += static_cast<uint64_t>(file->sink->num_rows() - before);
+    return Ok();
+  }
+  pending_.append(bytes);
+  size_t start = 0;
+  for (size_t nl; (nl = pending_.find('\n', start)) != std::string::npos; start = nl + 1) {
+    SLUICE_TRY(WriteLine(std::string_view(pending_).substr(start, nl - start)));
+  }
+  pending_.erase(0, start);
+  return Ok();
+}
+
+Status DataFileSink::Finish() {
+  if (!pending_.empty()) {
+    std::string last = std::move(pending_);
+    pending_.clear();
+    SLUICE_TRY(WriteLine(last));
+  }
+  for (auto& [directory, file] : open_) SLUICE_TRY(CloseFile(*file));
+  open_.clear();
+  return Ok();
+}
+
+void DataFileSink::Abort() {
+  open_.clear();  // unfinished files vanish with their writers
+  for (const std::string& path : written_) (void)options_.fs->RemoveFile(path);
+  written_.clear();
+  adds_.clear();
+}
+
+}  // namespace sluice::table
