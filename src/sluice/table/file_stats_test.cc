@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
@@ -342,6 +343,16 @@ TEST(FileStatsTest, ColumnMappingKeysArePhysicalNames) {
             R"("tightBounds":true})");
 }
 
+TEST(FileStatsTest, AFieldTheFileLeavesOutIsNullInEveryRow) {
+  auto schema = dialects::spark::ReadJson(R"({"type":"struct","fields":[
+    {"name":"a","type":"integer","nullable":true,"metadata":{}},
+    {"name":"v","type":"void","nullable":true,"metadata":{}}]})");
+  ASSERT_TRUE(schema.has_value()) << schema.error().message();
+  EXPECT_EQ(Stats(Write(schema->value, {R"({"a":1})", R"({"a":2})"})),
+            R"({"numRecords":2,"minValues":{"a":1},"maxValues":{"a":2},)"
+            R"("nullCount":{"a":0,"v":2},"tightBounds":true})");
+}
+
 // ---- Footers the writer would not produce --------------------------------------------------
 
 Written TwoGroups() {
@@ -412,6 +423,109 @@ TEST(FileStatsTest, FootersThatDoNotFitAreErrors) {
   r = FileStatsJson(TwoGroups().meta, w.plan->parquet_schema(), bad);
   ASSERT_FALSE(r.has_value());
   EXPECT_NE(r.error().message().find("unclosed backquote"), std::string::npos);
+}
+
+// A footer another writer could have written, with the encodings sluice's writer does not use.
+struct ForeignColumn {
+  parquet::SchemaElement element;
+  std::string min, max;
+};
+
+parquet::SchemaElement Leaf(std::string name, parquet::PhysicalType type,
+                            std::optional<parquet::LogicalType> logical = std::nullopt,
+                            std::optional<int32_t> length = std::nullopt) {
+  parquet::SchemaElement e;
+  e.name = std::move(name);
+  e.type = type;
+  e.repetition = parquet::Repetition::kOptional;
+  e.logical_type = logical;
+  e.type_length = length;
+  return e;
+}
+
+parquet::LogicalType Logical(parquet::LogicalType::Kind kind) {
+  parquet::LogicalType t;
+  t.kind = kind;
+  return t;
+}
+
+template <class T>
+std::string Le(T v) {
+  std::string s(sizeof(T), '\0');
+  std::memcpy(s.data(), &v, sizeof(T));
+  return s;
+}
+
+TEST(FileStatsTest, ForeignEncodingsDecodeByTheirAnnotations) {
+  using parquet::LogicalType;
+  using parquet::PhysicalType;
+  LogicalType u32 = Logical(LogicalType::Kind::kInteger);
+  u32.is_signed = false;
+  LogicalType u64 = u32;
+  u64.bit_width = 64;
+  LogicalType dec = Logical(LogicalType::Kind::kDecimal);
+  dec.decimal_precision = 20;
+  dec.decimal_scale = 2;
+  LogicalType ts_millis = Logical(LogicalType::Kind::kTimestamp);
+  ts_millis.adjusted_to_utc = true;
+  ts_millis.unit = parquet::TimeUnit::kMillis;
+  LogicalType ntz_nanos = Logical(LogicalType::Kind::kTimestamp);
+  ntz_nanos.unit = parquet::TimeUnit::kNanos;
+  LogicalType time = Logical(LogicalType::Kind::kTime);
+  const std::vector<ForeignColumn> columns = {
+      {Leaf("u32", PhysicalType::kInt32, u32), Le<uint32_t>(1), Le<uint32_t>(0xFFFFFFFF)},
+      {Leaf("u64", PhysicalType::kInt64, u64), Le<uint64_t>(0), Le<uint64_t>(UINT64_MAX)},
+      {Leaf("dec", PhysicalType::kFixedLenByteArray, dec, 9),
+       std::string("\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xFF\x6A", 9),
+       std::string("\x00\x11\x22\x10\xF4\x7D\xE9\x81\x15", 9)},
+      {Leaf("half", PhysicalType::kFixedLenByteArray, Logical(LogicalType::Kind::kFloat16), 2),
+       Le<uint16_t>(0xBC00), Le<uint16_t>(0x3C00)},
+      {Leaf("ts", PhysicalType::kInt64, ts_millis), Le<int64_t>(-1), Le<int64_t>(1000)},
+      {Leaf("ntz", PhysicalType::kInt64, ntz_nanos), Le<int64_t>(-1),
+       Le<int64_t>(86400000000000 + 999999999)},
+      {Leaf("d", PhysicalType::kInt32, Logical(LogicalType::Kind::kDate)), Le<int32_t>(-800000),
+       Le<int32_t>(0)},
+      {Leaf("legacy_ts", PhysicalType::kInt96), std::string(12, '\0'), std::string(12, '\1')},
+      {Leaf("t", PhysicalType::kInt64, time), Le<int64_t>(0), Le<int64_t>(5)},
+      {Leaf("id", PhysicalType::kFixedLenByteArray, Logical(LogicalType::Kind::kUuid), 16),
+       std::string(16, '\0'), std::string(16, '\1')},
+  };
+  parquet::FileMetaData meta;
+  parquet::SchemaElement root;
+  root.name = "schema";
+  root.num_children = static_cast<int32_t>(columns.size());
+  meta.schema.push_back(root);
+  parquet::RowGroup rg;
+  rg.num_rows = 2;
+  for (const ForeignColumn& c : columns) {
+    meta.schema.push_back(c.element);
+    parquet::ColumnMetaData cm;
+    cm.type = *c.element.type;
+    cm.path_in_schema = {c.element.name};
+    cm.num_values = 2;
+    cm.statistics.emplace();
+    cm.statistics->null_count = 0;
+    cm.statistics->min_value = c.min;
+    cm.statistics->max_value = c.max;
+    parquet::ColumnChunk chunk;
+    chunk.meta_data = cm;
+    rg.columns.push_back(chunk);
+  }
+  meta.row_groups.push_back(rg);
+  auto schema = parquet::ParquetSchema::FromElements(meta.schema);
+  ASSERT_TRUE(schema.has_value()) << schema.error().message();
+  auto json =
+      FileStatsJson(meta, schema->value, Options([](StatsOptions& o) { o.tight_bounds = false; }));
+  ASSERT_TRUE(json.has_value()) << json.error().message();
+  // Unsigned integers by value; a decimal in fixed bytes; a half float's minimum; timestamps in
+  // any unit to milliseconds; a date before year 1 left out; INT96, time and uuid without bounds.
+  EXPECT_EQ(*json, R"({"numRecords":2,"minValues":{"u32":1,"u64":0,"dec":-1.50,"half":-1,)"
+                   R"("ts":"1969-12-31T23:59:59.999Z","ntz":"1969-12-31T23:59:59.999"},)"
+                   R"("maxValues":{"u32":4294967295,"u64":18446744073709551615,)"
+                   R"("dec":12345678901234567.89,"ts":"1970-01-01T00:00:01.000Z",)"
+                   R"("ntz":"1970-01-02T00:00:00.999","d":"1970-01-01"},)"
+                   R"("nullCount":{"u32":0,"u64":0,"dec":0,"half":0,"ts":0,"ntz":0,"d":0,)"
+                   R"("legacy_ts":0,"t":0,"id":0}})");
 }
 
 // ---- Options -------------------------------------------------------------------------------
