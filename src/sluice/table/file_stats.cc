@@ -36,7 +36,10 @@ std::string AsciiLower(std::string_view s) {
 // Java's Integer.parseInt, as Delta reads these properties: an optional sign and decimal digits,
 // nothing else, within int range.
 std::optional<int> ParseJavaInt(std::string_view s) {
-  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+  if (!s.empty() && s.front() == '+') {
+    s.remove_prefix(1);
+    if (!s.empty() && s.front() == '-') return std::nullopt;
+  }
   if (s.empty() || s.front() == '+') return std::nullopt;
   int v = 0;
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);

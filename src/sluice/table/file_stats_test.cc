@@ -563,6 +563,7 @@ TEST(StatsOptionsTest, BadValuesNameTheKeyAndValue) {
       {"delta.dataSkippingNumIndexedCols", "abc"},
       {"delta.dataSkippingNumIndexedCols", "99999999999"},
       {"delta.dataSkippingNumIndexedCols", ""},
+      {"delta.dataSkippingNumIndexedCols", "+-3"},
       {"delta.dataSkippingStringPrefixLength", "-1"},
       {"delta.dataSkippingStringPrefixLength", "1.5"},
       {"delta.dataSkippingStatsColumns", "a,,b"},
