@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/data_flags.h"
 #include "cli/table_commands.h"
+#include "sluice/base/json_writer.h"
 #include "sluice/base/std_io.h"
 #include "sluice/data/input_files.h"
 #include "sluice/report/data_render.h"
@@ -38,8 +39,8 @@ std::vector<std::string> SplitColumns(const std::string& list) {
   size_t start = 0;
   while (start <= list.size() && !list.empty()) {
     size_t comma = list.find(',', start);
-    std::string part = list.substr(start, comma == std::string::npos ? std::string::npos
-                                                                     : comma - start);
+    std::string part =
+        list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     while (!part.empty() && part.front() == ' ') part.erase(part.begin());
     while (!part.empty() && part.back() == ' ') part.pop_back();
     if (!part.empty()) out.push_back(part);
@@ -245,8 +246,8 @@ int RunCreate(const CreateFlags& f) {
   auto constraints = KeyValues("--constraint", f.constraints);
   if (!constraints.has_value()) return ReportError(constraints.error());
   table::StringMap props(properties->begin(), properties->end());
-  auto created = table::NewTableMetadata(*loaded->schema, SplitColumns(f.partition_by), props,
-                                         *constraints);
+  auto created =
+      table::NewTableMetadata(*loaded->schema, SplitColumns(f.partition_by), props, *constraints);
   if (!created.has_value()) return ReportError(created.error());
   auto txn = table::Transaction::Begin(LocalFileSystem(), f.path);
   if (!txn.has_value()) return ReportError(txn.error());
@@ -285,8 +286,7 @@ void RegisterTableWriteCommands(CLI::App* table, int& exit_code) {
   auto create = std::make_shared<CreateFlags>();
   CLI::App* c = table->add_subcommand("create", "Create an empty Delta table with a schema");
   c->add_option("path", create->path, "The table's folder")->required();
-  c->add_option("--schema", create->schema, "The table's schema (any schema language)")
-      ->required();
+  c->add_option("--schema", create->schema, "The table's schema (any schema language)")->required();
   c->add_option("--from", create->schema_from, "The schema's format, when detection is not enough");
   c->add_option("--partition-by", create->partition_by, "Partition columns, comma-separated");
   c->add_option("--property", create->properties, "A table property KEY=VALUE (repeatable)");
@@ -296,8 +296,9 @@ void RegisterTableWriteCommands(CLI::App* table, int& exit_code) {
 
   auto append = std::make_shared<WriteFlags>();
   CLI::App* a = table->add_subcommand(
-      "append", "Append records to a Delta table with Delta's schema enforcement (creating it "
-                "from the data when there is none)");
+      "append",
+      "Append records to a Delta table with Delta's schema enforcement (creating it "
+      "from the data when there is none)");
   append->Register(a, false);
   a->callback([append, &exit_code] { exit_code = RunWrite(*append); });
 

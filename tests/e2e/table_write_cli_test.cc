@@ -121,8 +121,8 @@ TEST(TableWriteCliTest, Seed002EnforcementRefusesAnUnexpectedColumnAndARetypedAm
   EXPECT_TRUE(Contains(string_amount.err, "order_amount")) << string_amount.err;
 
   // Validation first, on the user's terms: the same records, against the table's schema.
-  RunResult validated = RunSluice({"validate", extra, "--schema", schema, "--quarantine",
-                                   "/dev/null", "--format", "json"});
+  RunResult validated = RunSluice(
+      {"validate", extra, "--schema", schema, "--quarantine", "/dev/null", "--format", "json"});
   EXPECT_EQ(validated.exit_code, 1);
   // Then the change on purpose.
   RunResult merged = RunSluice({"table", "append", table, extra, "--merge-schema", "-q"});
@@ -172,7 +172,8 @@ TEST(TableWriteCliTest, TypeWideningTurnsAnIntColumnIntoALong) {
   EXPECT_TRUE(Contains(widened.out, "type_widened amount: INT -> BIGINT")) << widened.out;
   std::ifstream log(table + "/_delta_log/00000000000000000001.json");
   std::string text((std::istreambuf_iterator<char>(log)), {});
-  EXPECT_TRUE(Contains(text, R"(delta.typeChanges\":[{\"fromType\":\"integer\",\"toType\":\"long\"})"))
+  EXPECT_TRUE(
+      Contains(text, R"(delta.typeChanges\":[{\"fromType\":\"integer\",\"toType\":\"long\"})"))
       << text;
   EXPECT_TRUE(Contains(text, "\"typeWidening\"")) << text;
   EXPECT_TRUE(Contains(text, "\"minReaderVersion\":3")) << text;
@@ -211,9 +212,10 @@ TEST(TableWriteCliTest, ConstraintsFailTheWriteOrQuarantineTheRows) {
 TEST(TableWriteCliTest, AppendCreatesATableFromTheDataAndPartitionsIt) {
   const std::string dir = Folder("partitioned");
   const std::string table = dir + "/t";
-  std::string rows = Write(dir, "rows.jsonl",
-                           "{\"day\": \"2026-08-15\", \"n\": 1}\n{\"day\": \"2026-08-16\", \"n\": 2}\n"
-                           "{\"day\": null, \"n\": 3}\n{\"day\": \"a b:c\", \"n\": 4}\n");
+  std::string rows =
+      Write(dir, "rows.jsonl",
+            "{\"day\": \"2026-08-15\", \"n\": 1}\n{\"day\": \"2026-08-16\", \"n\": 2}\n"
+            "{\"day\": null, \"n\": 3}\n{\"day\": \"a b:c\", \"n\": 4}\n");
   RunResult created = RunSluice({"table", "append", table, rows, "--partition-by", "day"});
   ASSERT_EQ(created.exit_code, 0) << created.err << created.out;
   EXPECT_TRUE(Contains(created.out, "created at version 0: 4 rows in 4 files")) << created.out;

@@ -25,11 +25,11 @@ std::string Text(const table::TableWriteResult& r, std::string_view path) {
   std::string out;
   switch (r.outcome) {
     case table::WriteOutcome::kCommitted:
-      out += fmt::format("{}: {} version {}: {} rows in {} files ({} bytes){}\n", path,
-                         r.created ? "created at" : "committed", r.version, r.rows_written,
-                         r.files_added, r.bytes_written,
-                         r.files_removed > 0 ? fmt::format(", {} files removed", r.files_removed)
-                                             : std::string());
+      out += fmt::format(
+          "{}: {} version {}: {} rows in {} files ({} bytes){}\n", path,
+          r.created ? "created at" : "committed", r.version, r.rows_written, r.files_added,
+          r.bytes_written,
+          r.files_removed > 0 ? fmt::format(", {} files removed", r.files_removed) : std::string());
       break;
     case table::WriteOutcome::kRejected:
       out += fmt::format("{}: write rejected, nothing committed (table at version {})\n", path,
@@ -37,18 +37,18 @@ std::string Text(const table::TableWriteResult& r, std::string_view path) {
       out += fmt::format("  {}\n", r.rejection);
       for (size_t i = 1; i < r.violations.size(); ++i) {
         const auto& v = r.violations[i];
-        out += fmt::format("  {}{}{}\n",
-                           v.error_class.empty() ? "" : "[" + v.error_class + "] ", v.message,
-                           v.path.empty() ? "" : " (at " + v.path.ToString() + ")");
+        out += fmt::format("  {}{}{}\n", v.error_class.empty() ? "" : "[" + v.error_class + "] ",
+                           v.message, v.path.empty() ? "" : " (at " + v.path.ToString() + ")");
       }
       for (const auto& v : r.violations) {
         if (!v.hint.empty()) out += fmt::format("  hint: {}: {}\n", v.path.ToString(), v.hint);
       }
       break;
     case table::WriteOutcome::kSkipped:
-      out += fmt::format("{}: skipped: this transaction version is already in the table "
-                         "(version {})\n",
-                         path, r.version);
+      out += fmt::format(
+          "{}: skipped: this transaction version is already in the table "
+          "(version {})\n",
+          path, r.version);
       return out;
   }
   if (r.outcome == table::WriteOutcome::kCommitted &&
@@ -70,6 +70,7 @@ std::string Text(const table::TableWriteResult& r, std::string_view path) {
     }
   }
   const data::ValidateReport& v = r.report;
+  if (r.outcome == table::WriteOutcome::kRejected && v.records_in == 0) return out;
   out += fmt::format("  records: {} in, {} valid, {} rescued, {} quarantined", v.records_in,
                      v.valid, v.rescued, v.quarantined + r.constraint_quarantined);
   if (r.constraint_quarantined > 0) {

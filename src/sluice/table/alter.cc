@@ -1,10 +1,11 @@
 #include "sluice/table/alter.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 
-#include <fmt/format.h>
-
+#include "sluice/base/json_writer.h"
 #include "sluice/dialects/spark/spark.h"
 #include "sluice/evolution/table_merge.h"
 #include "sluice/table/column_mapping.h"
@@ -36,7 +37,8 @@ Result<TypePtr> EditStruct(const TypePtr& type, std::span<const PathSegment> par
                            const std::string& where) {
   if (parent.empty()) {
     if (!type->is_struct()) {
-      return InvalidArgument(fmt::format("{} is not a struct", where.empty() ? "the table" : where));
+      return InvalidArgument(
+          fmt::format("{} is not a struct", where.empty() ? "the table" : where));
     }
     std::vector<Field> fields = type->fields();
     SLUICE_TRY(edit(fields));
@@ -48,9 +50,9 @@ Result<TypePtr> EditStruct(const TypePtr& type, std::span<const PathSegment> par
       if (!type->is_struct()) return InvalidArgument(fmt::format("{} is not a struct", where));
       std::vector<size_t> found = type->FindFieldsIgnoreCase(step.name);
       if (found.empty()) {
-        return InvalidArgument(fmt::format(
-            "[DELTA_COLUMN_NOT_FOUND_IN_SCHEMA] column {} does not exist",
-            where.empty() ? step.name : where + "." + step.name));
+        return InvalidArgument(
+            fmt::format("[DELTA_COLUMN_NOT_FOUND_IN_SCHEMA] column {} does not exist",
+                        where.empty() ? step.name : where + "." + step.name));
       }
       std::vector<Field> fields = type->fields();
       Field& f = fields[found[0]];
@@ -64,8 +66,8 @@ Result<TypePtr> EditStruct(const TypePtr& type, std::span<const PathSegment> par
       if (type->kind() != TypeKind::kArray) {
         return InvalidArgument(fmt::format("{} is not an array", where));
       }
-      SLUICE_ASSIGN_OR_RETURN(TypePtr element, EditStruct(type->element_type(), parent.subspan(1),
-                                                          edit, where + "[]"));
+      SLUICE_ASSIGN_OR_RETURN(
+          TypePtr element, EditStruct(type->element_type(), parent.subspan(1), edit, where + "[]"));
       return Type::Array(std::move(element), type->contains_null());
     }
     case PathSegment::Kind::kKey:
@@ -251,10 +253,13 @@ Status RenameOrDrop(const Snapshot&, const AlterChange& c, Plan& p, bool drop) {
     return InvalidArgument(fmt::format("'{}' does not name a column", c.a));
   }
   if (IsPartitionColumn(p.metadata, path)) {
-    return InvalidArgument(fmt::format(
-        drop ? "[DELTA_UNSUPPORTED_DROP_PARTITION_COLUMN] cannot drop partition column {}"
-             : "cannot rename partition column {}: sluice does not rename partition columns",
-        c.a));
+    return InvalidArgument(
+        drop ? fmt::format("[DELTA_UNSUPPORTED_DROP_PARTITION_COLUMN] cannot drop partition "
+                           "column {}",
+                           c.a)
+             : fmt::format("cannot rename partition column {}: sluice does not rename "
+                           "partition columns",
+                           c.a));
   }
   SLUICE_TRY(EnableNameMapping(p.metadata, p.schema, p.notes));
   std::string old_name = path.back().name;
@@ -262,8 +267,8 @@ Status RenameOrDrop(const Snapshot&, const AlterChange& c, Plan& p, bool drop) {
       p.schema, Edit(*p.schema, path.Parent(), [&](std::vector<Field>& fields) -> Status {
         auto found = FindIgnoreCase(fields, old_name);
         if (!found) {
-          return InvalidArgument(fmt::format(
-              "[DELTA_COLUMN_NOT_FOUND_IN_SCHEMA] column {} does not exist", c.a));
+          return InvalidArgument(
+              fmt::format("[DELTA_COLUMN_NOT_FOUND_IN_SCHEMA] column {} does not exist", c.a));
         }
         if (drop) {
           if (fields.size() == 1) {
@@ -285,9 +290,9 @@ Status RenameOrDrop(const Snapshot&, const AlterChange& c, Plan& p, bool drop) {
   // Constraints that read the column stop the change, as in Delta.
   Result<TableConstraints> still = TableConstraints::Compile(p.metadata, *p.schema);
   if (!still.has_value()) {
-    return InvalidArgument(fmt::format(
-        "[DELTA_CONSTRAINT_DEPENDENT_COLUMN_CHANGE] cannot {} column {}: {}",
-        drop ? "drop" : "rename", c.a, still.error().message()));
+    return InvalidArgument(
+        fmt::format("[DELTA_CONSTRAINT_DEPENDENT_COLUMN_CHANGE] cannot {} column {}: {}",
+                    drop ? "drop" : "rename", c.a, still.error().message()));
   }
   if (drop) {
     p.operation = "DROP COLUMNS";
@@ -295,9 +300,9 @@ Status RenameOrDrop(const Snapshot&, const AlterChange& c, Plan& p, bool drop) {
   } else {
     p.operation = "RENAME COLUMN";
     p.parameters.Set("oldColumnPath", JsonValue::String(c.a));
-    p.parameters.Set("newColumnPath",
-                     JsonValue::String(path.Parent().empty() ? c.b
-                                                             : path.Parent().ToString() + "." + c.b));
+    p.parameters.Set(
+        "newColumnPath",
+        JsonValue::String(path.Parent().empty() ? c.b : path.Parent().ToString() + "." + c.b));
   }
   return Ok();
 }
@@ -337,8 +342,8 @@ Status SetProperty(const AlterChange& c, Plan& p) {
     return InvalidArgument("CHECK constraints are added with --add-constraint NAME EXPR");
   }
   if (Lower(c.a).starts_with("delta.") && !KnownDeltaProperty(c.a)) {
-    return InvalidArgument(fmt::format(
-        "[DELTA_UNKNOWN_CONFIGURATION] unknown configuration was specified: {}", c.a));
+    return InvalidArgument(
+        fmt::format("[DELTA_UNKNOWN_CONFIGURATION] unknown configuration was specified: {}", c.a));
   }
   if (c.a == kColumnMappingModeKey) {
     SLUICE_ASSIGN_OR_RETURN(ColumnMappingMode current, MappingModeOf(p.metadata));

@@ -66,8 +66,8 @@ Result<ColumnMappingMode> MappingModeOf(const Metadata& metadata) {
   if (it == metadata.configuration.end() || it->second == "none") return ColumnMappingMode::kNone;
   if (it->second == "name") return ColumnMappingMode::kName;
   if (it->second == "id") return ColumnMappingMode::kId;
-  return InvalidArgument(fmt::format(
-      "{} is '{}'; it must be none, name or id", kColumnMappingModeKey, it->second));
+  return InvalidArgument(
+      fmt::format("{} is '{}'; it must be none, name or id", kColumnMappingModeKey, it->second));
 }
 
 std::optional<int64_t> ColumnId(const schema::Field& field) {
@@ -125,8 +125,8 @@ Result<schema::TypePtr> AssignIn(const schema::TypePtr& type, int64_t* max_colum
   return type;
 }
 
-Result<schema::SchemaPtr> AssignColumnMapping(const schema::Schema& schema,
-                                              int64_t* max_column_id, bool keep_names) {
+Result<schema::SchemaPtr> AssignColumnMapping(const schema::Schema& schema, int64_t* max_column_id,
+                                              bool keep_names) {
   *max_column_id = std::max(*max_column_id, MaxColumnIdIn(schema));
   SLUICE_ASSIGN_OR_RETURN(schema::TypePtr type,
                           AssignIn(schema.struct_type(), max_column_id, keep_names));

@@ -28,8 +28,8 @@ Result<ColumnMappingMode> MappingModeOf(const Metadata& metadata);
 /// above `*max_column_id` and a physical name: "col-<uuid>" for new columns, or the field's own
 /// name when `keep_names` (turning column mapping on for an existing table, whose files already
 /// name the columns so). `*max_column_id` ends at the highest id handed out.
-Result<schema::SchemaPtr> AssignColumnMapping(const schema::Schema& schema,
-                                              int64_t* max_column_id, bool keep_names);
+Result<schema::SchemaPtr> AssignColumnMapping(const schema::Schema& schema, int64_t* max_column_id,
+                                              bool keep_names);
 
 /// The highest delta.columnMapping.id in the schema (0 when none).
 int64_t MaxColumnIdIn(const schema::Schema& schema);

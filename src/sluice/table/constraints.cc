@@ -1,9 +1,9 @@
 #include "sluice/table/constraints.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
-
-#include <fmt/format.h>
 
 #include "sluice/base/json_writer.h"
 #include "sluice/table/expression.h"
@@ -69,9 +69,9 @@ Status CollectInvariants(const schema::Schema& schema,
     const JsonValue* outer = parsed.has_value() ? parsed->Find("expression") : nullptr;
     const JsonValue* inner = outer != nullptr ? outer->Find("expression") : nullptr;
     if (inner == nullptr || !inner->is_string()) {
-      status = InvalidArgument(fmt::format(
-          "{}: delta.invariants must be {{\"expression\":{{\"expression\":\"...\"}}}}",
-          path.ToString()));
+      status = InvalidArgument(
+          fmt::format("{}: delta.invariants must be {{\"expression\":{{\"expression\":\"...\"}}}}",
+                      path.ToString()));
       return;
     }
     out.emplace_back(path.ToString(), inner->as_string());
@@ -86,9 +86,7 @@ TableConstraints::~TableConstraints() = default;
 TableConstraints::TableConstraints(TableConstraints&&) noexcept = default;
 TableConstraints& TableConstraints::operator=(TableConstraints&&) noexcept = default;
 
-std::string ConstraintKey(std::string_view name) {
-  return "delta.constraints." + Lower(name);
-}
+std::string ConstraintKey(std::string_view name) { return "delta.constraints." + Lower(name); }
 
 Status CheckConstraintExpression(std::string_view expression, const schema::Schema& schema) {
   SLUICE_TRY(Compile("CHECK constraint", expression, schema));
@@ -104,7 +102,8 @@ Result<TableConstraints> TableConstraints::Compile(const Metadata& metadata,
     std::string name = key.substr(kPrefix.size());
     SLUICE_ASSIGN_OR_RETURN(BoundExpression bound,
                             table::Compile(fmt::format("CHECK constraint {}", name), text, schema));
-    out.checks_.push_back(std::make_shared<Compiled>(Compiled{name, text, false, std::move(bound)}));
+    out.checks_.push_back(
+        std::make_shared<Compiled>(Compiled{name, text, false, std::move(bound)}));
   }
   std::vector<std::pair<std::string, std::string>> invariants;
   SLUICE_TRY(CollectInvariants(schema, invariants));
@@ -135,13 +134,15 @@ Result<std::optional<ConstraintViolation>> TableConstraints::Check(const JsonVal
 std::string ConstraintViolation::Message() const {
   std::string out;
   if (invariant) {
-    out = fmt::format("[DELTA_VIOLATE_CONSTRAINT_WITH_VALUES] Invariant {} violated by row with "
-                      "values:",
-                      expression);
+    out = fmt::format(
+        "[DELTA_VIOLATE_CONSTRAINT_WITH_VALUES] Invariant {} violated by row with "
+        "values:",
+        expression);
   } else {
-    out = fmt::format("[DELTA_VIOLATE_CONSTRAINT_WITH_VALUES] CHECK constraint {} {} violated by "
-                      "row with values:",
-                      name, expression);
+    out = fmt::format(
+        "[DELTA_VIOLATE_CONSTRAINT_WITH_VALUES] CHECK constraint {} {} violated by "
+        "row with values:",
+        name, expression);
   }
   for (const auto& [column, value] : values) out += fmt::format("\n - {} : {}", column, value);
   return out;

@@ -1,8 +1,8 @@
 #include "sluice/table/data_files.h"
 
-#include <chrono>
-
 #include <fmt/format.h>
+
+#include <chrono>
 
 #include "sluice/base/json_writer.h"
 #include "sluice/table/column_mapping.h"
@@ -77,6 +77,7 @@ Result<std::unique_ptr<DataFileSink>> DataFileSink::Open(DataFileOptions options
       return InvalidArgument(fmt::format("partition column '{}' is not in the schema", p));
     }
   }
+  SLUICE_TRY(o.fs->CreateDirs(o.root));
   SLUICE_ASSIGN_OR_RETURN(schema::SchemaPtr files, FileSchema(*o.schema, o.partition_columns));
   data::ParquetPlanOptions plan;
   plan.schema.use_physical_names = o.physical_names;
@@ -97,8 +98,8 @@ Result<DataFileSink::Open_*> DataFileSink::FileFor(const std::string& directory,
   std::string full = options_.root + "/" + file->path;
   if (!directory.empty()) SLUICE_TRY(options_.fs->CreateDirs(options_.root + "/" + directory));
   SLUICE_ASSIGN_OR_RETURN(auto writable, options_.fs->OpenWritable(full, {.sync = true}));
-  SLUICE_ASSIGN_OR_RETURN(file->sink, data::ParquetRecordSink::Open(plan_, std::move(writable),
-                                                                    options_.writer));
+  SLUICE_ASSIGN_OR_RETURN(
+      file->sink, data::ParquetRecordSink::Open(plan_, std::move(writable), options_.writer));
   written_.push_back(full);
   Open_* raw = file.get();
   open_.emplace(directory, std::move(file));
@@ -109,10 +110,11 @@ Status DataFileSink::CloseFile(Open_& file) {
   SLUICE_TRY(file.sink->Close());
   std::map<std::string, std::string> configuration(options_.configuration.begin(),
                                                    options_.configuration.end());
-  SLUICE_ASSIGN_OR_RETURN(StatsOptions stats_options, StatsOptions::FromConfiguration(configuration));
-  SLUICE_ASSIGN_OR_RETURN(
-      std::string stats,
-      FileStatsJson(file.sink->metadata(), plan_->parquet_schema(), stats_options));
+  SLUICE_ASSIGN_OR_RETURN(StatsOptions stats_options,
+                          StatsOptions::FromConfiguration(configuration));
+  stats_options.tight_bounds = options_.tight_bounds;
+  SLUICE_ASSIGN_OR_RETURN(std::string stats, FileStatsJson(file.sink->metadata(),
+                                                           plan_->parquet_schema(), stats_options));
   AddFile add;
   add.path = EncodeAddPath(file.path);
   add.partition_values = file.values;
@@ -166,13 +168,12 @@ Status DataFileSink::WriteLine(std::string_view line) {
     for (const std::string& column : options_.partition_columns) {
       const schema::Field* field = options_.schema->struct_type()->FindField(column);
       const JsonValue* v = row.Find(column);
-      SLUICE_ASSIGN_OR_RETURN(JsonValue text,
-                              SerializePartitionValue(column, *field->type(),
-                                                      v == nullptr ? JsonValue() : *v));
+      SLUICE_ASSIGN_OR_RETURN(
+          JsonValue text,
+          SerializePartitionValue(column, *field->type(), v == nullptr ? JsonValue() : *v));
       std::string key = column;
       if (options_.physical_names) key = PhysicalName(*field);
-      values[key] = text.is_string() ? std::optional<std::string>(text.as_string())
-                                     : std::nullopt;
+      values[key] = text.is_string() ? std::optional<std::string>(text.as_string()) : std::nullopt;
       logged.Set(key, std::move(text));
       row.Remove(column);
     }

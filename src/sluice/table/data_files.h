@@ -35,6 +35,9 @@ struct DataFileOptions {
   parquet::WriterOptions writer;
   /// The table's configuration (stats options: delta.dataSkipping*).
   StringMap configuration;
+  /// Write "tightBounds" in the stats (Delta Spark does on tables that support deletion
+  /// vectors).
+  bool tight_bounds = false;
   /// A file is closed after this many rows (0: one file per partition).
   uint64_t max_rows_per_file = 0;
   const TableConstraints* constraints = nullptr;

@@ -1,9 +1,9 @@
 #include "sluice/table/write.h"
 
+#include <fmt/format.h>
+
 #include <mutex>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "sluice/base/json_writer.h"
 #include "sluice/data/parquet_source.h"
@@ -84,6 +84,7 @@ struct Target {
   std::vector<std::string> partitions;
   StringMap configuration;
   bool physical_names = false;
+  bool tight_bounds = false;
 };
 
 Result<PassResult> RunPass(const std::shared_ptr<FileSystem>& fs, const std::string& root,
@@ -109,6 +110,7 @@ Result<PassResult> RunPass(const std::shared_ptr<FileSystem>& fs, const std::str
   fo.partition_columns = target.partitions;
   fo.physical_names = target.physical_names;
   fo.configuration = target.configuration;
+  fo.tight_bounds = target.tight_bounds;
   fo.max_rows_per_file = options.max_rows_per_file;
   fo.constraints = &constraints;
   fo.on_violation = options.on_violation;
@@ -196,8 +198,8 @@ void Reject(TableWriteResult& result, std::string why) {
 }
 
 std::string ViolationText(const evolution::TableViolation& v) {
-  std::string out = v.error_class.empty() ? v.message
-                                          : fmt::format("[{}] {}", v.error_class, v.message);
+  std::string out =
+      v.error_class.empty() ? v.message : fmt::format("[{}] {}", v.error_class, v.message);
   if (!v.path.empty()) out += fmt::format(" (at {})", v.path.ToString());
   return out;
 }
@@ -261,11 +263,10 @@ Result<TableWriteResult> WriteTable(std::shared_ptr<FileSystem> fs, const std::s
       }
     } else {
       SLUICE_TRY(CheckWritable(snapshot->protocol, snapshot->metadata, *snapshot->schema));
-      SLUICE_ASSIGN_OR_RETURN(
-          evolution::MergeResult merge,
-          evolution::Merge(*snapshot->schema, *nullable,
-                           {.format = evolution::TableFormat::kDelta,
-                            .mode = evolution::TableWriteMode::kOverwrite}));
+      SLUICE_ASSIGN_OR_RETURN(evolution::MergeResult merge,
+                              evolution::Merge(*snapshot->schema, *nullable,
+                                               {.format = evolution::TableFormat::kDelta,
+                                                .mode = evolution::TableWriteMode::kOverwrite}));
       result.verdict = merge.verdict;
       result.changes = std::move(merge.changes);
       metadata = snapshot->metadata;
@@ -296,8 +297,7 @@ Result<TableWriteResult> WriteTable(std::shared_ptr<FileSystem> fs, const std::s
                                  PartitionList(metadata.partition_columns)));
       return result;
     }
-    if (options.type_widening &&
-        metadata.configuration["delta.enableTypeWidening"] != "true") {
+    if (options.type_widening && metadata.configuration["delta.enableTypeWidening"] != "true") {
       metadata.configuration["delta.enableTypeWidening"] = "true";
       protocol = RequiredProtocol(NeedsOf(metadata, *snapshot->schema), &protocol);
       metadata_changed = true;
@@ -308,15 +308,16 @@ Result<TableWriteResult> WriteTable(std::shared_ptr<FileSystem> fs, const std::s
   target.configuration = metadata.configuration;
   SLUICE_ASSIGN_OR_RETURN(ColumnMappingMode mapping, MappingModeOf(metadata));
   target.physical_names = mapping != ColumnMappingMode::kNone;
+  target.tight_bounds = Supports(protocol, "deletionVectors");
 
   // An existing table met by typed data: Delta's rules decide before anything is written.
   const bool type_widening = metadata.configuration["delta.enableTypeWidening"] == "true";
-  evolution::MergeOptions merge_options{
-      .format = evolution::TableFormat::kDelta,
-      .mode = options.merge_schema ? evolution::TableWriteMode::kMerge
-                                   : evolution::TableWriteMode::kEnforce,
-      .type_widening = type_widening,
-      .column_mapping = mapping != ColumnMappingMode::kNone};
+  evolution::MergeOptions merge_options{.format = evolution::TableFormat::kDelta,
+                                        .mode = options.merge_schema
+                                                    ? evolution::TableWriteMode::kMerge
+                                                    : evolution::TableWriteMode::kEnforce,
+                                        .type_widening = type_widening,
+                                        .column_mapping = mapping != ColumnMappingMode::kNone};
   auto apply_merge = [&](const schema::Schema& incoming) -> Result<bool> {
     SLUICE_ASSIGN_OR_RETURN(evolution::MergeResult merge,
                             evolution::Merge(*target.schema, incoming, merge_options));
@@ -328,8 +329,8 @@ Result<TableWriteResult> WriteTable(std::shared_ptr<FileSystem> fs, const std::s
       return false;
     }
     if (merge.verdict == evolution::MergeVerdict::kEvolved) {
-      SLUICE_ASSIGN_OR_RETURN(auto evolved, EvolvedMetadata(protocol, metadata, *target.schema,
-                                                            *merge.schema, 0));
+      SLUICE_ASSIGN_OR_RETURN(
+          auto evolved, EvolvedMetadata(protocol, metadata, *target.schema, *merge.schema, 0));
       protocol = std::move(evolved.first);
       metadata = std::move(evolved.second);
       metadata_changed = true;
@@ -346,8 +347,7 @@ Result<TableWriteResult> WriteTable(std::shared_ptr<FileSystem> fs, const std::s
 
   SLUICE_ASSIGN_OR_RETURN(TableConstraints constraints,
                           TableConstraints::Compile(metadata, *target.schema));
-  SLUICE_ASSIGN_OR_RETURN(PassResult pass,
-                          RunPass(fs, root, inputs, target, options, constraints));
+  SLUICE_ASSIGN_OR_RETURN(PassResult pass, RunPass(fs, root, inputs, target, options, constraints));
   // JSON and CSV: values that do not fit, or keys the table lacks, are the data's schema
   // differing from the table's; Delta's rules decide on the schema the records show.
   if (!result.created && !options.overwrite_schema && !typed && !pass.files->failure()) {
@@ -366,6 +366,7 @@ Result<TableWriteResult> WriteTable(std::shared_ptr<FileSystem> fs, const std::s
           OverlayDataSchema(*target.schema, *inferred,
                             retype_issue ? findings.retyped : std::set<std::string>{}));
       schema::SchemaPtr before = target.schema;
+      result.report = pass.report;
       SLUICE_ASSIGN_OR_RETURN(bool ok, apply_merge(*incoming));
       if (!ok) return result;
       if (target.schema->Equals(*before)) {
@@ -405,8 +406,8 @@ Result<TableWriteResult> WriteTable(std::shared_ptr<FileSystem> fs, const std::s
   }
   if (!findings.retyped.empty() && options.parse_mode == data::ParseMode::kPermissive &&
       target.schema->struct_type()->FindField(options.rescued_column) == nullptr) {
-    return reject_pass(fmt::format(
-        "values of {} do not fit the table's type; see the report", *findings.retyped.begin()));
+    return reject_pass(fmt::format("values of {} do not fit the table's type; see the report",
+                                   *findings.retyped.begin()));
   }
 
   // Commit.
@@ -434,7 +435,7 @@ Result<TableWriteResult> WriteTable(std::shared_ptr<FileSystem> fs, const std::s
   CommitOptions co;
   co.operation = "WRITE";
   co.operation_parameters.Set(
-      "mode", JsonValue::String(result.created ? "ErrorIfExists"
+      "mode", JsonValue::String(result.created                          ? "ErrorIfExists"
                                 : options.mode == WriteMode::kOverwrite ? "Overwrite"
                                                                         : "Append"));
   co.operation_parameters.Set("partitionBy",

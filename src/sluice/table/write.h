@@ -112,7 +112,8 @@ Result<TableWriteResult> WriteTable(std::shared_ptr<FileSystem> fs, const std::s
 /// a constraint that does not compile, an unknown column mapping mode.
 Result<std::pair<Protocol, Metadata>> NewTableMetadata(
     const schema::Schema& schema, const std::vector<std::string>& partition_by,
-    const StringMap& properties, const std::vector<std::pair<std::string, std::string>>& constraints);
+    const StringMap& properties,
+    const std::vector<std::pair<std::string, std::string>>& constraints);
 
 /// The metadata after a schema change: the new schema (column mapping ids and physical names
 /// given to new fields, delta.typeChanges recorded on widened ones, maxColumnId moved on), and
@@ -120,7 +121,6 @@ Result<std::pair<Protocol, Metadata>> NewTableMetadata(
 Result<std::pair<Protocol, Metadata>> EvolvedMetadata(const Protocol& current,
                                                       const Metadata& metadata,
                                                       const schema::Schema& before,
-                                                      const schema::Schema& after,
-                                                      int64_t version);
+                                                      const schema::Schema& after, int64_t version);
 
 }  // namespace sluice::table

@@ -1,9 +1,9 @@
 // The schema side of writes: a new table's metadata, the metadata after a schema change
 // (column mapping for new fields, delta.typeChanges for widened ones), and, for JSON and CSV
 // input, the data's schema as Delta would see it (write_internal.h).
-#include <set>
-
 #include <fmt/format.h>
+
+#include <set>
 
 #include "sluice/dialects/spark/spark.h"
 #include "sluice/table/column_mapping.h"
@@ -41,7 +41,8 @@ Result<TypePtr> RecordTypeChanges(const TypePtr& before, const TypePtr& after,
       Field copy = f;
       if (old != nullptr) {
         const JsonValue* existing = f.metadata().Find("delta.typeChanges");
-        JsonValue list = existing != nullptr && existing->is_array() ? *existing : JsonValue::Array();
+        JsonValue list =
+            existing != nullptr && existing->is_array() ? *existing : JsonValue::Array();
         size_t had = list.items().size();
         SLUICE_ASSIGN_OR_RETURN(TypePtr inner, RecordTypeChanges(old->type(), f.type(), "", list));
         copy.set_type(std::move(inner));
@@ -56,9 +57,9 @@ Result<TypePtr> RecordTypeChanges(const TypePtr& before, const TypePtr& after,
     return Type::Struct(std::move(fields));
   }
   if (after->kind() == TypeKind::kArray && before->kind() == TypeKind::kArray) {
-    SLUICE_ASSIGN_OR_RETURN(TypePtr element, RecordTypeChanges(before->element_type(),
-                                                               after->element_type(),
-                                                               Join(suffix, "element"), changes));
+    SLUICE_ASSIGN_OR_RETURN(TypePtr element,
+                            RecordTypeChanges(before->element_type(), after->element_type(),
+                                              Join(suffix, "element"), changes));
     return Type::Array(std::move(element), after->contains_null());
   }
   if (after->kind() == TypeKind::kMap && before->kind() == TypeKind::kMap) {
@@ -69,9 +70,8 @@ Result<TypePtr> RecordTypeChanges(const TypePtr& before, const TypePtr& after,
                                               Join(suffix, "value"), changes));
     return Type::Map(std::move(key), std::move(value), after->value_contains_null());
   }
-  if (before->kind() != TypeKind::kNull && !before->Equals(*after) &&
-      !before->is_struct() && before->kind() != TypeKind::kArray &&
-      before->kind() != TypeKind::kMap) {
+  if (before->kind() != TypeKind::kNull && !before->Equals(*after) && !before->is_struct() &&
+      before->kind() != TypeKind::kArray && before->kind() != TypeKind::kMap) {
     JsonValue change = JsonValue::Object();
     change.Set("fromType", JsonValue::String(dialects::spark::DataTypeName(*before)));
     change.Set("toType", JsonValue::String(dialects::spark::DataTypeName(*after)));
@@ -153,8 +153,8 @@ TypePtr OverlayType(const TypePtr& table, const TypePtr& data, const FieldPath& 
 Result<schema::SchemaPtr> OverlayDataSchema(const schema::Schema& table,
                                             const schema::Schema& inferred,
                                             const std::set<std::string>& failed_paths) {
-  TypePtr type = OverlayType(table.struct_type(), inferred.struct_type(), FieldPath(),
-                             failed_paths);
+  TypePtr type =
+      OverlayType(table.struct_type(), inferred.struct_type(), FieldPath(), failed_paths);
   return schema::Schema::FromStruct(std::move(type), table.info());
 }
 
@@ -169,14 +169,13 @@ Result<std::pair<Protocol, Metadata>> NewTableMetadata(
   for (const std::string& p : partition_by) {
     const Field* f = schema.struct_type()->FindField(p);
     if (f == nullptr) {
-      return InvalidArgument(fmt::format(
-          "partition column '{}' is not a top-level column of the schema", p));
+      return InvalidArgument(
+          fmt::format("partition column '{}' is not a top-level column of the schema", p));
     }
     if (f->type()->is_struct() || f->type()->kind() == TypeKind::kArray ||
         f->type()->kind() == TypeKind::kMap) {
-      return InvalidArgument(fmt::format(
-          "partition column '{}' must have an atomic type, not {}", p,
-          dialects::spark::DataTypeSql(*f->type())));
+      return InvalidArgument(fmt::format("partition column '{}' must have an atomic type, not {}",
+                                         p, dialects::spark::DataTypeSql(*f->type())));
     }
   }
   for (const auto& [name, expression] : constraints) {
