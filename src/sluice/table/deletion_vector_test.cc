@@ -305,6 +305,13 @@ TEST_F(DeletionVectorFileTest, NamesTheFileAndOffsetOfEveryFault) {
             std::string::npos);
   EXPECT_NE(LoadError("").find("the file is empty"), std::string::npos);
 
+  // An absurd size is refused before anything is read or allocated.
+  dv_.size_in_bytes = 0x7FFFFFFF;
+  EXPECT_NE(LoadError(bytes_).find("a DV of 2147483647 bytes there passes the end"),
+            std::string::npos)
+      << LoadError(bytes_);
+  dv_.size_in_bytes = static_cast<int32_t>(bytes_.size() - 9);
+
   dv_.offset = 1000;
   EXPECT_NE(LoadError(bytes_).find(name + " at byte 1000"), std::string::npos);
   // Absent, the offset is 0, and the version byte is no size.

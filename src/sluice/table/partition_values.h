@@ -5,7 +5,7 @@
 //   type            partitionValues text (written)        record value (read)
 //   string          as it is                              "text"
 //   int8..int64     decimal digits                        42
-//   float, double   as Java prints them: "1.0", "1.0E10"  1, 10000000000 ("NaN" as a string)
+//   float, double   as Java prints them: "1.0", "1.0E10"  1, 1e+10 ("NaN" as a string)
 //   decimal(p, s)   exactly s digits after the point      0.00004
 //   date            yyyy-MM-dd                            "2021-09-08"
 //   timestamp       ISO-8601 in UTC with microseconds,    "2021-09-08T11:11:11Z"
