@@ -82,8 +82,9 @@ Result<std::unique_ptr<DataFileSink>> DataFileSink::Open(DataFileOptions options
   data::ParquetPlanOptions plan;
   plan.schema.use_physical_names = o.physical_names;
   SLUICE_ASSIGN_OR_RETURN(sink->plan_, data::ParquetRecordPlan::Compile(files, plan));
-  sink->slow_path_ =
-      !o.partition_columns.empty() || (o.constraints != nullptr && !o.constraints->empty());
+  sink->slow_path_ = !o.partition_columns.empty() ||
+                     (o.constraints != nullptr && !o.constraints->empty()) ||
+                     o.replace_where != nullptr;
   return sink;
 }
 
@@ -136,6 +137,15 @@ Status DataFileSink::WriteLine(std::string_view line) {
     return Ok();
   }
   SLUICE_ASSIGN_OR_RETURN(JsonValue row, ParseJson(line));
+  if (options_.replace_where != nullptr) {
+    SLUICE_ASSIGN_OR_RETURN(std::optional<ConstraintViolation> outside,
+                            options_.replace_where->Check(row));
+    if (outside) {
+      --rows_;
+      failure_ = std::move(outside);
+      return Fail(ErrorCode::kIncompatible, failure_->Message());
+    }
+  }
   if (options_.constraints != nullptr && !options_.constraints->empty()) {
     SLUICE_ASSIGN_OR_RETURN(std::optional<ConstraintViolation> broken,
                             options_.constraints->Check(row));

@@ -41,6 +41,9 @@ struct DataFileOptions {
   /// A file is closed after this many rows (0: one file per partition).
   uint64_t max_rows_per_file = 0;
   const TableConstraints* constraints = nullptr;
+  /// replaceWhere: every row must hold this predicate (a constraint named "replaceWhere"); a
+  /// row that does not stops the write whatever on_violation says.
+  const TableConstraints* replace_where = nullptr;
   OnViolation on_violation = OnViolation::kFail;
   /// Where rows that break a constraint go under kQuarantine, as quarantine JSON lines.
   ByteSink* quarantine = nullptr;

@@ -9,6 +9,7 @@
 #include "sluice/data/parquet_source.h"
 #include "sluice/dialects/spark/spark.h"
 #include "sluice/table/column_mapping.h"
+#include "sluice/table/partition_values.h"
 #include "sluice/table/protocol.h"
 #include "sluice/table/write_internal.h"
 
@@ -89,7 +90,8 @@ struct Target {
 
 Result<PassResult> RunPass(const std::shared_ptr<FileSystem>& fs, const std::string& root,
                            const std::vector<std::string>& inputs, const Target& target,
-                           const TableWriteOptions& options, const TableConstraints& constraints) {
+                           const TableWriteOptions& options, const TableConstraints& constraints,
+                           const TableConstraints* replace_where) {
   const bool rescue = options.parse_mode == data::ParseMode::kPermissive &&
                       !options.rescued_column.empty() &&
                       target.schema->struct_type()->FindField(options.rescued_column) != nullptr;
@@ -113,6 +115,7 @@ Result<PassResult> RunPass(const std::shared_ptr<FileSystem>& fs, const std::str
   fo.tight_bounds = target.tight_bounds;
   fo.max_rows_per_file = options.max_rows_per_file;
   fo.constraints = &constraints;
+  fo.replace_where = replace_where;
   fo.on_violation = options.on_violation;
   fo.quarantine = quarantine.get();
   fo.writer.row_group_bytes = options.row_group_bytes;
@@ -204,6 +207,51 @@ std::string ViolationText(const evolution::TableViolation& v) {
   return out;
 }
 
+constexpr std::string_view kReplaceWhereName = "replaceWhere";
+
+// replaceWhere as sluice supports it: a predicate over partition columns only (Delta's
+// original form; Delta 1.1+ also takes data columns, rewriting the files it splits).
+Result<std::unique_ptr<TableConstraints>> ReplaceWherePredicate(const std::string& predicate,
+                                                                const Metadata& metadata,
+                                                                const schema::Schema& schema) {
+  std::vector<schema::Field> partitions;
+  for (const std::string& p : metadata.partition_columns) {
+    if (const schema::Field* f = schema.struct_type()->FindField(p)) partitions.push_back(*f);
+  }
+  SLUICE_ASSIGN_OR_RETURN(schema::SchemaPtr partition_schema,
+                          schema::Schema::Make(std::move(partitions)));
+  Metadata only;
+  only.configuration[std::string("delta.constraints.") + std::string(kReplaceWhereName)] =
+      predicate;
+  Result<TableConstraints> compiled = TableConstraints::Compile(only, *partition_schema);
+  if (!compiled.has_value()) {
+    if (!TableConstraints::Compile(only, schema).has_value()) return Fail(compiled.error());
+    return Unimplemented(fmt::format(
+        "--replace-where '{}' reads columns that are not partition columns; sluice replaces "
+        "whole partitions only (partition columns: {})",
+        predicate, PartitionList(metadata.partition_columns)));
+  }
+  auto out = std::make_unique<TableConstraints>(std::move(*compiled));
+  return out;
+}
+
+// Whether a file's partition holds the predicate (it is then replaced).
+Result<bool> PartitionHolds(const TableConstraints& predicate, const AddFile& file,
+                            const Snapshot& snapshot) {
+  JsonValue row = JsonValue::Object();
+  for (const std::string& column : snapshot.metadata.partition_columns) {
+    const schema::Field* f = snapshot.schema->struct_type()->FindField(column);
+    if (f == nullptr) continue;
+    auto it = file.partition_values.find(PhysicalName(*f));
+    std::optional<std::string_view> text;
+    if (it != file.partition_values.end() && it->second) text = *it->second;
+    SLUICE_ASSIGN_OR_RETURN(JsonValue value, ParsePartitionValue(column, *f->type(), text));
+    row.Set(column, std::move(value));
+  }
+  SLUICE_ASSIGN_OR_RETURN(std::optional<ConstraintViolation> outside, predicate.Check(row));
+  return !outside.has_value();
+}
+
 }  // namespace
 
 Result<TableWriteResult> WriteTable(std::shared_ptr<FileSystem> fs, const std::string& root,
@@ -219,9 +267,6 @@ Result<TableWriteResult> WriteTable(std::shared_ptr<FileSystem> fs, const std::s
     return InvalidArgument(
         "[DELTA_REPLACE_WHERE_WITH_OVERWRITE_SCHEMA] overwriteSchema cannot be used with "
         "replaceWhere");
-  }
-  if (options.replace_where) {
-    return Unimplemented("--replace-where is not implemented yet");
   }
   SLUICE_ASSIGN_OR_RETURN(Transaction txn, Transaction::Begin(fs, root));
   TableWriteResult result;
@@ -347,7 +392,13 @@ Result<TableWriteResult> WriteTable(std::shared_ptr<FileSystem> fs, const std::s
 
   SLUICE_ASSIGN_OR_RETURN(TableConstraints constraints,
                           TableConstraints::Compile(metadata, *target.schema));
-  SLUICE_ASSIGN_OR_RETURN(PassResult pass, RunPass(fs, root, inputs, target, options, constraints));
+  std::unique_ptr<TableConstraints> replace_where;
+  if (options.replace_where) {
+    SLUICE_ASSIGN_OR_RETURN(
+        replace_where, ReplaceWherePredicate(*options.replace_where, metadata, *target.schema));
+  }
+  SLUICE_ASSIGN_OR_RETURN(PassResult pass, RunPass(fs, root, inputs, target, options, constraints,
+                                                   replace_where.get()));
   // JSON and CSV: values that do not fit, or keys the table lacks, are the data's schema
   // differing from the table's; Delta's rules decide on the schema the records show.
   if (!result.created && !options.overwrite_schema && !typed && !pass.files->failure()) {
@@ -379,7 +430,8 @@ Result<TableWriteResult> WriteTable(std::shared_ptr<FileSystem> fs, const std::s
       SLUICE_ASSIGN_OR_RETURN(TableConstraints again,
                               TableConstraints::Compile(metadata, *target.schema));
       constraints = std::move(again);
-      SLUICE_ASSIGN_OR_RETURN(pass, RunPass(fs, root, inputs, target, options, constraints));
+      SLUICE_ASSIGN_OR_RETURN(
+          pass, RunPass(fs, root, inputs, target, options, constraints, replace_where.get()));
     }
   }
   result.report = pass.report;
@@ -391,6 +443,16 @@ Result<TableWriteResult> WriteTable(std::shared_ptr<FileSystem> fs, const std::s
   };
   if (pass.files->failure()) {
     result.constraint_failure = pass.files->failure();
+    if (pass.files->failure()->name == kReplaceWhereName) {
+      std::string values;
+      for (const auto& [column, value] : pass.files->failure()->values) {
+        values += fmt::format("\n - {} : {}", column, value);
+      }
+      return reject_pass(fmt::format(
+          "[DELTA_REPLACE_WHERE_MISMATCH] Written data does not conform to partial table "
+          "overwrite condition or constraint '{}'. A row with values:{}",
+          *options.replace_where, values));
+    }
     return reject_pass(pass.files->failure()->Message());
   }
   if (pass.report.stopped) {
@@ -419,6 +481,10 @@ Result<TableWriteResult> WriteTable(std::shared_ptr<FileSystem> fs, const std::s
   if (options.mode == WriteMode::kOverwrite && snapshot != nullptr) {
     txn.ReadAllFiles();
     for (const AddFile& f : snapshot->files) {
+      if (replace_where) {
+        SLUICE_ASSIGN_OR_RETURN(bool inside, PartitionHolds(*replace_where, f, *snapshot));
+        if (!inside) continue;
+      }
       RemoveFile r;
       r.path = f.path;
       r.data_change = true;
@@ -441,6 +507,10 @@ Result<TableWriteResult> WriteTable(std::shared_ptr<FileSystem> fs, const std::s
   co.operation_parameters.Set("partitionBy",
                               JsonValue::String(PartitionList(metadata.partition_columns)));
   if (options.merge_schema) co.operation_parameters.Set("mergeSchema", JsonValue::String("true"));
+  if (options.replace_where) {
+    co.operation_parameters.Set("predicate",
+                                JsonValue::String("[\"" + *options.replace_where + "\"]"));
+  }
   if (options.overwrite_schema) {
     co.operation_parameters.Set("overwriteSchema", JsonValue::String("true"));
   }
