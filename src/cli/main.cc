@@ -4,6 +4,7 @@
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
+#include "cli/table_commands.h"
 #include "cli/usage_errors.h"
 
 namespace {
@@ -29,6 +30,7 @@ int main(int argc, char** argv) {
   sluice::cli::RegisterCatCommand(app, exit_code);
   sluice::cli::RegisterRegistryCommand(app, exit_code);
   sluice::cli::RegisterWireCommands(app, exit_code);
+  sluice::cli::RegisterTableCommand(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
