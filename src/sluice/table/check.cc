@@ -49,6 +49,11 @@ void CheckContinuity(const LogListing& listing, Findings& f) {
       Missing(commits[i - 1].version + 1, commits[i].version - 1, "", f);
     }
   }
+  // A checkpoint is written after its version's commit, so the newest version has one too.
+  if (listing.latest_version > commits.back().version) {
+    Missing(commits.back().version + 1, listing.latest_version,
+            fmt::format(" though a checkpoint at {} is there", listing.latest_version), f);
+  }
 }
 
 // `_last_checkpoint` is a hint: readers list the log when it is wrong, so a wrong one warns.

@@ -8,6 +8,7 @@
 #include "sluice/data/parquet_sink.h"
 #include "sluice/dialects/spark/spark.h"
 #include "sluice/table/actions.h"
+#include "sluice/table/checkpoint.h"
 #include "sluice/table/log_path.h"
 
 namespace sluice::table {
@@ -127,6 +128,38 @@ TEST(CheckTable, AMissingVersionIsFound) {
   // The table cannot be replayed; the finding says why, nothing else piles up.
   EXPECT_EQ(r.Count(FindingSeverity::kError), 1) << Describe(r);
   EXPECT_FALSE(r.notes.empty());
+}
+
+TEST(CheckTable, CommitsMissingUpToTheNewestCheckpointAreFound) {
+  MemoryFileSystem fs;
+  CleanTable(fs);
+  Put(fs, 3, {Info(), Add(fs, "d.parquet", 1)});
+  Put(fs, 4, {Info(), Add(fs, "e.parquet", 1)});
+  ASSERT_TRUE(WriteCheckpointAt(fs, "t", 4));
+  ASSERT_TRUE(fs.RemoveFile(LogFilePath("t", CommitFileName(3))));
+  ASSERT_TRUE(fs.RemoveFile(LogFilePath("t", CommitFileName(4))));
+  TableCheckReport r = Check(fs);
+  const TableFinding& f = Only(r, "missing_version");
+  EXPECT_EQ(f.version, 3);
+  EXPECT_NE(f.message.find("versions 3 to 4 are missing"), std::string::npos) << f.message;
+  // Readers start at the checkpoint, so the files are still checked.
+  EXPECT_EQ(r.checkpoint_version, 4);
+  EXPECT_EQ(r.files_checked, 5);
+}
+
+TEST(CheckTable, ACleanedUpLogStartsFromItsCheckpoint) {
+  MemoryFileSystem fs;
+  Put(fs, 0, {Info(), Protocol{}, TestMetadata({"p"}), Add(fs, "p=x/a.parquet", 1, {{"p", "x"}})});
+  Put(fs, 1, {Info(), Add(fs, "p=y/b.parquet", 2, {{"p", "y"}})});
+  ASSERT_TRUE(WriteCheckpointAt(fs, "t", 1));
+  ASSERT_TRUE(fs.RemoveFile(LogFilePath("t", CommitFileName(0))));
+  // The partition columns of the commits after the cleanup come from the checkpoint.
+  Put(fs, 2, {Info(), Add(fs, "c.parquet", 3)});
+  TableCheckReport r = Check(fs);
+  const TableFinding& f = Only(r, "partition_values");
+  EXPECT_EQ(f.version, 2);
+  EXPECT_EQ(r.checkpoint_version, 1);
+  EXPECT_EQ(r.rows, 6);
 }
 
 TEST(CheckTable, VersionsMissingAtTheStartWithoutACheckpointAreFound) {
