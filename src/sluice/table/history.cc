@@ -115,8 +115,9 @@ void ApplyMetadata(const Metadata& m, TableState& state, HistoryEntry& e) {
     if (after) e.schema_change = SchemaChange{nullptr, after, {}};
   } else if (!state.metadata) {
     e.created = true;
-    if (after)
+    if (after) {
       e.schema_change = SchemaChange{nullptr, after, evolution::Diff(*EmptySchema(), *after)};
+    }
   } else {
     if (!same_schema && after && state.schema) {
       evolution::SchemaDiff diff = evolution::Diff(*state.schema, *after);
