@@ -102,7 +102,7 @@ void RequireFields(const JsonValue& raw, std::string_view action, std::string_vi
   for (std::string_view key : keys) {
     const JsonValue* v = raw.Find(key);
     if (v == nullptr || v->is_null()) {
-      f.Error(action, at.version, at.file,
+      f.Error(RuleOf(action), at.version, at.file,
               fmt::format("line {}: {} {} lacks {}", line_no, action, path, key));
     }
   }
@@ -283,6 +283,8 @@ void CheckCommit(std::string_view text, int64_t version, const std::string& file
       CheckProtocol(*p, version, file, f);
     } else if (const auto* m = std::get_if<Metadata>(&line.action)) {
       ++metadatas;
+      RequireFields(line.raw, "metaData", m->id, {"format", "partitionColumns", "configuration"},
+                    line.line_no, at, f);
       CheckMetadata(*m, line.line_no, at, state, f);
     }
   }

@@ -261,6 +261,20 @@ TEST(CheckTable, AnAddWithoutRequiredFieldsOrWithBadStatsIsFound) {
   EXPECT_EQ(r.findings[0].message, "line 1: add c.parquet lacks modificationTime");
 }
 
+TEST(CheckTable, AMetadataWithoutItsRequiredFieldsIsFound) {
+  MemoryFileSystem fs;
+  CleanTable(fs);
+  PutText(fs, 3,
+          R"({"metaData":{"id":"t1","schemaString":"{\"type\":\"struct\",\"fields\":[]}",)"
+          R"("partitionColumns":[]}})"
+          "\n");
+  TableCheckReport r = Check(fs);
+  ASSERT_EQ(r.findings.size(), 2u) << Describe(r);
+  EXPECT_EQ(r.findings[0].rule, "metadata");
+  EXPECT_EQ(r.findings[0].message, "line 1: metaData t1 lacks format");
+  EXPECT_EQ(r.findings[1].message, "line 1: metaData t1 lacks configuration");
+}
+
 TEST(CheckTable, AnAddedPathTwiceInACommitIsFound) {
   MemoryFileSystem fs;
   AddFile a = Add(fs, "a.parquet", 1);
