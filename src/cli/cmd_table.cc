@@ -314,6 +314,7 @@ void RegisterTableCommand(CLI::App& app, int& exit_code) {
   table->require_subcommand(1);
   RegisterTableWriteCommands(table, exit_code);
   RegisterTableAlterCommand(table, exit_code);
+  RegisterTableInfoCommands(table, exit_code);
 }
 
 }  // namespace sluice::cli

@@ -14,4 +14,7 @@ void RegisterTableWriteCommands(CLI::App* table, int& exit_code);
 /// `alter` (cmd_table_alter.cc).
 void RegisterTableAlterCommand(CLI::App* table, int& exit_code);
 
+/// `history`, `check`, `schema` (cmd_table_info.cc).
+void RegisterTableInfoCommands(CLI::App* table, int& exit_code);
+
 }  // namespace sluice::cli

@@ -71,8 +71,8 @@ std::string SeverityTag(ChangeSeverity severity, bool color) {
   return tag;
 }
 
-std::string RenderText(const SchemaDiff& d, const DiffContext& ctx, bool color) {
-  std::string out = fmt::format("{} -> {}\n", ctx.old_name, ctx.new_name);
+std::string ChangeLines(const SchemaDiff& d, std::string_view indent, bool color) {
+  std::string out;
   size_t path_w = 4;
   size_t kind_w = 4;
   size_t desc_w = 4;
@@ -84,14 +84,20 @@ std::string RenderText(const SchemaDiff& d, const DiffContext& ctx, bool color) 
   // Long docs or defaults would push the severity column off the screen; they overflow instead.
   desc_w = std::min<size_t>(desc_w, 60);
   for (const Change& c : d.changes) {
-    out += fmt::format("  {} {:<{}}  {:<{}}  {:<{}}  {}\n", Marker(c.kind), c.path.ToString(),
-                       path_w, evolution::ChangeKindName(c.kind), kind_w, Describe(c), desc_w,
-                       SeverityTag(c.severity(), color));
+    out += fmt::format("{}{} {:<{}}  {:<{}}  {:<{}}  {}\n", indent, Marker(c.kind),
+                       c.path.ToString(), path_w, evolution::ChangeKindName(c.kind), kind_w,
+                       Describe(c), desc_w, SeverityTag(c.severity(), color));
   }
   for (const auto& h : d.hints) {
-    out += fmt::format("  hint: {} may have been renamed to {} ({})\n", h.from.ToString(),
+    out += fmt::format("{}hint: {} may have been renamed to {} ({})\n", indent, h.from.ToString(),
                        h.to.ToString(), h.reason);
   }
+  return out;
+}
+
+std::string RenderText(const SchemaDiff& d, const DiffContext& ctx, bool color) {
+  std::string out = fmt::format("{} -> {}\n", ctx.old_name, ctx.new_name);
+  out += ChangeLines(d, "  ", color);
   out += SummaryLine(d, color) + "\n";
   return out;
 }
@@ -102,40 +108,7 @@ std::string RenderJson(const SchemaDiff& d, const DiffContext& ctx) {
   w.Key("old").String(ctx.old_name);
   w.Key("new").String(ctx.new_name);
   w.Key("identical").Bool(d.empty());
-  w.Key("changes").BeginArray();
-  for (const Change& c : d.changes) {
-    w.BeginObject();
-    w.Key("path").String(c.path.ToString());
-    w.Key("kind").String(evolution::ChangeKindName(c.kind));
-    w.Key("from");
-    internal::OptionalString(w, c.from);
-    w.Key("to");
-    internal::OptionalString(w, c.to);
-    w.Key("severity").String(evolution::ChangeSeverityName(c.severity()));
-    w.EndObject();
-  }
-  w.EndArray();
-  w.Key("hints").BeginArray();
-  for (const auto& h : d.hints) {
-    w.BeginObject();
-    w.Key("kind").String("rename_candidate");
-    w.Key("from").String(h.from.ToString());
-    w.Key("to").String(h.to.ToString());
-    w.Key("reason").String(h.reason);
-    w.EndObject();
-  }
-  w.EndArray();
-  w.Key("summary").BeginObject();
-  w.Key("total").Int(static_cast<int64_t>(d.changes.size()));
-  w.Key("breaking").Int(d.CountBySeverity(ChangeSeverity::kBreaking));
-  w.Key("compatible").Int(d.CountBySeverity(ChangeSeverity::kCompatible));
-  w.Key("cosmetic").Int(d.CountBySeverity(ChangeSeverity::kCosmetic));
-  w.Key("by_kind").BeginObject();
-  for (const auto& [kind, count] : d.CountByKind()) {
-    w.Key(evolution::ChangeKindName(kind)).Int(count);
-  }
-  w.EndObject();
-  w.EndObject();
+  internal::WriteDiffMembers(w, d);
   w.EndObject();
   return internal::Finish(w);
 }
@@ -173,6 +146,56 @@ std::string RenderGithub(const SchemaDiff& d, const DiffContext& ctx) {
 }
 
 }  // namespace
+
+namespace internal {
+
+void WriteDiffMembers(JsonWriter& w, const SchemaDiff& d) {
+  w.Key("changes").BeginArray();
+  for (const Change& c : d.changes) {
+    w.BeginObject();
+    w.Key("path").String(c.path.ToString());
+    w.Key("kind").String(evolution::ChangeKindName(c.kind));
+    w.Key("from");
+    internal::OptionalString(w, c.from);
+    w.Key("to");
+    internal::OptionalString(w, c.to);
+    w.Key("severity").String(evolution::ChangeSeverityName(c.severity()));
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("hints").BeginArray();
+  for (const auto& h : d.hints) {
+    w.BeginObject();
+    w.Key("kind").String("rename_candidate");
+    w.Key("from").String(h.from.ToString());
+    w.Key("to").String(h.to.ToString());
+    w.Key("reason").String(h.reason);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("summary").BeginObject();
+  w.Key("total").Int(static_cast<int64_t>(d.changes.size()));
+  w.Key("breaking").Int(d.CountBySeverity(ChangeSeverity::kBreaking));
+  w.Key("compatible").Int(d.CountBySeverity(ChangeSeverity::kCompatible));
+  w.Key("cosmetic").Int(d.CountBySeverity(ChangeSeverity::kCosmetic));
+  w.Key("by_kind").BeginObject();
+  for (const auto& [kind, count] : d.CountByKind()) {
+    w.Key(evolution::ChangeKindName(kind)).Int(count);
+  }
+  w.EndObject();
+  w.EndObject();
+}
+
+}  // namespace internal
+
+std::string RenderChangeLines(const SchemaDiff& diff, std::string_view indent,
+                              const RenderOptions& options) {
+  return ChangeLines(diff, indent, options.color);
+}
+
+std::string RenderDiffSummary(const SchemaDiff& diff, const RenderOptions& options) {
+  return SummaryLine(diff, options.color);
+}
 
 Result<std::string> Render(const SchemaDiff& diff, const DiffContext& context, Format format,
                            const RenderOptions& options) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "sluice/base/result.h"
 #include "sluice/evolution/diff.h"
@@ -20,5 +21,15 @@ struct DiffContext {
 /// changes are errors, compatible ones warnings, the rest notices). kUnimplemented otherwise.
 Result<std::string> Render(const evolution::SchemaDiff& diff, const DiffContext& context,
                            Format format, const RenderOptions& options = {});
+
+/// The change and rename-hint lines of the text rendering, each starting with `indent`: what
+/// `sluice diff` prints between its header and its summary, for reports that show a diff
+/// inside something larger (a table's history).
+std::string RenderChangeLines(const evolution::SchemaDiff& diff, std::string_view indent,
+                              const RenderOptions& options = {});
+
+/// The summary line of the text rendering, without its newline: "no changes", or
+/// "2 changes: 1 breaking, 1 compatible, 0 cosmetic".
+std::string RenderDiffSummary(const evolution::SchemaDiff& diff, const RenderOptions& options = {});
 
 }  // namespace sluice::report

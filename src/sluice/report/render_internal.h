@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "sluice/base/json_writer.h"
+#include "sluice/evolution/diff.h"
 
 namespace sluice::report::internal {
 
@@ -30,5 +31,9 @@ std::string Finish(JsonWriter& w);
 
 /// A string, or null when absent.
 void OptionalString(JsonWriter& w, const std::optional<std::string>& s);
+
+/// The members "changes", "hints" and "summary" of a diff report (docs/formats/diff-report.md),
+/// written into the object `w` is in; defined in diff_render.cc.
+void WriteDiffMembers(JsonWriter& w, const evolution::SchemaDiff& diff);
 
 }  // namespace sluice::report::internal
