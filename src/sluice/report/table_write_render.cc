@@ -70,7 +70,8 @@ std::string Text(const table::TableWriteResult& r, std::string_view path) {
     }
   }
   const data::ValidateReport& v = r.report;
-  if (r.outcome == table::WriteOutcome::kRejected && v.records_in == 0) return out;
+  // A refused write's records went nowhere: its pass was undone.
+  if (r.outcome == table::WriteOutcome::kRejected) return out;
   out += fmt::format("  records: {} in, {} valid, {} rescued, {} quarantined", v.records_in,
                      v.valid, v.rescued, v.quarantined + r.constraint_quarantined);
   if (r.constraint_quarantined > 0) {
