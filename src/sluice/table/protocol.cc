@@ -19,11 +19,13 @@ constexpr std::string_view kReadable[] = {
 
 // Writer features whose duties sluice's writes honour. deletionVectors: sluice never writes a
 // deletion vector, and removes whole files with their descriptors. domainMetadata: domains are
-// kept as they are. vacuumProtocolCheck and v2Checkpoint: sluice does not vacuum, and writes no
+// kept as they are. typeWidening-preview: Delta 3.2's name for typeWidening, same duties.
+// vacuumProtocolCheck and v2Checkpoint: sluice does not vacuum, and writes no
 // classic checkpoint into a v2Checkpoint table.
 constexpr std::string_view kWritable[] = {
-    "appendOnly",   "invariants",      "checkConstraints", "columnMapping",       "timestampNtz",
-    "typeWidening", "deletionVectors", "domainMetadata",   "vacuumProtocolCheck", "v2Checkpoint",
+    "appendOnly",     "invariants",          "checkConstraints",     "columnMapping",
+    "timestampNtz",   "typeWidening",        "typeWidening-preview", "deletionVectors",
+    "domainMetadata", "vacuumProtocolCheck", "v2Checkpoint",
 };
 
 bool In(std::span<const std::string_view> list, std::string_view name) {
