@@ -3,6 +3,10 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
 
 #include "sluice/base/json_writer.h"
 #include "sluice/table/column_mapping.h"
@@ -18,6 +22,52 @@ struct DataFileSink::Open_ {
   PartitionValues values;
   std::unique_ptr<data::ParquetRecordSink> sink;
   uint64_t rows = 0;
+};
+
+// One file written on a thread of its own, from a bounded queue of whole-line blocks.
+struct DataFileSink::Worker {
+  std::unique_ptr<Open_> file;
+  std::thread thread;
+  std::mutex mu;
+  std::condition_variable cv;
+  std::deque<std::string> queue;
+  bool closing = false;
+  Status status = Ok();
+  int64_t rows = 0;
+
+  static constexpr size_t kMaxQueued = 2;
+
+  // Blocks while the queue is full, so memory stays bounded by the workers' queues.
+  Status Push(std::string block) {
+    std::unique_lock<std::mutex> lock(mu);
+    cv.wait(lock, [&] { return queue.size() < kMaxQueued || !status.has_value(); });
+    if (!status.has_value()) return status;
+    queue.push_back(std::move(block));
+    cv.notify_all();
+    return Ok();
+  }
+
+  void Run() {
+    while (true) {
+      std::string block;
+      {
+        std::unique_lock<std::mutex> lock(mu);
+        cv.wait(lock, [&] { return !queue.empty() || closing; });
+        if (queue.empty()) return;
+        block = std::move(queue.front());
+        queue.pop_front();
+        cv.notify_all();
+      }
+      Status s = file->sink->AppendLines(block);
+      if (!s.has_value()) {
+        std::lock_guard<std::mutex> lock(mu);
+        status = s;
+        queue.clear();
+        cv.notify_all();
+        return;
+      }
+    }
+  }
 };
 
 namespace {
@@ -67,7 +117,42 @@ std::string DataFileName(int index, std::string_view codec_suffix) {
 }
 
 DataFileSink::DataFileSink(DataFileOptions options) : options_(std::move(options)) {}
-DataFileSink::~DataFileSink() = default;
+
+DataFileSink::~DataFileSink() { (void)StopWorkers(); }
+
+Status DataFileSink::StartWorkers() {
+  parquet::WriterOptions one_thread = options_.writer;
+  one_thread.threads = 1;
+  for (unsigned i = 0; i < options_.parallel_files; ++i) {
+    auto w = std::make_unique<Worker>();
+    w->file = std::make_unique<Open_>();
+    w->file->path = DataFileName(file_counter_++, CodecSuffix(options_.writer.columns.codec));
+    std::string full = options_.root + "/" + w->file->path;
+    SLUICE_ASSIGN_OR_RETURN(auto writable, options_.fs->OpenWritable(full, {.sync = true}));
+    SLUICE_ASSIGN_OR_RETURN(w->file->sink,
+                            data::ParquetRecordSink::Open(plan_, std::move(writable), one_thread));
+    written_.push_back(full);
+    Worker* raw = w.get();
+    w->thread = std::thread([raw] { raw->Run(); });
+    workers_.push_back(std::move(w));
+  }
+  return Ok();
+}
+
+// Drain and join every worker; the first worker error, if any.
+Status DataFileSink::StopWorkers() {
+  Status first = Ok();
+  for (auto& w : workers_) {
+    {
+      std::lock_guard<std::mutex> lock(w->mu);
+      w->closing = true;
+      w->cv.notify_all();
+    }
+    if (w->thread.joinable()) w->thread.join();
+    if (!w->status.has_value() && first.has_value()) first = w->status;
+  }
+  return first;
+}
 
 Result<std::unique_ptr<DataFileSink>> DataFileSink::Open(DataFileOptions options) {
   std::unique_ptr<DataFileSink> sink(new DataFileSink(std::move(options)));
@@ -85,6 +170,9 @@ Result<std::unique_ptr<DataFileSink>> DataFileSink::Open(DataFileOptions options
   sink->slow_path_ = !o.partition_columns.empty() ||
                      (o.constraints != nullptr && !o.constraints->empty()) ||
                      o.replace_where != nullptr;
+  if (!sink->slow_path_ && o.max_rows_per_file == 0 && o.parallel_files > 1) {
+    SLUICE_TRY(sink->StartWorkers());
+  }
   return sink;
 }
 
@@ -205,6 +293,20 @@ Status DataFileSink::WriteLine(std::string_view line) {
 }
 
 Status DataFileSink::Write(std::string_view bytes) {
+  if (!workers_.empty() && pending_.empty() && !bytes.empty() && bytes.back() == '\n') {
+    Worker& w = *workers_[next_worker_++ % workers_.size()];
+    return w.Push(std::string(bytes));
+  }
+  if (!workers_.empty()) {
+    // Blocks that do not end a line: keep them whole-line before dealing them out.
+    pending_.append(bytes);
+    size_t end = pending_.rfind('\n');
+    if (end == std::string::npos) return Ok();
+    std::string block = pending_.substr(0, end + 1);
+    pending_.erase(0, end + 1);
+    Worker& w = *workers_[next_worker_++ % workers_.size()];
+    return w.Push(std::move(block));
+  }
   if (!slow_path_ && options_.max_rows_per_file == 0 && pending_.empty() && !bytes.empty() &&
       bytes.back() == '\n') {
     // The fast path: whole lines straight into the one file.
@@ -224,6 +326,25 @@ Status DataFileSink::Write(std::string_view bytes) {
 }
 
 Status DataFileSink::Finish() {
+  if (!workers_.empty()) {
+    if (!pending_.empty()) {
+      std::string last = std::move(pending_);
+      pending_.clear();
+      SLUICE_TRY(workers_[next_worker_++ % workers_.size()]->Push(std::move(last)));
+    }
+    SLUICE_TRY(StopWorkers());
+    for (auto& w : workers_) {
+      rows_ += static_cast<uint64_t>(w->file->sink->num_rows());
+      if (w->file->sink->num_rows() == 0) {
+        // An empty file is still a valid Parquet file, but Delta writers leave none: drop it.
+        w->file->sink.reset();
+        continue;
+      }
+      SLUICE_TRY(CloseFile(*w->file));
+    }
+    workers_.clear();
+    return Ok();
+  }
   if (!pending_.empty()) {
     std::string last = std::move(pending_);
     pending_.clear();
@@ -235,6 +356,8 @@ Status DataFileSink::Finish() {
 }
 
 void DataFileSink::Abort() {
+  (void)StopWorkers();
+  workers_.clear();
   open_.clear();  // unfinished files vanish with their writers
   for (const std::string& path : written_) (void)options_.fs->RemoveFile(path);
   written_.clear();

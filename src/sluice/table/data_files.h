@@ -40,6 +40,10 @@ struct DataFileOptions {
   bool tight_bounds = false;
   /// A file is closed after this many rows (0: one file per partition).
   uint64_t max_rows_per_file = 0;
+  /// Unpartitioned tables without constraints: write this many files at once, each on a thread
+  /// of its own, the validator's output blocks dealt to them in turn (as Spark writes a file
+  /// per task). 1: one file, written on the caller's thread.
+  unsigned parallel_files = 1;
   const TableConstraints* constraints = nullptr;
   /// replaceWhere: every row must hold this predicate (a constraint named "replaceWhere"); a
   /// row that does not stops the write whatever on_violation says.
@@ -71,7 +75,10 @@ class DataFileSink final : public ByteSink {
 
  private:
   struct Open_;
+  struct Worker;
   explicit DataFileSink(DataFileOptions options);
+  Status StartWorkers();
+  Status StopWorkers();
   Status WriteLine(std::string_view line);
   Result<Open_*> FileFor(const std::string& directory, const PartitionValues& values);
   Status CloseFile(Open_& file);
@@ -81,6 +88,8 @@ class DataFileSink final : public ByteSink {
   bool slow_path_ = false;  // partitions or constraints: each line parsed
   std::string pending_;
   std::map<std::string, std::unique_ptr<Open_>> open_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+  size_t next_worker_ = 0;
   std::vector<std::string> written_;
   std::vector<AddFile> adds_;
   uint64_t rows_ = 0;

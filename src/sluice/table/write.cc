@@ -4,6 +4,7 @@
 
 #include <mutex>
 #include <set>
+#include <thread>
 
 #include "sluice/base/json_writer.h"
 #include "sluice/data/parquet_source.h"
@@ -119,7 +120,10 @@ Result<PassResult> RunPass(const std::shared_ptr<FileSystem>& fs, const std::str
   fo.on_violation = options.on_violation;
   fo.quarantine = quarantine.get();
   fo.writer.row_group_bytes = options.row_group_bytes;
-  fo.writer.threads = static_cast<int>(std::max(1u, std::min(options.threads, 4u)));
+  const unsigned threads =
+      options.threads == 0 ? std::max(1u, std::thread::hardware_concurrency()) : options.threads;
+  fo.writer.threads = static_cast<int>(std::min(threads, 4u));
+  fo.parallel_files = std::min(threads, 8u);
   if (options.codec) {
     fo.writer.columns.codec = *options.codec;
   } else if (auto it = target.configuration.find("delta.parquet.compression.codec");
