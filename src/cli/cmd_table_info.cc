@@ -9,6 +9,7 @@
 #include "sluice/base/file_system.h"
 #include "sluice/report/table_info_render.h"
 #include "sluice/table/check.h"
+#include "sluice/table/column_mapping.h"
 #include "sluice/table/history.h"
 #include "sluice/table/snapshot.h"
 #include "sluice/table/time_travel.h"
@@ -83,7 +84,15 @@ int RunSchema(const SchemaOptions& opt) {
   if (!snapshot.has_value()) return ReportError(snapshot.error());
   dialects::WriteOptions wo;
   wo.table_name = SqlTableName(opt, *snapshot);
-  auto written = dialects::WriteSchema(*snapshot->schema, *to, wo);
+  // Spark JSON is Delta's own schemaString, metadata and all; every other language gets the
+  // schema as users see it, without the metadata that only says how the table stores it.
+  schema::SchemaPtr shown = snapshot->schema;
+  if (*to != dialects::Format::kSparkJson) {
+    auto logical = table::WithoutStorageMetadata(*shown);
+    if (!logical.has_value()) return ReportError(logical.error());
+    shown = *logical;
+  }
+  auto written = dialects::WriteSchema(*shown, *to, wo);
   if (!written.has_value()) return ReportError(written.error());
   if (!opt.quiet) PrintNotes(written->notes, snapshot->root);
   std::string text = std::move(written->value);

@@ -155,4 +155,21 @@ Result<schema::SchemaPtr> StripColumnMapping(const schema::Schema& schema) {
   });
 }
 
+Result<schema::SchemaPtr> WithoutStorageMetadata(const schema::Schema& schema) {
+  return MapSchema(schema, [](schema::Field& f) -> Status {
+    const JsonValue& m = f.metadata();
+    if (m.Find(kColumnIdKey) == nullptr && m.Find(kPhysicalNameKey) == nullptr &&
+        m.Find("parquet.field.id") == nullptr && m.Find("delta.typeChanges") == nullptr) {
+      return Ok();
+    }
+    JsonValue meta = m;
+    meta.Remove(kColumnIdKey);
+    meta.Remove(kPhysicalNameKey);
+    meta.Remove("parquet.field.id");
+    meta.Remove("delta.typeChanges");
+    f.set_metadata(std::move(meta));
+    return Ok();
+  });
+}
+
 }  // namespace sluice::table

@@ -46,4 +46,8 @@ Result<schema::SchemaPtr> PhysicalSchema(const schema::Schema& schema);
 /// incoming schema of another).
 Result<schema::SchemaPtr> StripColumnMapping(const schema::Schema& schema);
 
+/// The schema as users see it: without the field metadata that only describes how the table
+/// stores it (column mapping ids and physical names, Parquet field ids, delta.typeChanges).
+Result<schema::SchemaPtr> WithoutStorageMetadata(const schema::Schema& schema);
+
 }  // namespace sluice::table
