@@ -81,6 +81,12 @@ TEST(TableWriteCliTest, Seed000MergeSchemaAddsLoyaltyTierAndThePlainAppendIsRefu
   RunResult merged = RunSluice({"table", "append", table, v2, "--merge-schema"});
   ASSERT_EQ(merged.exit_code, 0) << merged.err << merged.out;
   EXPECT_TRUE(Contains(merged.out, "column_added loyalty_tier")) << merged.out;
+  std::ifstream log(table + "/_delta_log/00000000000000000002.json");
+  std::string merge_commit((std::istreambuf_iterator<char>(log)), {});
+  EXPECT_TRUE(Contains(merge_commit, R"(\"name\":\"loyalty_tier\",\"type\":\"string\")"))
+      << merge_commit;
+  // Only what changed: no property appears that nobody set.
+  EXPECT_TRUE(Contains(merge_commit, "\"configuration\":{}")) << merge_commit;
   RunResult schema = RunSluice({"table", "schema", table, "--as", "spark-ddl"});
   if (schema.exit_code == 0) {
     EXPECT_TRUE(Contains(schema.out, "loyalty_tier STRING")) << schema.out;

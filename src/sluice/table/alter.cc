@@ -322,7 +322,7 @@ Status Widen(const Snapshot& s, const AlterChange& c, Plan& p) {
         col.path.ToString(), dialects::spark::DataTypeSql(*old->type()),
         dialects::spark::DataTypeSql(*col.field.type())));
   }
-  if (p.metadata.configuration["delta.enableTypeWidening"] != "true") {
+  if (!PropertyTrue(p.metadata, "delta.enableTypeWidening")) {
     p.metadata.configuration["delta.enableTypeWidening"] = "true";
     p.notes.push_back("turned on type widening (delta.enableTypeWidening = true)");
   }

@@ -53,6 +53,9 @@ FeatureNeeds NeedsOf(const Metadata& metadata, const schema::Schema& schema);
 /// old legacy versions implied, as Delta does, so nothing the table had is dropped.
 Protocol RequiredProtocol(const FeatureNeeds& needs, const Protocol* current = nullptr);
 
+/// Whether a table property is "true" (in any case), without adding the key.
+bool PropertyTrue(const Metadata& metadata, std::string_view key);
+
 /// Whether a protocol supports the feature (listed or implied by a legacy version).
 bool Supports(const Protocol& protocol, std::string_view feature);
 

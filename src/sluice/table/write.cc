@@ -346,7 +346,7 @@ Result<TableWriteResult> WriteTable(std::shared_ptr<FileSystem> fs, const std::s
                                  PartitionList(metadata.partition_columns)));
       return result;
     }
-    if (options.type_widening && metadata.configuration["delta.enableTypeWidening"] != "true") {
+    if (options.type_widening && !PropertyTrue(metadata, "delta.enableTypeWidening")) {
       metadata.configuration["delta.enableTypeWidening"] = "true";
       protocol = RequiredProtocol(NeedsOf(metadata, *snapshot->schema), &protocol);
       metadata_changed = true;
@@ -360,7 +360,7 @@ Result<TableWriteResult> WriteTable(std::shared_ptr<FileSystem> fs, const std::s
   target.tight_bounds = Supports(protocol, "deletionVectors");
 
   // An existing table met by typed data: Delta's rules decide before anything is written.
-  const bool type_widening = metadata.configuration["delta.enableTypeWidening"] == "true";
+  const bool type_widening = PropertyTrue(metadata, "delta.enableTypeWidening");
   evolution::MergeOptions merge_options{.format = evolution::TableFormat::kDelta,
                                         .mode = options.merge_schema
                                                     ? evolution::TableWriteMode::kMerge
