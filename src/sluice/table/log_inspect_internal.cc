@@ -5,51 +5,23 @@
 #include <cctype>
 
 #include "sluice/base/json.h"
+#include "sluice/table/file_stats.h"
+#include "sluice/table/partition_path.h"
 
 namespace sluice::table::internal {
-namespace {
-
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-}  // namespace
-
 Result<std::optional<int64_t>> StatsNumRecords(std::string_view stats) {
-  Result<JsonValue> parsed = ParseJson(stats);
-  if (!parsed.has_value()) {
-    return InvalidArgument(fmt::format("stats is not JSON: {}", parsed.error().message()));
-  }
-  if (!parsed->is_object()) return InvalidArgument("stats is not a JSON object");
-  const JsonValue* n = parsed->Find("numRecords");
-  if (n == nullptr || n->is_null()) return std::optional<int64_t>();
-  std::optional<int64_t> v = n->is_number() ? n->as_int64() : std::nullopt;
-  if (!v || *v < 0) {
+  SLUICE_ASSIGN_OR_RETURN(ParsedStats parsed, ParseStats(stats));
+  if (parsed.num_records && *parsed.num_records < 0) {
     return InvalidArgument(fmt::format("stats.numRecords is {}, not a non-negative integer",
-                                       n->is_number() ? n->number_text() : "not a number"));
+                                       *parsed.num_records));
   }
-  return v;
+  return parsed.num_records;
 }
 
 std::optional<std::string> UriDecode(std::string_view path) {
-  std::string out;
-  out.reserve(path.size());
-  for (size_t i = 0; i < path.size(); ++i) {
-    if (path[i] != '%') {
-      out += path[i];
-      continue;
-    }
-    if (i + 2 >= path.size()) return std::nullopt;
-    int hi = HexValue(path[i + 1]);
-    int lo = HexValue(path[i + 2]);
-    if (hi < 0 || lo < 0) return std::nullopt;
-    out += static_cast<char>(hi * 16 + lo);
-    i += 2;
-  }
-  return out;
+  Result<std::string> decoded = DecodeAddPath(path);
+  if (!decoded.has_value()) return std::nullopt;
+  return std::move(*decoded);
 }
 
 Result<std::optional<std::string>> DataFilePath(std::string_view root, std::string_view path) {
