@@ -1,0 +1,1 @@
+#include "sluice/table/scan.h"
