@@ -78,8 +78,7 @@ class PlanBuilder {
   explicit PlanBuilder(const ConformInputs& in) : in_(in) {}
 
   Result<ConformPlan> Build() {
-    SLUICE_ASSIGN_OR_RETURN(plan_.root,
-                            Node(*in_.table, in_.source, FieldPath(), "", false, true));
+    SLUICE_ASSIGN_OR_RETURN(plan_.root, Node(*in_.table, in_.source, FieldPath(), "", false, true));
     return std::move(plan_);
   }
 
@@ -155,9 +154,9 @@ class PlanBuilder {
       if (!source->is_array()) return Mismatch(where, ShapeError(*source, table));
       ConformNode n;
       n.kind = ConformNode::Kind::kArray;
-      SLUICE_ASSIGN_OR_RETURN(uint32_t element, Node(*table.element_type(),
-                                                     source->element_type().get(), path.Element(),
-                                                     where + "[]", true, false));
+      SLUICE_ASSIGN_OR_RETURN(uint32_t element,
+                              Node(*table.element_type(), source->element_type().get(),
+                                   path.Element(), where + "[]", true, false));
       n.identity = plan_.nodes[element].identity;
       n.children = {element};
       return Add(std::move(n));
@@ -168,9 +167,8 @@ class PlanBuilder {
       n.kind = ConformNode::Kind::kMap;
       SLUICE_ASSIGN_OR_RETURN(uint32_t key, Node(*table.key_type(), source->key_type().get(),
                                                  path.Key(), where + "{key}", true, false));
-      SLUICE_ASSIGN_OR_RETURN(uint32_t value,
-                              Node(*table.value_type(), source->value_type().get(), path.Value(),
-                                   where + "{value}", true, false));
+      SLUICE_ASSIGN_OR_RETURN(uint32_t value, Node(*table.value_type(), source->value_type().get(),
+                                                   path.Value(), where + "{value}", true, false));
       n.identity = plan_.nodes[key].identity && plan_.nodes[value].identity;
       n.children = {key, value};
       return Add(std::move(n));
@@ -199,9 +197,9 @@ class PlanBuilder {
       ConformNode::Member m;
       m.out_key = JsonKeyText(field.name());
       m.out_key += ':';
-      const std::string child_where =
-          where.empty() ? schema::QuoteFieldName(field.name())
-                        : where + "." + schema::QuoteFieldName(field.name());
+      const std::string child_where = where.empty()
+                                          ? schema::QuoteFieldName(field.name())
+                                          : where + "." + schema::QuoteFieldName(field.name());
       if (top && in_.constants != nullptr) {
         auto constant = in_.constants->find(field.name());
         if (constant != in_.constants->end()) {
@@ -226,8 +224,8 @@ class PlanBuilder {
       SLUICE_ASSIGN_OR_RETURN(
           m.child, Node(*field.type(), source_field.type().get(), path.Child(source_field.name()),
                         child_where, whole, collect));
-      identity = identity && *s == i && m.out_key == m.source_key + ":" &&
-                 plan_.nodes[m.child].identity;
+      identity =
+          identity && *s == i && m.out_key == m.source_key + ":" && plan_.nodes[m.child].identity;
       n.members.push_back(std::move(m));
     }
     // Nothing wanted is in the file: read one leaf so that a null struct stays null.
@@ -352,8 +350,8 @@ Status RowConformer::Conform(std::string_view row, std::string& out) {
   const size_t start = out.size();
   if (!Write(plan_->root, row, 0, out)) {
     out.resize(start);
-    return InvalidArgument(fmt::format("a row that is not the JSON expected: {}",
-                                       EscapeForMessage(row, 120)));
+    return InvalidArgument(
+        fmt::format("a row that is not the JSON expected: {}", EscapeForMessage(row, 120)));
   }
   return Ok();
 }

@@ -70,8 +70,8 @@ Result<std::string> DataFilePath(std::string_view root, const AddFile& add) {
       const size_t slash = path.find('/', 2);
       const std::string_view host = std::string_view(path).substr(2, slash - 2);
       if (slash == std::string::npos || (!host.empty() && host != "localhost")) {
-        return Unimplemented(fmt::format("add {}: a file: URI of another host",
-                                         EscapeForMessage(add.path)));
+        return Unimplemented(
+            fmt::format("add {}: a file: URI of another host", EscapeForMessage(add.path)));
       }
       path.erase(0, slash);
     }
@@ -196,9 +196,9 @@ Result<ScanPlan> PlanScan(const Snapshot& snap, const ScanOptions& options) {
   const std::string zone =
       options.partition_timezone.empty() ? std::string("UTC") : options.partition_timezone;
   if (!dint::FixedZoneOffset(zone, &plan.zone_seconds)) {
-    return InvalidArgument(fmt::format(
-        "partition timezone '{}': give a fixed offset such as -07:00, or UTC",
-        EscapeForMessage(zone)));
+    return InvalidArgument(
+        fmt::format("partition timezone '{}': give a fixed offset such as -07:00, or UTC",
+                    EscapeForMessage(zone)));
   }
   SLUICE_ASSIGN_OR_RETURN(ColumnSelection output, internal::SelectColumns(schema, options.columns));
   ColumnSelection read = output;
@@ -211,9 +211,9 @@ Result<ScanPlan> PlanScan(const Snapshot& snap, const ScanOptions& options) {
       std::vector<size_t> indexes = IndexesOf(schema, path);
       if (!indexes.empty()) internal::SelectPath(read, indexes);
     }
-    SLUICE_ASSIGN_OR_RETURN(FilePruner pruner,
-                            FilePruner::Make(**parsed, schema, snap.metadata.partition_columns,
-                                             plan.mode));
+    SLUICE_ASSIGN_OR_RETURN(
+        FilePruner pruner,
+        FilePruner::Make(**parsed, schema, snap.metadata.partition_columns, plan.mode));
     plan.pruner = std::move(pruner);
     plan.where = std::move(*bound);
   }
@@ -294,14 +294,12 @@ class Scanner {
     ro.maps_as_objects = true;
     SLUICE_ASSIGN_OR_RETURN(std::unique_ptr<parquet::FileReader> reader,
                             parquet::FileReader::Open(fs_, path, ro));
-    SLUICE_ASSIGN_OR_RETURN(ConformPlan plan,
-                            internal::BuildConformPlan({.table = plan_.read_type.get(),
-                                                        .source = reader->schema()
-                                                                      ->struct_type()
-                                                                      .get(),
-                                                        .match = plan_.match,
-                                                        .constants = &constants,
-                                                        .context = path}));
+    SLUICE_ASSIGN_OR_RETURN(ConformPlan plan, internal::BuildConformPlan(
+                                                  {.table = plan_.read_type.get(),
+                                                   .source = reader->schema()->struct_type().get(),
+                                                   .match = plan_.match,
+                                                   .constants = &constants,
+                                                   .context = path}));
     ++stats_.files_read;
     RowConformer conformer(&plan);
     std::optional<RowConformer> projector;

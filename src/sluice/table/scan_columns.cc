@@ -74,10 +74,10 @@ Result<ColumnSelection> SelectColumns(const schema::Schema& schema,
       std::optional<size_t> index = FindFieldIndex(*at, segment.name);
       if (!index) {
         const bool ambiguous = at->FindFieldsIgnoreCase(segment.name).size() > 1;
-        return InvalidArgument(fmt::format(
-            "column '{}': {} '{}'{}; the fields there are {}", EscapeForMessage(text),
-            ambiguous ? "ambiguous name" : "no field", EscapeForMessage(segment.name),
-            walked.empty() ? std::string() : " in " + walked, FieldList(*at)));
+        return InvalidArgument(
+            fmt::format("column '{}': {} '{}'{}; the fields there are {}", EscapeForMessage(text),
+                        ambiguous ? "ambiguous name" : "no field", EscapeForMessage(segment.name),
+                        walked.empty() ? std::string() : " in " + walked, FieldList(*at)));
       }
       indexes.push_back(*index);
       const Field& field = at->fields()[*index];

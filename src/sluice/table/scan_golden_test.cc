@@ -23,8 +23,8 @@ using testing::ScanRows;
 fs::path GoldenTables() { return fs::path(SLUICE_SHARED_DIR) / "conformance" / "delta-golden"; }
 fs::path Expected() { return fs::path(SLUICE_SOURCE_DIR) / "tests" / "table" / "golden"; }
 
-#define SKIP_WITHOUT_GOLDEN()                                                        \
-  do {                                                                               \
+#define SKIP_WITHOUT_GOLDEN()                                                                  \
+  do {                                                                                         \
     if (!fs::exists(GoldenTables())) GTEST_SKIP() << "no golden tables at " << GoldenTables(); \
   } while (false)
 
@@ -79,13 +79,17 @@ TEST(ScanGoldenTest, ColumnMappingNameModeReturnsLogicalNamesInSchemaOrder) {
   ASSERT_TRUE(first.has_value());
   std::vector<std::string> keys;
   for (const JsonMember& m : first->members()) keys.push_back(m.key);
-  EXPECT_EQ(keys, (std::vector<std::string>{
-                      "ByteType", "ShortType", "IntegerType", "LongType", "FloatType",
-                      "DoubleType", "decimal", "BooleanType", "StringType", "BinaryType",
-                      "DateType", "TimestampType", "nested_struct", "array_of_prims",
-                      "array_of_arrays", "array_of_map_of_arrays", "array_of_structs",
-                      "struct_of_arrays_maps_of_structs", "map_of_prims", "map_of_rows",
-                      "map_of_arrays", "map_of_maps"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{"ByteType",         "ShortType",
+                                            "IntegerType",      "LongType",
+                                            "FloatType",        "DoubleType",
+                                            "decimal",          "BooleanType",
+                                            "StringType",       "BinaryType",
+                                            "DateType",         "TimestampType",
+                                            "nested_struct",    "array_of_prims",
+                                            "array_of_arrays",  "array_of_map_of_arrays",
+                                            "array_of_structs", "struct_of_arrays_maps_of_structs",
+                                            "map_of_prims",     "map_of_rows",
+                                            "map_of_arrays",    "map_of_maps"}));
   EXPECT_EQ(rows->front().find("col-"), std::string::npos) << rows->front();
 }
 

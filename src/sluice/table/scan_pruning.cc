@@ -278,14 +278,13 @@ BinaryOp Flip(BinaryOp op) {
 }
 
 bool IsOrdering(BinaryOp op) {
-  return op == BinaryOp::kEq || op == BinaryOp::kLt || op == BinaryOp::kLe ||
-         op == BinaryOp::kGt || op == BinaryOp::kGe;
+  return op == BinaryOp::kEq || op == BinaryOp::kLt || op == BinaryOp::kLe || op == BinaryOp::kGt ||
+         op == BinaryOp::kGe;
 }
 
 // The stats terms one conjunct gives (BETWEEN gives two).
 std::vector<StatsTerm> TermsOf(const Expression& c, const schema::Schema& schema,
-                               const std::vector<std::string>& partitions,
-                               ColumnMappingMode mode) {
+                               const std::vector<std::string>& partitions, ColumnMappingMode mode) {
   std::vector<StatsTerm> out;
   auto column = [&](const Expression& e) { return ResolveColumn(e, schema, partitions, mode); };
   auto term = [](const ColumnRef& ref, StatsTerm::Test test) {
@@ -446,9 +445,8 @@ bool TermPrunes(const StatsTerm& t, const ParsedStats& stats) {
     return false;
   }
   if (t.test == StatsTerm::Test::kCompare) return OutsideRange(t.op, t.literals[0], min, max);
-  return std::all_of(t.literals.begin(), t.literals.end(), [&](const Bound& lit) {
-    return OutsideRange(BinaryOp::kEq, lit, min, max);
-  });
+  return std::all_of(t.literals.begin(), t.literals.end(),
+                     [&](const Bound& lit) { return OutsideRange(BinaryOp::kEq, lit, min, max); });
 }
 
 }  // namespace
@@ -483,10 +481,9 @@ Result<FilePruner> FilePruner::Make(const Expression& where, const schema::Schem
       for (const schema::FieldPath& path : bound->referenced_columns()) {
         const std::string& top = path.segments().front().name;
         partition_only =
-            partition_only && std::any_of(partition_columns.begin(), partition_columns.end(),
-                                          [&](const std::string& p) {
-                                            return EqualsIgnoreCase(p, top);
-                                          });
+            partition_only &&
+            std::any_of(partition_columns.begin(), partition_columns.end(),
+                        [&](const std::string& p) { return EqualsIgnoreCase(p, top); });
       }
       if (partition_only) {
         pruner.partition_terms_.push_back(std::move(*bound));
