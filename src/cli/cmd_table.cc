@@ -313,6 +313,7 @@ void RegisterTableCommand(CLI::App& app, int& exit_code) {
   CLI::App* table = app.add_subcommand("table", "Delta Lake tables: write, evolve, read, history");
   table->require_subcommand(1);
   RegisterTableWriteCommands(table, exit_code);
+  RegisterTableReadCommands(table, exit_code);
 }
 
 }  // namespace sluice::cli

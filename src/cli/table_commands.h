@@ -10,5 +10,6 @@ void RegisterTableCommand(CLI::App& app, int& exit_code);
 
 /// `create`, `append`, `overwrite` (cmd_table.cc).
 void RegisterTableWriteCommands(CLI::App* table, int& exit_code);
+void RegisterTableReadCommands(CLI::App* table, int& exit_code);
 
 }  // namespace sluice::cli

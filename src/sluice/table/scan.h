@@ -51,9 +51,10 @@ namespace sluice::table {
 struct ScanOptions {
   /// The version to read (by number or by time); the latest by default.
   SnapshotOptions at;
-  /// Columns to return, as logical field paths through structs (`a`, `a.b`, `` `x.y`.z ``);
-  /// names match ignoring case when no exact match exists. A struct's selected fields keep
-  /// their schema order. Empty: every column.
+  /// Columns to return, as logical field paths through structs (`a`, `a.b`, `` `x.y`.z ``),
+  /// a name after an array naming a field of its struct elements (`items.sku`); names match
+  /// ignoring case when no exact match exists. Selected fields keep their schema order.
+  /// Empty: every column.
   std::vector<std::string> columns;
   /// A Spark SQL boolean predicate over the logical row (expression.h); only rows for which it
   /// is TRUE are returned.
@@ -95,6 +96,11 @@ struct ScanStats {
 Result<ScanStats> ScanTable(std::shared_ptr<FileSystem> fs, const std::string& root,
                             const ScanOptions& options,
                             const std::function<Status(std::string_view json_row)>& each);
+
+/// Milliseconds since the epoch of a time as Spark's `TIMESTAMP AS OF` takes it
+/// (`2024-09-09`, `2024-09-09 12:00:00`, `2024-09-09T12:00:00.5+02:00`): UTC when it names no
+/// zone; fractions below a millisecond are dropped. kInvalidArgument naming the text otherwise.
+Result<int64_t> TimestampAsOfMillis(std::string_view text);
 
 /// The rows of the latest version of the table at `root`, each parsed into a JsonValue: what
 /// AlterTable checks a new constraint against.

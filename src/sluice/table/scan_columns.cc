@@ -66,9 +66,12 @@ Result<ColumnSelection> SelectColumns(const schema::Schema& schema,
     std::vector<size_t> indexes;
     std::string walked;
     for (const schema::PathSegment& segment : path->segments()) {
+      // A name after an array names a field of its elements, as Spark's `items.sku` does.
+      while (at->is_array()) at = at->element_type().get();
       if (segment.kind != schema::PathSegment::Kind::kField || !at->is_struct()) {
         return InvalidArgument(fmt::format(
-            "column '{}': {} is not a struct; a column path steps only into struct fields",
+            "column '{}': {} is not a struct; a column path steps only into struct fields "
+            "(of arrays too)",
             EscapeForMessage(text), walked.empty() ? std::string("the row") : walked));
       }
       std::optional<size_t> index = FindFieldIndex(*at, segment.name);
@@ -89,6 +92,17 @@ Result<ColumnSelection> SelectColumns(const schema::Schema& schema,
   return selection;
 }
 
+namespace {
+
+// A struct, or arrays of a struct, with only the selected fields.
+Result<TypePtr> PruneType(const Type& type, const ColumnSelection& selection) {
+  if (!type.is_array()) return PruneStruct(type, selection);
+  SLUICE_ASSIGN_OR_RETURN(TypePtr element, PruneType(*type.element_type(), selection));
+  return Type::Array(std::move(element), type.contains_null());
+}
+
+}  // namespace
+
 Result<TypePtr> PruneStruct(const Type& struct_type, const ColumnSelection& selection) {
   std::vector<Field> fields;
   for (const auto& [index, sub] : selection.fields) {
@@ -97,7 +111,7 @@ Result<TypePtr> PruneStruct(const Type& struct_type, const ColumnSelection& sele
       fields.push_back(field);
       continue;
     }
-    SLUICE_ASSIGN_OR_RETURN(TypePtr pruned, PruneStruct(*field.type(), sub));
+    SLUICE_ASSIGN_OR_RETURN(TypePtr pruned, PruneType(*field.type(), sub));
     Field copy = field;
     copy.set_type(std::move(pruned));
     fields.push_back(std::move(copy));

@@ -29,17 +29,18 @@ struct ColumnSelection {
   std::map<size_t, ColumnSelection> fields;
 };
 
-/// Resolve logical paths (FieldPath text through structs only) against `schema`: each name
-/// exact, else the one field equal to it ignoring ASCII case. kInvalidArgument naming the path
-/// and the fields there for a path that does not resolve, is ambiguous or steps into a
-/// non-struct.
+/// Resolve logical paths (FieldPath text through structs, and through arrays to the fields of
+/// their struct elements) against `schema`: each name exact, else the one field equal to it
+/// ignoring ASCII case. kInvalidArgument naming the path and the fields there for a path that
+/// does not resolve, is ambiguous or steps into anything else.
 Result<ColumnSelection> SelectColumns(const schema::Schema& schema,
                                       const std::vector<std::string>& paths);
 
 /// Add a resolved path (field indexes from the top) to `selection`.
 void SelectPath(ColumnSelection& selection, const std::vector<size_t>& indexes);
 
-/// The struct type with only the selected fields (in their schema order); an empty
+/// The struct type with only the selected fields (in their schema order; inside arrays of
+/// structs too); an empty
 /// selection (not whole, no fields) keeps nothing.
 Result<schema::TypePtr> PruneStruct(const schema::Type& struct_type,
                                     const ColumnSelection& selection);

@@ -147,6 +147,21 @@ TEST_F(ScanTest, ProjectionKeepsSchemaOrderAndSelectsStructFields) {
   EXPECT_NE(bad.error().message().find("z is not a struct"), std::string::npos);
 }
 
+TEST_F(ScanTest, ANameAfterAnArraySelectsFieldsOfItsStructElements) {
+  Write(
+      "{\"items\":[[{\"sku\":\"a\",\"qty\":2}],[]],\"m\":{\"k\":{\"x\":1}}}\n"
+      "{\"items\":null,\"m\":null}\n",
+      "items ARRAY<ARRAY<STRUCT<sku: STRING, qty: INT>>>, m MAP<STRING, STRUCT<x: INT>>");
+  ScanOptions o;
+  o.columns = {"items.qty"};
+  EXPECT_EQ(Rows(o),
+            (std::vector<std::string>{"{\"items\":[[{\"qty\":2}],[]]}", "{\"items\":null}"}));
+  o.columns = {"m.x"};
+  auto bad = ScanRows(fs_, root_, o);
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_NE(bad.error().message().find("m is not a struct"), std::string::npos);
+}
+
 TEST_F(ScanTest, WhereKeepsOnlyTrueRowsAndMayReadColumnsTheOutputLeavesOut) {
   Write(kSixRows, kRowsDdl);
   ScanOptions o;
