@@ -315,6 +315,7 @@ void RegisterTableCommand(CLI::App& app, int& exit_code) {
   RegisterTableWriteCommands(table, exit_code);
   RegisterTableAlterCommand(table, exit_code);
   RegisterTableInfoCommands(table, exit_code);
+  RegisterTableReadCommands(table, exit_code);
 }
 
 }  // namespace sluice::cli

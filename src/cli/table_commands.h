@@ -10,6 +10,7 @@ void RegisterTableCommand(CLI::App& app, int& exit_code);
 
 /// `create`, `append`, `overwrite` (cmd_table.cc).
 void RegisterTableWriteCommands(CLI::App* table, int& exit_code);
+void RegisterTableReadCommands(CLI::App* table, int& exit_code);
 
 /// `alter` (cmd_table_alter.cc).
 void RegisterTableAlterCommand(CLI::App* table, int& exit_code);
