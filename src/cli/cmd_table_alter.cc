@@ -8,7 +8,7 @@
 #include "cli/cli_common.h"
 #include "cli/table_commands.h"
 #include "sluice/table/alter.h"
-// (scan.h joins when the reader lands)
+#include "sluice/table/scan.h"
 
 namespace sluice::cli {
 namespace {
@@ -60,7 +60,8 @@ Result<table::AlterChange> ChangeOf(const AlterFlags& f) {
 int RunAlter(const AlterFlags& f) {
   auto change = ChangeOf(f);
   if (!change.has_value()) return ReportError(change.error());
-  auto done = table::AlterTable(LocalFileSystem(), f.path, *change, {});
+  auto done = table::AlterTable(LocalFileSystem(), f.path, *change,
+                                table::TableRows(LocalFileSystem(), f.path));
   if (!done.has_value()) {
     // A change Delta refuses is a finding (exit 1), like a rejected write.
     if (done.error().code() == ErrorCode::kIncompatible ||
