@@ -71,6 +71,9 @@ Result<schema::SchemaPtr> InputSchema(const std::shared_ptr<FileSystem>& fs,
   ro.threads = options.threads;
   ro.csv = options.csv;
   if (options.format == data::RecordFormat::kCsv) ro.csv_infer.infer_schema = true;
+  // Malformed records go to quarantine, not into a _corrupt_record column as Spark's reader
+  // would put them: they are no part of the data's schema.
+  ro.json.mode = data::ParseMode::kDropMalformed;
   SLUICE_ASSIGN_OR_RETURN(data::InferResult inferred, data::InferFiles(inputs, ro));
   return inferred.schema;
 }
