@@ -19,16 +19,19 @@ namespace {
 
 // The projection as a tree: a leaf keeps the whole value, an inner node keeps the listed
 // members of a struct, in the order they were listed.
+// (Names and children in two vectors: a pair holding the struct itself would need it complete.)
 struct Projection {
-  std::vector<std::pair<std::string, Projection>> members;
+  std::vector<std::string> names;
+  std::vector<Projection> members;
   bool whole = true;
 
   Projection* Child(const std::string& name) {
-    for (auto& [n, p] : members) {
-      if (n == name) return &p;
+    for (size_t i = 0; i < names.size(); ++i) {
+      if (names[i] == name) return &members[i];
     }
-    members.emplace_back(name, Projection{});
-    return &members.back().second;
+    names.push_back(name);
+    members.emplace_back();
+    return &members.back();
   }
 };
 
@@ -51,6 +54,7 @@ Result<Projection> ParseProjection(const std::vector<std::string>& columns) {
       if (i + 1 < path.segments().size()) at->whole = false;
     }
     at->whole = true;
+    at->names.clear();
     at->members.clear();
   }
   return root;
@@ -59,7 +63,9 @@ Result<Projection> ParseProjection(const std::vector<std::string>& columns) {
 JsonValue Project(const JsonValue& value, const Projection& p) {
   if (p.whole) return value;
   JsonValue out = JsonValue::Object();
-  for (const auto& [name, sub] : p.members) {
+  for (size_t i = 0; i < p.names.size(); ++i) {
+    const std::string& name = p.names[i];
+    const Projection& sub = p.members[i];
     const JsonValue* member = value.is_object() ? value.Find(name) : nullptr;
     // A member that is absent, or is not the struct a nested path steps into, is null.
     const bool fits = member != nullptr && (sub.whole || member->is_object());
