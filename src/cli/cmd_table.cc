@@ -9,6 +9,7 @@
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "cli/data_flags.h"
+#include "cli/record_output.h"
 #include "cli/table_commands.h"
 #include "sluice/base/json_writer.h"
 #include "sluice/base/std_io.h"
@@ -48,15 +49,6 @@ std::vector<std::string> SplitColumns(const std::string& list) {
     start = comma + 1;
   }
   return out;
-}
-
-Result<parquet::Codec> CodecFlag(const std::string& name) {
-  if (name == "snappy") return parquet::Codec::kSnappy;
-  if (name == "zstd") return parquet::Codec::kZstd;
-  if (name == "gzip") return parquet::Codec::kGzip;
-  if (name == "lz4_raw") return parquet::Codec::kLz4Raw;
-  if (name == "none") return parquet::Codec::kUncompressed;
-  return InvalidArgument("--compression: unknown codec '" + name + "'");
 }
 
 struct WriteFlags {
@@ -175,7 +167,7 @@ Result<table::TableWriteOptions> WriteOptions(const WriteFlags& f,
   o.on_violation =
       f.on_violation == "quarantine" ? table::OnViolation::kQuarantine : table::OnViolation::kFail;
   if (!f.compression.empty()) {
-    SLUICE_ASSIGN_OR_RETURN(o.codec, CodecFlag(f.compression));
+    SLUICE_ASSIGN_OR_RETURN(o.codec, CodecNamed(f.compression));
   }
   o.max_rows_per_file = f.max_rows_per_file;
   if (f.txn_app_id.empty() != (f.txn_version < 0)) {

@@ -228,6 +228,8 @@ class PipelinedOutput final : public RecordOutput {
   std::thread thread_;
 };
 
+}  // namespace
+
 Result<parquet::Codec> CodecNamed(const std::string& name) {
   if (name == "snappy") return parquet::Codec::kSnappy;
   if (name == "zstd") return parquet::Codec::kZstd;
@@ -236,8 +238,6 @@ Result<parquet::Codec> CodecNamed(const std::string& name) {
   if (name == "none") return parquet::Codec::kUncompressed;
   return InvalidArgument("--compression: unknown codec '" + name + "'");
 }
-
-}  // namespace
 
 Result<std::unique_ptr<RecordOutput>> RecordOutput::Open(const std::string& path,
                                                          const RecordOutputFlags& flags,

@@ -11,6 +11,7 @@
 
 #include "sluice/base/file_system.h"
 #include "sluice/base/result.h"
+#include "sluice/parquet/metadata.h"
 #include "sluice/schema/schema.h"
 
 namespace sluice::cli {
@@ -26,6 +27,9 @@ struct RecordOutputFlags {
   /// Parquet when --out-format says so, or it is auto and `path` ends in `.parquet`.
   bool Parquet(const std::string& path) const;
 };
+
+/// A --compression value: snappy, zstd, gzip, lz4_raw or none.
+Result<parquet::Codec> CodecNamed(const std::string& name);
 
 /// A sink for the validator's output lines that writes them where the flags say. Each file
 /// appears whole under its name: at Commit, or, with --max-rows-per-file, when it is full.

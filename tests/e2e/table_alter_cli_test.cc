@@ -9,6 +9,7 @@
 #include <string>
 
 #include "e2e/run.h"
+#include "e2e/table_testing.h"
 #include "sluice/base/json.h"
 
 namespace sluice::e2e {
@@ -16,52 +17,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool Contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
-
-std::string Folder(const std::string& name) {
-  fs::path p = fs::temp_directory_path() / ("sluice_table_alter_" + name);
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p.string();
-}
-
-std::string Write(const std::string& dir, const std::string& name, const std::string& text) {
-  std::string path = dir + "/" + name;
-  std::ofstream(path) << text;
-  return path;
-}
-
-std::string Read(const std::string& path) {
-  std::ifstream in(path);
-  return std::string((std::istreambuf_iterator<char>(in)), {});
-}
-
-std::string Commit(const std::string& table, int version) {
-  char name[32];
-  std::snprintf(name, sizeof(name), "%020d.json", version);
-  return Read(table + "/_delta_log/" + name);
-}
-
-std::string CheckIndependently(const std::string& table) {
-  fs::path checker = fs::path(SLUICE_SOURCE_DIR) / "tests/table/delta_check.mjs";
-  fs::path modules = fs::path(SLUICE_SOURCE_DIR) / "tests/parquet/node_modules/@duckdb";
-  if (!fs::exists(modules) || std::system("command -v node >/dev/null 2>&1") != 0) return "";
-  std::string out = table + "/../check.json";
-  std::string cmd = "node " + checker.string() + " '" + table + "' > '" + out + "' 2>&1";
-  return std::system(cmd.c_str()) == 0 ? "" : Read(out);
-}
-
 TEST(TableAlterCliTest, RenameAndDropTurnOnColumnMappingAndLaterFilesUsePhysicalNames) {
-  const std::string dir = Folder("mapping");
+  const std::string dir = FreshFolder("mapping");
   const std::string table = dir + "/t";
-  std::string v1 = Write(dir, "v1.jsonl", "{\"id\": 1, \"code\": 7, \"tmp\": \"x\"}\n");
+  std::string v1 = WriteText(dir, "v1.jsonl", "{\"id\": 1, \"code\": 7, \"tmp\": \"x\"}\n");
   ASSERT_EQ(RunSluice({"table", "append", table, v1, "-q"}).exit_code, 0);
   RunResult renamed = RunSluice({"table", "alter", table, "--rename-column", "code", "kind"});
   ASSERT_EQ(renamed.exit_code, 0) << renamed.err;
   EXPECT_TRUE(Contains(renamed.out, "turned on column mapping")) << renamed.out;
-  std::string log = Commit(table, 1);
+  std::string log = CommitText(table, 1);
   EXPECT_TRUE(Contains(log, R"(\"name\":\"kind\")")) << log;
   EXPECT_TRUE(Contains(log, R"(\"delta.columnMapping.physicalName\":\"code\")")) << log;
   EXPECT_TRUE(Contains(log, "\"delta.columnMapping.mode\":\"name\"")) << log;
@@ -72,22 +36,22 @@ TEST(TableAlterCliTest, RenameAndDropTurnOnColumnMappingAndLaterFilesUsePhysical
   ASSERT_EQ(
       RunSluice({"table", "alter", table, "--add-column", "note STRING AFTER id", "-q"}).exit_code,
       0);
-  std::string added = Commit(table, 3);
+  std::string added = CommitText(table, 3);
   EXPECT_TRUE(Contains(added, R"(\"delta.columnMapping.physicalName\":\"col-)")) << added;
   // New data under logical names lands in files under physical names.
-  std::string v2 = Write(dir, "v2.jsonl", "{\"id\": 2, \"note\": \"n\", \"kind\": 8}\n");
+  std::string v2 = WriteText(dir, "v2.jsonl", "{\"id\": 2, \"note\": \"n\", \"kind\": 8}\n");
   RunResult appended = RunSluice({"table", "append", table, v2});
   ASSERT_EQ(appended.exit_code, 0) << appended.err << appended.out;
-  EXPECT_EQ(CheckIndependently(table), "");
+  EXPECT_EQ(CheckTableIndependently(table), "");
   // The old name is gone: data holding it is a new column Delta's enforcement refuses.
-  std::string old = Write(dir, "old.jsonl", "{\"id\": 3, \"code\": 9}\n");
+  std::string old = WriteText(dir, "old.jsonl", "{\"id\": 3, \"code\": 9}\n");
   EXPECT_EQ(RunSluice({"table", "append", table, old}).exit_code, 1);
 }
 
 TEST(TableAlterCliTest, RefusesWhatDeltaRefuses) {
-  const std::string dir = Folder("refuse");
+  const std::string dir = FreshFolder("refuse");
   const std::string table = dir + "/t";
-  std::string schema = Write(dir, "t.ddl", "id INT, day STRING, amount DOUBLE");
+  std::string schema = WriteText(dir, "t.ddl", "id INT, day STRING, amount DOUBLE");
   ASSERT_EQ(RunSluice({"table", "create", table, "--schema", schema, "--partition-by", "day",
                        "--constraint", "positive=amount > 0", "-q"})
                 .exit_code,
@@ -114,18 +78,18 @@ TEST(TableAlterCliTest, RefusesWhatDeltaRefuses) {
 }
 
 TEST(TableAlterCliTest, WideningRecordsTheTypeChangeAndNewConstraintsCheckTheRows) {
-  const std::string dir = Folder("widen");
+  const std::string dir = FreshFolder("widen");
   const std::string table = dir + "/t";
   std::string rows =
-      Write(dir, "rows.jsonl", "{\"id\": 1, \"amount\": 5}\n{\"id\": 2, \"amount\": -3}\n");
-  std::string schema = Write(dir, "t.ddl", "id INT, amount INT");
+      WriteText(dir, "rows.jsonl", "{\"id\": 1, \"amount\": 5}\n{\"id\": 2, \"amount\": -3}\n");
+  std::string schema = WriteText(dir, "t.ddl", "id INT, amount INT");
   ASSERT_EQ(RunSluice({"table", "create", table, "--schema", schema, "-q"}).exit_code, 0);
   ASSERT_EQ(RunSluice({"table", "append", table, rows, "-q"}).exit_code, 0);
   RunResult widened = RunSluice({"table", "alter", table, "--widen", "amount BIGINT"});
   ASSERT_EQ(widened.exit_code, 0) << widened.err;
-  EXPECT_TRUE(Contains(Commit(table, 2),
+  EXPECT_TRUE(Contains(CommitText(table, 2),
                        R"(\"delta.typeChanges\":[{\"fromType\":\"integer\",\"toType\":\"long\"}])"))
-      << Commit(table, 2);
+      << CommitText(table, 2);
   RunResult broken = RunSluice({"table", "alter", table, "--add-constraint", "pos", "amount > 0"});
   EXPECT_EQ(broken.exit_code, 1) << broken.err;
   EXPECT_TRUE(Contains(broken.err, "DELTA_NEW_CHECK_CONSTRAINT_VIOLATION")) << broken.err;
@@ -133,46 +97,46 @@ TEST(TableAlterCliTest, WideningRecordsTheTypeChangeAndNewConstraintsCheckTheRow
   RunResult fine =
       RunSluice({"table", "alter", table, "--add-constraint", "known", "id IS NOT NULL"});
   EXPECT_EQ(fine.exit_code, 0) << fine.err;
-  EXPECT_TRUE(Contains(Commit(table, 3), "\"delta.constraints.known\":\"id IS NOT NULL\""));
-  EXPECT_TRUE(Contains(Commit(table, 3), "\"checkConstraints\""));
+  EXPECT_TRUE(Contains(CommitText(table, 3), "\"delta.constraints.known\":\"id IS NOT NULL\""));
+  EXPECT_TRUE(Contains(CommitText(table, 3), "\"checkConstraints\""));
   // The widened column reads in its new type from the file written before the widening.
   RunResult read = RunSluice({"table", "cat", table});
   EXPECT_TRUE(Contains(read.out, "\"amount\":-3")) << read.out;
-  EXPECT_EQ(CheckIndependently(table), "");
+  EXPECT_EQ(CheckTableIndependently(table), "");
 }
 
 TEST(TableAlterCliTest, ReplaceWhereOverwritesOnlyMatchingPartitions) {
-  const std::string dir = Folder("replace");
+  const std::string dir = FreshFolder("replace");
   const std::string table = dir + "/t";
   std::string first =
-      Write(dir, "a.jsonl", "{\"day\": \"a\", \"n\": 1}\n{\"day\": \"b\", \"n\": 2}\n");
+      WriteText(dir, "a.jsonl", "{\"day\": \"a\", \"n\": 1}\n{\"day\": \"b\", \"n\": 2}\n");
   ASSERT_EQ(RunSluice({"table", "append", table, first, "--partition-by", "day", "-q"}).exit_code,
             0);
-  std::string again = Write(dir, "a2.jsonl", "{\"day\": \"a\", \"n\": 10}\n");
+  std::string again = WriteText(dir, "a2.jsonl", "{\"day\": \"a\", \"n\": 10}\n");
   RunResult replaced =
       RunSluice({"table", "overwrite", table, again, "--replace-where", "day = 'a'"});
   ASSERT_EQ(replaced.exit_code, 0) << replaced.err;
   EXPECT_TRUE(Contains(replaced.out, "1 files removed")) << replaced.out;
-  std::string log = Commit(table, 1);
+  std::string log = CommitText(table, 1);
   EXPECT_TRUE(Contains(log, "day=a")) << log;
   EXPECT_FALSE(Contains(log, "\"remove\":{\"path\":\"day=b")) << log;
-  std::string outside = Write(dir, "c.jsonl", "{\"day\": \"c\", \"n\": 3}\n");
+  std::string outside = WriteText(dir, "c.jsonl", "{\"day\": \"c\", \"n\": 3}\n");
   RunResult mismatch =
       RunSluice({"table", "overwrite", table, outside, "--replace-where", "day = 'a'"});
   EXPECT_EQ(mismatch.exit_code, 1);
   EXPECT_TRUE(Contains(mismatch.err, "DELTA_REPLACE_WHERE_MISMATCH")) << mismatch.err;
-  EXPECT_EQ(CheckIndependently(table), "");
+  EXPECT_EQ(CheckTableIndependently(table), "");
 }
 
 TEST(TableAlterCliTest, AnIdempotentWriterSkipsABatchTheTableHolds) {
-  const std::string dir = Folder("txn");
+  const std::string dir = FreshFolder("txn");
   const std::string table = dir + "/t";
-  std::string rows = Write(dir, "rows.jsonl", "{\"id\": 1}\n");
+  std::string rows = WriteText(dir, "rows.jsonl", "{\"id\": 1}\n");
   std::vector<std::string> cmd = {"table",        "append",   table,           rows,
                                   "--txn-app-id", "stream-1", "--txn-version", "7"};
   RunResult first = RunSluice(cmd);
   ASSERT_EQ(first.exit_code, 0) << first.err;
-  EXPECT_TRUE(Contains(Commit(table, 0), "\"txn\":{\"appId\":\"stream-1\",\"version\":7"));
+  EXPECT_TRUE(Contains(CommitText(table, 0), "\"txn\":{\"appId\":\"stream-1\",\"version\":7"));
   RunResult again = RunSluice(cmd);
   EXPECT_EQ(again.exit_code, 0) << again.err;
   EXPECT_TRUE(Contains(again.out, "skipped")) << again.out;

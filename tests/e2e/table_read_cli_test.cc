@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "e2e/run.h"
+#include "e2e/table_testing.h"
 #include "sluice/table/json_rows_testing.h"
 
 namespace sluice::e2e {
@@ -21,23 +22,6 @@ using table::testing::SplitLines;
 
 fs::path GoldenTables() { return fs::path(SLUICE_SHARED_DIR) / "conformance" / "delta-golden"; }
 fs::path Expected() { return fs::path(SLUICE_SOURCE_DIR) / "tests" / "table" / "golden"; }
-
-bool Contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
-
-std::string Folder(const std::string& name) {
-  fs::path p = fs::temp_directory_path() / ("sluice_table_read_cli_" + name);
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p.string();
-}
-
-std::string Write(const std::string& dir, const std::string& name, const std::string& text) {
-  std::string path = dir + "/" + name;
-  std::ofstream(path) << text;
-  return path;
-}
 
 TEST(TableReadCliTest, GoldenTablesAtEveryVersion) {
   if (!fs::exists(GoldenTables())) GTEST_SKIP() << "no golden tables at " << GoldenTables();
@@ -83,7 +67,7 @@ TEST(TableReadCliTest, GoldenPartitionTablePrunesByPartitionAndStats) {
 }
 
 TEST(TableReadCliTest, ATableWrittenByAppendReadsBackAndAppendsAgain) {
-  const std::string dir = Folder("roundtrip");
+  const std::string dir = FreshFolder("roundtrip");
   const std::string table = dir + "/orders";
   const std::string rows =
       "{\"id\":1,\"amount\":12.50,\"placed\":\"2024-09-09T12:34:56Z\",\"items\":[{\"sku\":\"a\","
@@ -91,11 +75,11 @@ TEST(TableReadCliTest, ATableWrittenByAppendReadsBackAndAppendsAgain) {
       "{\"id\":2,\"amount\":null,\"placed\":null,\"items\":[],\"attrs\":{},\"region\":\"us\"}\n"
       "{\"id\":3,\"amount\":0.05,\"placed\":\"2024-09-10T00:00:00.25Z\",\"items\":null,"
       "\"attrs\":null,\"region\":null}\n";
-  const std::string input = Write(dir, "orders.jsonl", rows);
-  const std::string schema =
-      Write(dir, "orders.ddl",
-            "id BIGINT, amount DECIMAL(10,2), placed TIMESTAMP, items ARRAY<STRUCT<sku: STRING, "
-            "qty: INT>>, attrs MAP<STRING, STRING>, region STRING");
+  const std::string input = WriteText(dir, "orders.jsonl", rows);
+  const std::string schema = WriteText(
+      dir, "orders.ddl",
+      "id BIGINT, amount DECIMAL(10,2), placed TIMESTAMP, items ARRAY<STRUCT<sku: STRING, "
+      "qty: INT>>, attrs MAP<STRING, STRING>, region STRING");
   RunResult appended = RunSluice(
       {"table", "append", table, input, "--schema", schema, "--partition-by", "region", "-q"});
   ASSERT_EQ(appended.exit_code, 0) << appended.err << appended.out;
@@ -133,14 +117,14 @@ TEST(TableReadCliTest, ATableWrittenByAppendReadsBackAndAppendsAgain) {
 }
 
 TEST(TableReadCliTest, TimeTravelAndUsageErrors) {
-  const std::string dir = Folder("travel");
+  const std::string dir = FreshFolder("travel");
   const std::string table = dir + "/t";
-  ASSERT_EQ(
-      RunSluice({"table", "append", table, Write(dir, "a.jsonl", "{\"id\":1}\n"), "-q"}).exit_code,
-      0);
-  ASSERT_EQ(
-      RunSluice({"table", "append", table, Write(dir, "b.jsonl", "{\"id\":2}\n"), "-q"}).exit_code,
-      0);
+  ASSERT_EQ(RunSluice({"table", "append", table, WriteText(dir, "a.jsonl", "{\"id\":1}\n"), "-q"})
+                .exit_code,
+            0);
+  ASSERT_EQ(RunSluice({"table", "append", table, WriteText(dir, "b.jsonl", "{\"id\":2}\n"), "-q"})
+                .exit_code,
+            0);
   RunResult v0 = RunSluice({"table", "cat", table, "--version", "0"});
   ASSERT_EQ(v0.exit_code, 0) << v0.err;
   EXPECT_EQ(v0.out, "{\"id\":1}\n");

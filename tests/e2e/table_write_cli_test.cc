@@ -12,6 +12,7 @@
 #include <string>
 
 #include "e2e/run.h"
+#include "e2e/table_testing.h"
 #include "sluice/base/json.h"
 
 namespace sluice::e2e {
@@ -19,59 +20,29 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool Contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
-
-std::string Folder(const std::string& name) {
-  fs::path p = fs::temp_directory_path() / ("sluice_table_cli_" + name);
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p.string();
-}
-
-std::string Write(const std::string& dir, const std::string& name, const std::string& text) {
-  std::string path = dir + "/" + name;
-  std::ofstream(path) << text;
-  return path;
-}
-
 int CountLines(const std::string& text) {
   int n = 0;
   for (char c : text) n += c == '\n';
   return n;
 }
 
-// The independent checker's verdict on a table: "" when clean or when it cannot run here.
-std::string CheckIndependently(const std::string& table) {
-  fs::path checker = fs::path(SLUICE_SOURCE_DIR) / "tests/table/delta_check.mjs";
-  fs::path modules = fs::path(SLUICE_SOURCE_DIR) / "tests/parquet/node_modules/@duckdb";
-  if (!fs::exists(modules) || std::system("command -v node >/dev/null 2>&1") != 0) return "";
-  std::string out = table + "/../check.json";
-  std::string cmd = "node " + checker.string() + " '" + table + "' > '" + out + "' 2>&1";
-  int rc = std::system(cmd.c_str());
-  if (rc == 0) return "";
-  std::ifstream in(out);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 TEST(TableWriteCliTest, Seed000MergeSchemaAddsLoyaltyTierAndThePlainAppendIsRefused) {
-  const std::string dir = Folder("seed000");
+  const std::string dir = FreshFolder("seed000");
   const std::string table = dir + "/users";
-  std::string v1 = Write(dir, "users_v1.jsonl",
-                         "{\"user_id\": 121, \"email\": \"carol@example.com\", \"age\": 41}\n"
-                         "{\"user_id\": 122, \"email\": \"dan@example.com\", \"age\": 19}\n");
+  std::string v1 = WriteText(dir, "users_v1.jsonl",
+                             "{\"user_id\": 121, \"email\": \"carol@example.com\", \"age\": 41}\n"
+                             "{\"user_id\": 122, \"email\": \"dan@example.com\", \"age\": 19}\n");
   RunResult created = RunSluice({"table", "create", table, "--schema", "examples/users_table.ddl"});
   ASSERT_EQ(created.exit_code, 0) << created.err;
   RunResult first = RunSluice({"table", "append", table, v1});
   ASSERT_EQ(first.exit_code, 0) << first.err << first.out;
   EXPECT_TRUE(Contains(first.out, "committed version 1: 2 rows in 1 files")) << first.out;
 
-  std::string v2 = Write(dir, "users_v2.jsonl",
-                         "{\"user_id\": 123, \"email\": \"alice@example.com\", \"age\": 28, "
-                         "\"loyalty_tier\": \"gold\"}\n"
-                         "{\"user_id\": 124, \"email\": \"bob@example.com\", \"age\": 35, "
-                         "\"loyalty_tier\": \"silver\"}\n");
+  std::string v2 = WriteText(dir, "users_v2.jsonl",
+                             "{\"user_id\": 123, \"email\": \"alice@example.com\", \"age\": 28, "
+                             "\"loyalty_tier\": \"gold\"}\n"
+                             "{\"user_id\": 124, \"email\": \"bob@example.com\", \"age\": 35, "
+                             "\"loyalty_tier\": \"silver\"}\n");
   RunResult plain = RunSluice({"table", "append", table, v2});
   EXPECT_EQ(plain.exit_code, 1) << plain.out << plain.err;
   EXPECT_TRUE(Contains(plain.err, "write rejected, nothing committed")) << plain.err;
@@ -91,24 +62,26 @@ TEST(TableWriteCliTest, Seed000MergeSchemaAddsLoyaltyTierAndThePlainAppendIsRefu
   if (schema.exit_code == 0) {
     EXPECT_TRUE(Contains(schema.out, "loyalty_tier STRING")) << schema.out;
   }
-  EXPECT_EQ(CheckIndependently(table), "");
+  EXPECT_EQ(CheckTableIndependently(table), "");
 }
 
 TEST(TableWriteCliTest, Seed002EnforcementRefusesAnUnexpectedColumnAndARetypedAmount) {
-  const std::string dir = Folder("seed002");
+  const std::string dir = FreshFolder("seed002");
   const std::string table = dir + "/orders";
-  std::string schema = Write(dir, "orders.ddl",
-                             "order_id INT, customer_id INT, order_amount DOUBLE, order_date DATE");
+  std::string schema = WriteText(
+      dir, "orders.ddl", "order_id INT, customer_id INT, order_amount DOUBLE, order_date DATE");
   ASSERT_EQ(RunSluice({"table", "create", table, "--schema", schema}).exit_code, 0);
-  std::string good = Write(dir, "good.jsonl",
-                           "{\"order_id\": 1001, \"customer_id\": 501, \"order_amount\": 4500.0, "
-                           "\"order_date\": \"2026-08-15\"}\n");
+  std::string good =
+      WriteText(dir, "good.jsonl",
+                "{\"order_id\": 1001, \"customer_id\": 501, \"order_amount\": 4500.0, "
+                "\"order_date\": \"2026-08-15\"}\n");
   ASSERT_EQ(RunSluice({"table", "append", table, good, "-q"}).exit_code, 0);
 
-  std::string extra = Write(dir, "extra.jsonl",
-                            "{\"order_id\": 1002, \"customer_id\": 502, \"order_amount\": 120.5, "
-                            "\"order_date\": \"2026-08-15\", \"unexpected_column\": "
-                            "\"extra_unexpected_field\"}\n");
+  std::string extra =
+      WriteText(dir, "extra.jsonl",
+                "{\"order_id\": 1002, \"customer_id\": 502, \"order_amount\": 120.5, "
+                "\"order_date\": \"2026-08-15\", \"unexpected_column\": "
+                "\"extra_unexpected_field\"}\n");
   RunResult refused = RunSluice({"table", "append", table, extra, "--format", "json"});
   EXPECT_EQ(refused.exit_code, 1) << refused.err;
   auto result = ParseJson(refused.out);
@@ -118,9 +91,9 @@ TEST(TableWriteCliTest, Seed002EnforcementRefusesAnUnexpectedColumnAndARetypedAm
   EXPECT_EQ(result->Find("violations")->items()[0].Find("path")->as_string(), "unexpected_column");
   EXPECT_FALSE(result->Find("violations")->items()[0].Find("error_class")->as_string().empty());
 
-  std::string retyped = Write(dir, "retyped.jsonl",
-                              "{\"order_id\": 1003, \"customer_id\": 503, \"order_amount\": "
-                              "\"4500.00\", \"order_date\": \"2026-08-16\"}\n");
+  std::string retyped = WriteText(dir, "retyped.jsonl",
+                                  "{\"order_id\": 1003, \"customer_id\": 503, \"order_amount\": "
+                                  "\"4500.00\", \"order_date\": \"2026-08-16\"}\n");
   RunResult string_amount = RunSluice({"table", "append", table, retyped});
   EXPECT_EQ(string_amount.exit_code, 1) << string_amount.out;
   EXPECT_TRUE(Contains(string_amount.err, "DELTA_FAILED_TO_MERGE_FIELDS")) << string_amount.err;
@@ -134,21 +107,22 @@ TEST(TableWriteCliTest, Seed002EnforcementRefusesAnUnexpectedColumnAndARetypedAm
   RunResult merged = RunSluice({"table", "append", table, extra, "--merge-schema", "-q"});
   EXPECT_EQ(merged.exit_code, 0) << merged.err;
   // A JSON 25 is a fine INT: integer amounts into the DOUBLE column change nothing.
-  std::string ints = Write(dir, "ints.jsonl",
-                           "{\"order_id\": 1004, \"customer_id\": 504, \"order_amount\": 25, "
-                           "\"order_date\": \"2026-08-17\"}\n");
+  std::string ints = WriteText(dir, "ints.jsonl",
+                               "{\"order_id\": 1004, \"customer_id\": 504, \"order_amount\": 25, "
+                               "\"order_date\": \"2026-08-17\"}\n");
   RunResult fine = RunSluice({"table", "append", table, ints, "--format", "json"});
   EXPECT_EQ(fine.exit_code, 0) << fine.out << fine.err;
   EXPECT_TRUE(Contains(fine.out, "\"verdict\":\"unchanged\"")) << fine.out;
-  EXPECT_EQ(CheckIndependently(table), "");
+  EXPECT_EQ(CheckTableIndependently(table), "");
 }
 
 TEST(TableWriteCliTest, Seed004OverwriteSchemaReplacesTheSchema) {
-  const std::string dir = Folder("seed004");
+  const std::string dir = FreshFolder("seed004");
   const std::string table = dir + "/events";
-  std::string v1 = Write(dir, "v1.jsonl", "{\"id\": 1, \"code\": 7}\n{\"id\": 2, \"code\": 8}\n");
+  std::string v1 =
+      WriteText(dir, "v1.jsonl", "{\"id\": 1, \"code\": 7}\n{\"id\": 2, \"code\": 8}\n");
   ASSERT_EQ(RunSluice({"table", "append", table, v1, "-q"}).exit_code, 0);
-  std::string v2 = Write(dir, "v2.jsonl", "{\"id\": 3, \"code\": \"A-7\", \"note\": \"x\"}\n");
+  std::string v2 = WriteText(dir, "v2.jsonl", "{\"id\": 3, \"code\": \"A-7\", \"note\": \"x\"}\n");
   RunResult plain = RunSluice({"table", "overwrite", table, v2});
   EXPECT_EQ(plain.exit_code, 1) << plain.out;
   RunResult replaced = RunSluice({"table", "overwrite", table, v2, "--overwrite-schema"});
@@ -161,15 +135,15 @@ TEST(TableWriteCliTest, Seed004OverwriteSchemaReplacesTheSchema) {
     EXPECT_TRUE(Contains(schema.out, "code STRING")) << schema.out;
     EXPECT_TRUE(Contains(schema.out, "note STRING")) << schema.out;
   }
-  EXPECT_EQ(CheckIndependently(table), "");
+  EXPECT_EQ(CheckTableIndependently(table), "");
 }
 
 TEST(TableWriteCliTest, TypeWideningTurnsAnIntColumnIntoALong) {
-  const std::string dir = Folder("widen");
+  const std::string dir = FreshFolder("widen");
   const std::string table = dir + "/t";
-  std::string schema = Write(dir, "t.ddl", "id INT, amount INT");
+  std::string schema = WriteText(dir, "t.ddl", "id INT, amount INT");
   ASSERT_EQ(RunSluice({"table", "create", table, "--schema", schema, "-q"}).exit_code, 0);
-  std::string big = Write(dir, "big.jsonl", "{\"id\": 1, \"amount\": 3000000000}\n");
+  std::string big = WriteText(dir, "big.jsonl", "{\"id\": 1, \"amount\": 3000000000}\n");
   RunResult refused = RunSluice({"table", "append", table, big, "--merge-schema"});
   EXPECT_EQ(refused.exit_code, 1) << refused.out << refused.err;
   RunResult widened =
@@ -183,20 +157,20 @@ TEST(TableWriteCliTest, TypeWideningTurnsAnIntColumnIntoALong) {
       << text;
   EXPECT_TRUE(Contains(text, "\"typeWidening\"")) << text;
   EXPECT_TRUE(Contains(text, "\"minReaderVersion\":3")) << text;
-  EXPECT_EQ(CheckIndependently(table), "");
+  EXPECT_EQ(CheckTableIndependently(table), "");
 }
 
 TEST(TableWriteCliTest, ConstraintsFailTheWriteOrQuarantineTheRows) {
-  const std::string dir = Folder("constraints");
+  const std::string dir = FreshFolder("constraints");
   const std::string table = dir + "/t";
-  std::string schema = Write(dir, "t.ddl", "id INT NOT NULL, amount DOUBLE");
+  std::string schema = WriteText(dir, "t.ddl", "id INT NOT NULL, amount DOUBLE");
   ASSERT_EQ(RunSluice({"table", "create", table, "--schema", schema, "--constraint",
                        "positive=amount > 0", "-q"})
                 .exit_code,
             0);
-  std::string rows = Write(dir, "rows.jsonl",
-                           "{\"id\": 1, \"amount\": 5}\n{\"id\": 2, \"amount\": -1}\n"
-                           "{\"id\": null, \"amount\": 3}\n{\"id\": 4, \"amount\": 2}\n");
+  std::string rows = WriteText(dir, "rows.jsonl",
+                               "{\"id\": 1, \"amount\": 5}\n{\"id\": 2, \"amount\": -1}\n"
+                               "{\"id\": null, \"amount\": 3}\n{\"id\": 4, \"amount\": 2}\n");
   RunResult failed = RunSluice({"table", "append", table, rows, "--quarantine", "/dev/null"});
   EXPECT_EQ(failed.exit_code, 1) << failed.out;
   EXPECT_TRUE(Contains(failed.err, "DELTA_")) << failed.err;
@@ -212,23 +186,23 @@ TEST(TableWriteCliTest, ConstraintsFailTheWriteOrQuarantineTheRows) {
   EXPECT_EQ(CountLines(qtext), 2) << qtext;
   EXPECT_TRUE(Contains(qtext, "check_constraint")) << qtext;
   EXPECT_TRUE(Contains(qtext, "null_not_allowed")) << qtext;
-  EXPECT_EQ(CheckIndependently(table), "");
+  EXPECT_EQ(CheckTableIndependently(table), "");
 }
 
 TEST(TableWriteCliTest, AppendCreatesATableFromTheDataAndPartitionsIt) {
-  const std::string dir = Folder("partitioned");
+  const std::string dir = FreshFolder("partitioned");
   const std::string table = dir + "/t";
   std::string rows =
-      Write(dir, "rows.jsonl",
-            "{\"day\": \"2026-08-15\", \"n\": 1}\n{\"day\": \"2026-08-16\", \"n\": 2}\n"
-            "{\"day\": null, \"n\": 3}\n{\"day\": \"a b:c\", \"n\": 4}\n");
+      WriteText(dir, "rows.jsonl",
+                "{\"day\": \"2026-08-15\", \"n\": 1}\n{\"day\": \"2026-08-16\", \"n\": 2}\n"
+                "{\"day\": null, \"n\": 3}\n{\"day\": \"a b:c\", \"n\": 4}\n");
   RunResult created = RunSluice({"table", "append", table, rows, "--partition-by", "day"});
   ASSERT_EQ(created.exit_code, 0) << created.err << created.out;
   EXPECT_TRUE(Contains(created.out, "created at version 0: 4 rows in 4 files")) << created.out;
   EXPECT_TRUE(fs::exists(table + "/day=2026-08-15"));
   EXPECT_TRUE(fs::exists(table + "/day=__HIVE_DEFAULT_PARTITION__"));
   EXPECT_TRUE(fs::exists(table + "/day=a b%3Ac"));
-  EXPECT_EQ(CheckIndependently(table), "");
+  EXPECT_EQ(CheckTableIndependently(table), "");
 }
 
 }  // namespace
@@ -242,33 +216,34 @@ namespace {
 TEST(TableWriteCliTest, AppendsToTablesSparkWrote) {
   fs::path golden = fs::path(SLUICE_SHARED_DIR) / "conformance" / "delta-golden";
   if (!fs::exists(golden)) GTEST_SKIP() << "no delta-golden data";
-  const std::string dir = Folder("golden");
+  const std::string dir = FreshFolder("golden");
   auto copy = [&](const std::string& name) {
     fs::copy(golden / name, dir + "/" + name, fs::copy_options::recursive);
     return dir + "/" + name;
   };
   std::string plain = copy("time-travel-schema-changes-b");
-  std::string rows = Write(dir, "rows.jsonl", "{\"id\": 100, \"part\": 7}\n");
+  std::string rows = WriteText(dir, "rows.jsonl", "{\"id\": 100, \"part\": 7}\n");
   RunResult appended = RunSluice({"table", "append", plain, rows});
   ASSERT_EQ(appended.exit_code, 0) << appended.err << appended.out;
   EXPECT_TRUE(Contains(appended.out, "committed version 2")) << appended.out;
-  EXPECT_EQ(CheckIndependently(plain), "");
+  EXPECT_EQ(CheckTableIndependently(plain), "");
 
   std::string mapped = copy("table-with-columnmapping-mode-name");
-  std::string some = Write(dir, "mapped.jsonl",
-                           "{\"IntegerType\": 5, \"StringType\": \"five\", \"nested_struct\": "
-                           "{\"aa\": \"x\", \"ac\": {\"aca\": 1}}, \"array_of_prims\": [1, 2]}\n");
+  std::string some =
+      WriteText(dir, "mapped.jsonl",
+                "{\"IntegerType\": 5, \"StringType\": \"five\", \"nested_struct\": "
+                "{\"aa\": \"x\", \"ac\": {\"aca\": 1}}, \"array_of_prims\": [1, 2]}\n");
   RunResult mapped_append = RunSluice({"table", "append", mapped, some});
   ASSERT_EQ(mapped_append.exit_code, 0) << mapped_append.err << mapped_append.out;
-  EXPECT_EQ(CheckIndependently(mapped), "");
+  EXPECT_EQ(CheckTableIndependently(mapped), "");
 
   std::string widened = copy("type-widening");
-  std::string wide = Write(dir, "wide.jsonl",
-                           "{\"byte_long\": 9000000000, \"float_double\": 1.5, "
-                           "\"date_timestamp_ntz\": \"2024-01-02T03:04:05\"}\n");
+  std::string wide = WriteText(dir, "wide.jsonl",
+                               "{\"byte_long\": 9000000000, \"float_double\": 1.5, "
+                               "\"date_timestamp_ntz\": \"2024-01-02T03:04:05\"}\n");
   RunResult widened_append = RunSluice({"table", "append", widened, wide});
   ASSERT_EQ(widened_append.exit_code, 0) << widened_append.err << widened_append.out;
-  EXPECT_EQ(CheckIndependently(widened), "");
+  EXPECT_EQ(CheckTableIndependently(widened), "");
 }
 
 }  // namespace
