@@ -165,6 +165,8 @@ struct ScanPlan {
   TypePtr read_type;
   // The output row from the read row, when the predicate reads columns the output leaves out.
   std::optional<ConformPlan> projection;
+  // The row the predicate sees from the read row, when the output reads columns it does not.
+  std::optional<ConformPlan> where_row;
   std::optional<BoundExpression> where;
   std::optional<FilePruner> pruner;
   int threads = 1;
@@ -202,6 +204,7 @@ Result<ScanPlan> PlanScan(const Snapshot& snap, const ScanOptions& options) {
   }
   SLUICE_ASSIGN_OR_RETURN(ColumnSelection output, internal::SelectColumns(schema, options.columns));
   ColumnSelection read = output;
+  ColumnSelection where_columns;
   if (options.where) {
     auto parsed = ParseExpression(*options.where);
     if (!parsed.has_value()) return Fail(parsed.error().WithContext("where"));
@@ -209,7 +212,10 @@ Result<ScanPlan> PlanScan(const Snapshot& snap, const ScanOptions& options) {
     if (!bound.has_value()) return Fail(bound.error().WithContext("where"));
     for (const schema::FieldPath& path : bound->referenced_columns()) {
       std::vector<size_t> indexes = IndexesOf(schema, path);
-      if (!indexes.empty()) internal::SelectPath(read, indexes);
+      if (!indexes.empty()) {
+        internal::SelectPath(read, indexes);
+        internal::SelectPath(where_columns, indexes);
+      }
     }
     SLUICE_ASSIGN_OR_RETURN(
         FilePruner pruner,
@@ -233,6 +239,17 @@ Result<ScanPlan> PlanScan(const Snapshot& snap, const ScanOptions& options) {
                                                         .match = FieldMatch::kName,
                                                         .constants = nullptr,
                                                         .context = "projection"}));
+  }
+  if (plan.where) {
+    SLUICE_ASSIGN_OR_RETURN(TypePtr where_type, internal::PruneStruct(*row, where_columns));
+    if (!where_type->Equals(*plan.read_type)) {
+      SLUICE_ASSIGN_OR_RETURN(plan.where_row,
+                              internal::BuildConformPlan({.table = where_type.get(),
+                                                          .source = plan.read_type.get(),
+                                                          .match = FieldMatch::kName,
+                                                          .constants = nullptr,
+                                                          .context = "where"}));
+    }
   }
   unsigned threads = options.threads;
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
@@ -304,6 +321,8 @@ class Scanner {
     RowConformer conformer(&plan);
     std::optional<RowConformer> projector;
     if (plan_.projection) projector.emplace(&*plan_.projection);
+    std::optional<RowConformer> where_row;
+    if (plan_.where_row) where_row.emplace(&*plan_.where_row);
     uint64_t index = 0;
     bool stopped = false;
     auto row = [&](std::string_view text, bool empty) -> Status {
@@ -319,7 +338,14 @@ class Scanner {
         return Fail(s.error().WithContext(fmt::format("row {}", at)));
       }
       if (plan_.where) {
-        auto value = ParseJson(read_, {.allow_duplicate_keys = true});
+        // Only the columns the predicate reads are parsed.
+        std::string_view seen = read_;
+        if (where_row) {
+          where_text_.clear();
+          SLUICE_TRY(where_row->Conform(read_, where_text_));
+          seen = where_text_;
+        }
+        auto value = ParseJson(seen, {.allow_duplicate_keys = true});
         if (!value.has_value()) return Fail(value.error().WithContext(fmt::format("row {}", at)));
         auto truth = plan_.where->Evaluate(*value);
         if (!truth.has_value()) return Fail(truth.error().WithContext(fmt::format("row {}", at)));
@@ -368,6 +394,7 @@ class Scanner {
   ScanStats stats_;
   bool passing_ = false;
   std::string read_;
+  std::string where_text_;
   std::string output_;
 };
 
