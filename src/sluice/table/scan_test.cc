@@ -482,11 +482,12 @@ TEST_F(ScanTest, ColumnsAddedByMergeSchemaReadAsNullInOlderFiles) {
 }
 
 TEST_F(ScanTest, TypeWideningReadsOlderFilesInTheNewTypes) {
-  Write("{\"i\":7,\"f\":3.4,\"d\":\"2024-09-09\",\"m\":{\"1\":1.5}}\n",
-        "i INT, f FLOAT, d DATE, m MAP<INT, DECIMAL(4,1)>");
+  Write("{\"i\":7,\"f\":3.4,\"d\":\"2024-09-09\",\"m\":{\"1\":1.5},\"k\":{\"3.4\":1}}\n",
+        "i INT, f FLOAT, d DATE, m MAP<INT, DECIMAL(4,1)>, k MAP<FLOAT, SMALLINT>");
   Commit([&](Transaction& t) {
     Metadata m = t.snapshot()->metadata;
-    auto wide = Ddl("i BIGINT, f DOUBLE, d TIMESTAMP_NTZ, m MAP<BIGINT, DECIMAL(8,3)>");
+    auto wide = Ddl(
+        "i BIGINT, f DOUBLE, d TIMESTAMP_NTZ, m MAP<BIGINT, DECIMAL(8,3)>, k MAP<DOUBLE, INT>");
     m.schema_string = dialects::spark::WriteJson(*wide).value;
     t.SetMetadata(m);
     Protocol p = t.snapshot()->protocol;
@@ -498,7 +499,7 @@ TEST_F(ScanTest, TypeWideningReadsOlderFilesInTheNewTypes) {
   });
   EXPECT_EQ(Rows(), (std::vector<std::string>{
                         "{\"i\":7,\"f\":3.4000000953674316,\"d\":\"2024-09-09T00:00:00\","
-                        "\"m\":{\"1\":1.500}}"}));
+                        "\"m\":{\"1\":1.500},\"k\":{\"3.4000000953674316\":1}}"}));
 }
 
 TEST_F(ScanTest, AColumnTheFileCannotHoldInTheTablesTypeIsAnErrorNamingFileAndColumn) {
