@@ -299,12 +299,22 @@ class Scanner {
   bool passing() const { return passing_; }
 
  private:
-  Status Read(const AddFile& add, const std::string& path, const Constants& constants) {
+  // One file's read in progress.
+  struct FileRead {
     std::optional<RowIndexSet> deleted;
+    RowConformer* conformer = nullptr;
+    RowConformer* where_row = nullptr;  // null: the predicate sees the read row
+    RowConformer* projector = nullptr;  // null: the read row is the output
+    uint64_t index = 0;
+    bool stopped = false;  // the limit was reached
+  };
+
+  Status Read(const AddFile& add, const std::string& path, const Constants& constants) {
+    FileRead f;
     if (add.deletion_vector) {
       SLUICE_ASSIGN_OR_RETURN(DeletionVectorDescriptor dv,
                               ParseDeletionVectorDescriptor(*add.deletion_vector));
-      SLUICE_ASSIGN_OR_RETURN(deleted, LoadDeletionVector(*fs_, root_, dv));
+      SLUICE_ASSIGN_OR_RETURN(f.deleted, LoadDeletionVector(*fs_, root_, dv));
     }
     parquet::ReaderOptions ro;
     ro.threads = plan_.threads;
@@ -319,71 +329,72 @@ class Scanner {
                                                    .context = path}));
     ++stats_.files_read;
     RowConformer conformer(&plan);
+    f.conformer = &conformer;
     std::optional<RowConformer> projector;
-    if (plan_.projection) projector.emplace(&*plan_.projection);
+    if (plan_.projection) f.projector = &projector.emplace(&*plan_.projection);
     std::optional<RowConformer> where_row;
-    if (plan_.where_row) where_row.emplace(&*plan_.where_row);
-    uint64_t index = 0;
-    bool stopped = false;
-    auto row = [&](std::string_view text, bool empty) -> Status {
-      const uint64_t at = index++;
-      if (deleted && deleted->Contains(at)) {
-        ++stats_.rows_deleted;
-        return Ok();
-      }
-      read_.clear();
-      if (empty) {
-        conformer.ConformEmpty(read_);
-      } else if (Status s = conformer.Conform(text, read_); !s.has_value()) {
-        return Fail(s.error().WithContext(fmt::format("row {}", at)));
-      }
-      if (plan_.where) {
-        // Only the columns the predicate reads are parsed.
-        std::string_view seen = read_;
-        if (where_row) {
-          where_text_.clear();
-          SLUICE_TRY(where_row->Conform(read_, where_text_));
-          seen = where_text_;
-        }
-        auto value = ParseJson(seen, {.allow_duplicate_keys = true});
-        if (!value.has_value()) return Fail(value.error().WithContext(fmt::format("row {}", at)));
-        auto truth = plan_.where->Evaluate(*value);
-        if (!truth.has_value()) return Fail(truth.error().WithContext(fmt::format("row {}", at)));
-        if (*truth != Truth::kTrue) {
-          ++stats_.rows_filtered;
-          return Ok();
-        }
-      }
-      std::string_view out = read_;
-      if (projector) {
-        output_.clear();
-        SLUICE_TRY(projector->Conform(read_, output_));
-        out = output_;
-      }
-      if (Status s = each_(out); !s.has_value()) {
-        passing_ = true;
-        return s;
-      }
-      ++stats_.rows_returned;
-      if (full()) {
-        // Stops the reader; recognized below by `stopped`.
-        stopped = true;
-        return Fail(ErrorCode::kInternal, "limit reached");
-      }
-      return Ok();
-    };
+    if (plan_.where_row) f.where_row = &where_row.emplace(&*plan_.where_row);
     Status status = Ok();
     if (plan.source_columns.empty()) {
       // Nothing to read but the number of rows (only partition columns, or columns the file
       // does not hold).
       const int64_t rows = reader->num_rows();
-      for (int64_t i = 0; i < rows && status.has_value(); ++i) status = row({}, true);
+      for (int64_t i = 0; i < rows && status.has_value(); ++i) status = Row(f, {}, true);
     } else {
       status = reader->ReadAllRows(parquet::Projection{plan.source_columns},
-                                   [&](std::string_view text) { return row(text, false); });
+                                   [&](std::string_view text) { return Row(f, text, false); });
     }
-    if (!status.has_value() && stopped) return Ok();
+    if (!status.has_value() && f.stopped) return Ok();
     return status;
+  }
+
+  // One row of the file (`empty`: a file none of whose columns is read).
+  Status Row(FileRead& f, std::string_view text, bool empty) {
+    const uint64_t at = f.index++;
+    if (f.deleted && f.deleted->Contains(at)) {
+      ++stats_.rows_deleted;
+      return Ok();
+    }
+    read_.clear();
+    if (empty) {
+      f.conformer->ConformEmpty(read_);
+    } else if (Status s = f.conformer->Conform(text, read_); !s.has_value()) {
+      return Fail(s.error().WithContext(fmt::format("row {}", at)));
+    }
+    if (plan_.where) {
+      // Only the columns the predicate reads are parsed.
+      std::string_view seen = read_;
+      if (f.where_row != nullptr) {
+        where_text_.clear();
+        SLUICE_TRY(f.where_row->Conform(read_, where_text_));
+        seen = where_text_;
+      }
+      auto value = ParseJson(seen, {.allow_duplicate_keys = true});
+      if (!value.has_value()) return Fail(value.error().WithContext(fmt::format("row {}", at)));
+      auto truth = plan_.where->Evaluate(*value);
+      if (!truth.has_value()) return Fail(truth.error().WithContext(fmt::format("row {}", at)));
+      if (*truth != Truth::kTrue) {
+        ++stats_.rows_filtered;
+        return Ok();
+      }
+    }
+    std::string_view out = read_;
+    if (f.projector != nullptr) {
+      output_.clear();
+      SLUICE_TRY(f.projector->Conform(read_, output_));
+      out = output_;
+    }
+    if (Status s = each_(out); !s.has_value()) {
+      passing_ = true;
+      return s;
+    }
+    ++stats_.rows_returned;
+    if (full()) {
+      // Stops the reader; Read recognizes it by `stopped`.
+      f.stopped = true;
+      return Fail(ErrorCode::kInternal, "limit reached");
+    }
+    return Ok();
   }
 
   std::shared_ptr<FileSystem> fs_;
