@@ -78,7 +78,7 @@ class PlanBuilder {
   explicit PlanBuilder(const ConformInputs& in) : in_(in) {}
 
   Result<ConformPlan> Build() {
-    SLUICE_ASSIGN_OR_RETURN(plan_.root, Node(*in_.table, in_.source, FieldPath(), "", false, true));
+    SLUICE_ASSIGN_OR_RETURN(plan_.root, Node(*in_.table, in_.source, FieldPath(), "", true));
     return std::move(plan_);
   }
 
@@ -142,13 +142,13 @@ class PlanBuilder {
                                        why.message()));
   }
 
-  // `table` read from `source` (nullptr: absent) at `path` in the source. `whole` is true
-  // below arrays and maps, where the source value holds every field of its structs; `collect`
-  // adds the source columns read to the plan's projection.
+  // `table` read from `source` (nullptr: absent) at `path` in the source. `collect` adds the
+  // source columns read to the plan's projection (none below arrays and maps, which are read
+  // whole).
   Result<uint32_t> Node(const Type& table, const Type* source, const FieldPath& path,
-                        const std::string& where, bool whole, bool collect) {
+                        const std::string& where, bool collect) {
     if (source == nullptr || source->kind() == TypeKind::kNull) return NullNode();
-    if (table.is_struct()) return StructNode(table, *source, path, where, whole, collect);
+    if (table.is_struct()) return StructNode(table, *source, path, where, collect);
     if (collect) plan_.source_columns.push_back(path.ToString());
     if (table.is_array()) {
       if (!source->is_array()) return Mismatch(where, ShapeError(*source, table));
@@ -156,7 +156,7 @@ class PlanBuilder {
       n.kind = ConformNode::Kind::kArray;
       SLUICE_ASSIGN_OR_RETURN(uint32_t element,
                               Node(*table.element_type(), source->element_type().get(),
-                                   path.Element(), where + "[]", true, false));
+                                   path.Element(), where + "[]", false));
       n.identity = plan_.nodes[element].identity;
       n.children = {element};
       return Add(std::move(n));
@@ -166,9 +166,9 @@ class PlanBuilder {
       ConformNode n;
       n.kind = ConformNode::Kind::kMap;
       SLUICE_ASSIGN_OR_RETURN(uint32_t key, Node(*table.key_type(), source->key_type().get(),
-                                                 path.Key(), where + "{key}", true, false));
+                                                 path.Key(), where + "{key}", false));
       SLUICE_ASSIGN_OR_RETURN(uint32_t value, Node(*table.value_type(), source->value_type().get(),
-                                                   path.Value(), where + "{value}", true, false));
+                                                   path.Value(), where + "{value}", false));
       n.identity = plan_.nodes[key].identity && plan_.nodes[value].identity;
       n.children = {key, value};
       return Add(std::move(n));
@@ -185,12 +185,14 @@ class PlanBuilder {
   }
 
   Result<uint32_t> StructNode(const Type& table, const Type& source, const FieldPath& path,
-                              const std::string& where, bool whole, bool collect) {
+                              const std::string& where, bool collect) {
     if (!source.is_struct()) return Mismatch(where, ShapeError(source, table));
     const bool top = path.empty();
     ConformNode n;
     n.kind = ConformNode::Kind::kStruct;
-    bool identity = whole && table.fields().size() == source.fields().size();
+    // Every field of the source matched in order, each copied: the source value holds just
+    // these fields (the projection leaves out only unmatched ones), so it is the output.
+    bool identity = table.fields().size() == source.fields().size();
     const size_t columns_before = plan_.source_columns.size();
     for (size_t i = 0; i < table.fields().size(); ++i) {
       const Field& field = table.fields()[i];
@@ -221,9 +223,8 @@ class PlanBuilder {
       }
       const Field& source_field = source.fields()[*s];
       m.source_key = JsonKeyText(source_field.name());
-      SLUICE_ASSIGN_OR_RETURN(
-          m.child, Node(*field.type(), source_field.type().get(), path.Child(source_field.name()),
-                        child_where, whole, collect));
+      SLUICE_ASSIGN_OR_RETURN(m.child, Node(*field.type(), source_field.type().get(),
+                                            path.Child(source_field.name()), child_where, collect));
       identity =
           identity && *s == i && m.out_key == m.source_key + ":" && plan_.nodes[m.child].identity;
       n.members.push_back(std::move(m));

@@ -165,6 +165,8 @@ struct ScanPlan {
   TypePtr read_type;
   // The output row from the read row, when the predicate reads columns the output leaves out.
   std::optional<ConformPlan> projection;
+  // The row the predicate sees from the read row, when the output reads columns it does not.
+  std::optional<ConformPlan> where_row;
   std::optional<BoundExpression> where;
   std::optional<FilePruner> pruner;
   int threads = 1;
@@ -202,6 +204,7 @@ Result<ScanPlan> PlanScan(const Snapshot& snap, const ScanOptions& options) {
   }
   SLUICE_ASSIGN_OR_RETURN(ColumnSelection output, internal::SelectColumns(schema, options.columns));
   ColumnSelection read = output;
+  ColumnSelection where_columns;
   if (options.where) {
     auto parsed = ParseExpression(*options.where);
     if (!parsed.has_value()) return Fail(parsed.error().WithContext("where"));
@@ -209,7 +212,10 @@ Result<ScanPlan> PlanScan(const Snapshot& snap, const ScanOptions& options) {
     if (!bound.has_value()) return Fail(bound.error().WithContext("where"));
     for (const schema::FieldPath& path : bound->referenced_columns()) {
       std::vector<size_t> indexes = IndexesOf(schema, path);
-      if (!indexes.empty()) internal::SelectPath(read, indexes);
+      if (!indexes.empty()) {
+        internal::SelectPath(read, indexes);
+        internal::SelectPath(where_columns, indexes);
+      }
     }
     SLUICE_ASSIGN_OR_RETURN(
         FilePruner pruner,
@@ -233,6 +239,17 @@ Result<ScanPlan> PlanScan(const Snapshot& snap, const ScanOptions& options) {
                                                         .match = FieldMatch::kName,
                                                         .constants = nullptr,
                                                         .context = "projection"}));
+  }
+  if (plan.where) {
+    SLUICE_ASSIGN_OR_RETURN(TypePtr where_type, internal::PruneStruct(*row, where_columns));
+    if (!where_type->Equals(*plan.read_type)) {
+      SLUICE_ASSIGN_OR_RETURN(plan.where_row,
+                              internal::BuildConformPlan({.table = where_type.get(),
+                                                          .source = plan.read_type.get(),
+                                                          .match = FieldMatch::kName,
+                                                          .constants = nullptr,
+                                                          .context = "where"}));
+    }
   }
   unsigned threads = options.threads;
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
@@ -282,12 +299,22 @@ class Scanner {
   bool passing() const { return passing_; }
 
  private:
-  Status Read(const AddFile& add, const std::string& path, const Constants& constants) {
+  // One file's read in progress.
+  struct FileRead {
     std::optional<RowIndexSet> deleted;
+    RowConformer* conformer = nullptr;
+    RowConformer* where_row = nullptr;  // null: the predicate sees the read row
+    RowConformer* projector = nullptr;  // null: the read row is the output
+    uint64_t index = 0;
+    bool stopped = false;  // the limit was reached
+  };
+
+  Status Read(const AddFile& add, const std::string& path, const Constants& constants) {
+    FileRead f;
     if (add.deletion_vector) {
       SLUICE_ASSIGN_OR_RETURN(DeletionVectorDescriptor dv,
                               ParseDeletionVectorDescriptor(*add.deletion_vector));
-      SLUICE_ASSIGN_OR_RETURN(deleted, LoadDeletionVector(*fs_, root_, dv));
+      SLUICE_ASSIGN_OR_RETURN(f.deleted, LoadDeletionVector(*fs_, root_, dv));
     }
     parquet::ReaderOptions ro;
     ro.threads = plan_.threads;
@@ -302,62 +329,72 @@ class Scanner {
                                                    .context = path}));
     ++stats_.files_read;
     RowConformer conformer(&plan);
+    f.conformer = &conformer;
     std::optional<RowConformer> projector;
-    if (plan_.projection) projector.emplace(&*plan_.projection);
-    uint64_t index = 0;
-    bool stopped = false;
-    auto row = [&](std::string_view text, bool empty) -> Status {
-      const uint64_t at = index++;
-      if (deleted && deleted->Contains(at)) {
-        ++stats_.rows_deleted;
-        return Ok();
-      }
-      read_.clear();
-      if (empty) {
-        conformer.ConformEmpty(read_);
-      } else if (Status s = conformer.Conform(text, read_); !s.has_value()) {
-        return Fail(s.error().WithContext(fmt::format("row {}", at)));
-      }
-      if (plan_.where) {
-        auto value = ParseJson(read_, {.allow_duplicate_keys = true});
-        if (!value.has_value()) return Fail(value.error().WithContext(fmt::format("row {}", at)));
-        auto truth = plan_.where->Evaluate(*value);
-        if (!truth.has_value()) return Fail(truth.error().WithContext(fmt::format("row {}", at)));
-        if (*truth != Truth::kTrue) {
-          ++stats_.rows_filtered;
-          return Ok();
-        }
-      }
-      std::string_view out = read_;
-      if (projector) {
-        output_.clear();
-        SLUICE_TRY(projector->Conform(read_, output_));
-        out = output_;
-      }
-      if (Status s = each_(out); !s.has_value()) {
-        passing_ = true;
-        return s;
-      }
-      ++stats_.rows_returned;
-      if (full()) {
-        // Stops the reader; recognized below by `stopped`.
-        stopped = true;
-        return Fail(ErrorCode::kInternal, "limit reached");
-      }
-      return Ok();
-    };
+    if (plan_.projection) f.projector = &projector.emplace(&*plan_.projection);
+    std::optional<RowConformer> where_row;
+    if (plan_.where_row) f.where_row = &where_row.emplace(&*plan_.where_row);
     Status status = Ok();
     if (plan.source_columns.empty()) {
       // Nothing to read but the number of rows (only partition columns, or columns the file
       // does not hold).
       const int64_t rows = reader->num_rows();
-      for (int64_t i = 0; i < rows && status.has_value(); ++i) status = row({}, true);
+      for (int64_t i = 0; i < rows && status.has_value(); ++i) status = Row(f, {}, true);
     } else {
       status = reader->ReadAllRows(parquet::Projection{plan.source_columns},
-                                   [&](std::string_view text) { return row(text, false); });
+                                   [&](std::string_view text) { return Row(f, text, false); });
     }
-    if (!status.has_value() && stopped) return Ok();
+    if (!status.has_value() && f.stopped) return Ok();
     return status;
+  }
+
+  // One row of the file (`empty`: a file none of whose columns is read).
+  Status Row(FileRead& f, std::string_view text, bool empty) {
+    const uint64_t at = f.index++;
+    if (f.deleted && f.deleted->Contains(at)) {
+      ++stats_.rows_deleted;
+      return Ok();
+    }
+    read_.clear();
+    if (empty) {
+      f.conformer->ConformEmpty(read_);
+    } else if (Status s = f.conformer->Conform(text, read_); !s.has_value()) {
+      return Fail(s.error().WithContext(fmt::format("row {}", at)));
+    }
+    if (plan_.where) {
+      // Only the columns the predicate reads are parsed.
+      std::string_view seen = read_;
+      if (f.where_row != nullptr) {
+        where_text_.clear();
+        SLUICE_TRY(f.where_row->Conform(read_, where_text_));
+        seen = where_text_;
+      }
+      auto value = ParseJson(seen, {.allow_duplicate_keys = true});
+      if (!value.has_value()) return Fail(value.error().WithContext(fmt::format("row {}", at)));
+      auto truth = plan_.where->Evaluate(*value);
+      if (!truth.has_value()) return Fail(truth.error().WithContext(fmt::format("row {}", at)));
+      if (*truth != Truth::kTrue) {
+        ++stats_.rows_filtered;
+        return Ok();
+      }
+    }
+    std::string_view out = read_;
+    if (f.projector != nullptr) {
+      output_.clear();
+      SLUICE_TRY(f.projector->Conform(read_, output_));
+      out = output_;
+    }
+    if (Status s = each_(out); !s.has_value()) {
+      passing_ = true;
+      return s;
+    }
+    ++stats_.rows_returned;
+    if (full()) {
+      // Stops the reader; Read recognizes it by `stopped`.
+      f.stopped = true;
+      return Fail(ErrorCode::kInternal, "limit reached");
+    }
+    return Ok();
   }
 
   std::shared_ptr<FileSystem> fs_;
@@ -368,6 +405,7 @@ class Scanner {
   ScanStats stats_;
   bool passing_ = false;
   std::string read_;
+  std::string where_text_;
   std::string output_;
 };
 

@@ -161,6 +161,20 @@ TEST(ScanGoldenTest, PartitionPredicatesSkipFilesUnread) {
   EXPECT_EQ(stats.files_pruned_by_stats, 0u);
 }
 
+TEST(ScanGoldenTest, StatsUnderColumnMappingAreFoundByPhysicalNamesNestedToo) {
+  SKIP_WITHOUT_GOLDEN();
+  const std::string root = (GoldenTables() / "table-with-columnmapping-mode-name").string();
+  ScanOptions options;
+  options.where = "nested_struct.ac.aca = 4 AND IntegerType >= 4";
+  options.columns = {"IntegerType"};
+  ScanStats stats;
+  auto rows = ScanRows(LocalFileSystem(), root, options, &stats);
+  ASSERT_TRUE(rows.has_value()) << rows.error().ToString();
+  EXPECT_EQ(*rows, (std::vector<std::string>{"{\"IntegerType\":4}"}));
+  EXPECT_EQ(stats.files_pruned_by_stats, 1u);
+  EXPECT_EQ(stats.files_read, 1u);
+}
+
 TEST(ScanGoldenTest, ACheckpointTableWhoseFilesAreMissingFailsNamingTheFile) {
   SKIP_WITHOUT_GOLDEN();
   const std::string root = (GoldenTables() / "checkpoint").string();

@@ -282,76 +282,66 @@ bool IsOrdering(BinaryOp op) {
          op == BinaryOp::kGe;
 }
 
+StatsTerm MakeTerm(const ColumnRef& ref, StatsTerm::Test test, BinaryOp op = BinaryOp::kEq,
+                   std::vector<Bound> literals = {}) {
+  StatsTerm t;
+  t.path = ref.path;
+  t.column = ref.kind;
+  t.test = test;
+  t.op = op;
+  t.literals = std::move(literals);
+  return t;
+}
+
 // The stats terms one conjunct gives (BETWEEN gives two).
 std::vector<StatsTerm> TermsOf(const Expression& c, const schema::Schema& schema,
                                const std::vector<std::string>& partitions, ColumnMappingMode mode) {
   std::vector<StatsTerm> out;
   auto column = [&](const Expression& e) { return ResolveColumn(e, schema, partitions, mode); };
-  auto term = [](const ColumnRef& ref, StatsTerm::Test test) {
-    StatsTerm t;
-    t.path = ref.path;
-    t.column = ref.kind;
-    t.test = test;
-    return t;
-  };
+  using Test = StatsTerm::Test;
   switch (c.kind) {
     case ExprKind::kBinary: {
       if (!IsOrdering(c.binary)) break;
       BinaryOp op = c.binary;
       auto ref = column(*c.children[0]);
       const Expression* other = c.children[1].get();
-      if (!ref) {
+      if (!ref) {  // `literal op column`
         ref = column(*c.children[1]);
         other = c.children[0].get();
         op = Flip(op);
       }
       if (!ref) break;
-      auto lit = LiteralBound(*other, ref->kind);
-      if (!lit) break;
-      StatsTerm t = term(*ref, StatsTerm::Test::kCompare);
-      t.op = op;
-      t.literals.push_back(std::move(*lit));
-      out.push_back(std::move(t));
+      if (auto lit = LiteralBound(*other, ref->kind)) {
+        out.push_back(MakeTerm(*ref, Test::kCompare, op, {std::move(*lit)}));
+      }
       break;
     }
     case ExprKind::kBetween: {
-      if (c.negated) break;
-      auto ref = column(*c.children[0]);
+      auto ref = c.negated ? std::nullopt : column(*c.children[0]);
       if (!ref) break;
-      auto lo = LiteralBound(*c.children[1], ref->kind);
-      auto hi = LiteralBound(*c.children[2], ref->kind);
-      if (lo) {
-        StatsTerm t = term(*ref, StatsTerm::Test::kCompare);
-        t.op = BinaryOp::kGe;
-        t.literals.push_back(std::move(*lo));
-        out.push_back(std::move(t));
+      if (auto lo = LiteralBound(*c.children[1], ref->kind)) {
+        out.push_back(MakeTerm(*ref, Test::kCompare, BinaryOp::kGe, {std::move(*lo)}));
       }
-      if (hi) {
-        StatsTerm t = term(*ref, StatsTerm::Test::kCompare);
-        t.op = BinaryOp::kLe;
-        t.literals.push_back(std::move(*hi));
-        out.push_back(std::move(t));
+      if (auto hi = LiteralBound(*c.children[2], ref->kind)) {
+        out.push_back(MakeTerm(*ref, Test::kCompare, BinaryOp::kLe, {std::move(*hi)}));
       }
       break;
     }
     case ExprKind::kIn: {
-      if (c.negated) break;
-      auto ref = column(*c.children[0]);
+      auto ref = c.negated ? std::nullopt : column(*c.children[0]);
       if (!ref) break;
-      StatsTerm t = term(*ref, StatsTerm::Test::kIn);
+      std::vector<Bound> items;
       for (size_t i = 1; i < c.children.size(); ++i) {
         auto lit = LiteralBound(*c.children[i], ref->kind);
         if (!lit) return out;  // one item we cannot bound: the file may hold it
-        t.literals.push_back(std::move(*lit));
+        items.push_back(std::move(*lit));
       }
-      if (!t.literals.empty()) out.push_back(std::move(t));
+      if (!items.empty()) out.push_back(MakeTerm(*ref, Test::kIn, BinaryOp::kEq, std::move(items)));
       break;
     }
     case ExprKind::kIs: {
-      if (c.is_test != IsTest::kNull) break;
-      auto ref = column(*c.children[0]);
-      if (!ref) break;
-      out.push_back(term(*ref, c.negated ? StatsTerm::Test::kIsNotNull : StatsTerm::Test::kIsNull));
+      auto ref = c.is_test == IsTest::kNull ? column(*c.children[0]) : std::nullopt;
+      if (ref) out.push_back(MakeTerm(*ref, c.negated ? Test::kIsNotNull : Test::kIsNull));
       break;
     }
     case ExprKind::kLiteral:

@@ -482,11 +482,12 @@ TEST_F(ScanTest, ColumnsAddedByMergeSchemaReadAsNullInOlderFiles) {
 }
 
 TEST_F(ScanTest, TypeWideningReadsOlderFilesInTheNewTypes) {
-  Write("{\"i\":7,\"f\":3.4,\"d\":\"2024-09-09\",\"m\":{\"1\":1.5}}\n",
-        "i INT, f FLOAT, d DATE, m MAP<INT, DECIMAL(4,1)>");
+  Write("{\"i\":7,\"f\":3.4,\"d\":\"2024-09-09\",\"m\":{\"1\":1.5},\"k\":{\"3.4\":1}}\n",
+        "i INT, f FLOAT, d DATE, m MAP<INT, DECIMAL(4,1)>, k MAP<FLOAT, SMALLINT>");
   Commit([&](Transaction& t) {
     Metadata m = t.snapshot()->metadata;
-    auto wide = Ddl("i BIGINT, f DOUBLE, d TIMESTAMP_NTZ, m MAP<BIGINT, DECIMAL(8,3)>");
+    auto wide = Ddl(
+        "i BIGINT, f DOUBLE, d TIMESTAMP_NTZ, m MAP<BIGINT, DECIMAL(8,3)>, k MAP<DOUBLE, INT>");
     m.schema_string = dialects::spark::WriteJson(*wide).value;
     t.SetMetadata(m);
     Protocol p = t.snapshot()->protocol;
@@ -498,7 +499,7 @@ TEST_F(ScanTest, TypeWideningReadsOlderFilesInTheNewTypes) {
   });
   EXPECT_EQ(Rows(), (std::vector<std::string>{
                         "{\"i\":7,\"f\":3.4000000953674316,\"d\":\"2024-09-09T00:00:00\","
-                        "\"m\":{\"1\":1.500}}"}));
+                        "\"m\":{\"1\":1.500},\"k\":{\"3.4000000953674316\":1}}"}));
 }
 
 TEST_F(ScanTest, AColumnTheFileCannotHoldInTheTablesTypeIsAnErrorNamingFileAndColumn) {
@@ -514,6 +515,57 @@ TEST_F(ScanTest, AColumnTheFileCannotHoldInTheTablesTypeIsAnErrorNamingFileAndCo
   EXPECT_EQ(r.error().code(), ErrorCode::kInvalidArgument);
   EXPECT_NE(r.error().message().find(file), std::string::npos) << r.error().message();
   EXPECT_NE(r.error().message().find("column s: string cannot be read as int32"), std::string::npos)
+      << r.error().message();
+}
+
+TEST_F(ScanTest, BrokenFilesAndLogValuesAreErrorsNamingThem) {
+  TableWriteOptions o;
+  o.data_schema = Ddl("id INT, p INT");
+  o.partition_by = {"p"};
+  Write("{\"id\":1,\"p\":1}\n", o);
+  const AddFile add = Latest().files.at(0);
+  const std::string file = root_ + "/" + add.path;
+  auto bytes = fs_->ReadFile(file);
+  ASSERT_TRUE(bytes.has_value());
+
+  // A data file that is not Parquet.
+  ASSERT_TRUE(fs_->WriteFile(file, "not parquet at all").has_value());
+  auto r = ScanRows(fs_, root_);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_NE(r.error().message().find(file), std::string::npos) << r.error().message();
+  // Cut short.
+  ASSERT_TRUE(fs_->WriteFile(file, bytes->substr(0, bytes->size() / 2)).has_value());
+  r = ScanRows(fs_, root_);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_NE(r.error().message().find(file), std::string::npos) << r.error().message();
+  ASSERT_TRUE(fs_->WriteFile(file, *bytes).has_value());
+
+  // A deletion vector whose bitmap does not hold the cardinality the log gives.
+  auto dv = MakeInlineDeletionVector(RowIndexSet::Of({0}));
+  ASSERT_TRUE(dv.has_value());
+  dv->cardinality = 5;
+  Commit([&](Transaction& t) { ReAddWithDeletionVector(t, *dv); });
+  r = ScanRows(fs_, root_);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_NE(r.error().message().find(file), std::string::npos) << r.error().message();
+  EXPECT_NE(r.error().message().find("cardinality"), std::string::npos) << r.error().message();
+
+  // A partition value that is no INT.
+  Commit([&](Transaction& t) {
+    AddFile live = t.snapshot()->files.at(0);
+    RemoveFile remove;
+    remove.path = live.path;
+    remove.deletion_vector = live.deletion_vector;
+    remove.deletion_timestamp = 1;
+    t.RemoveFile(remove);
+    live.partition_values["p"] = "one";
+    live.deletion_vector.reset();
+    t.AddFile(live);
+  });
+  r = ScanRows(fs_, root_);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_NE(r.error().message().find(add.path), std::string::npos) << r.error().message();
+  EXPECT_NE(r.error().message().find("`one` is no int32 value"), std::string::npos)
       << r.error().message();
 }
 
