@@ -12,6 +12,7 @@
 #include "sluice/base/std_io.h"
 #include "sluice/base/strings.h"
 #include "sluice/table/scan.h"
+#include "sluice/table/time_travel.h"
 
 namespace sluice::cli {
 namespace {
@@ -55,7 +56,7 @@ Result<table::ScanOptions> ScanOptionsOf(const CatFlags& f) {
   table::ScanOptions o;
   o.at.version = f.version;
   if (!f.timestamp.empty()) {
-    auto ms = table::TimestampAsOfMillis(f.timestamp);
+    auto ms = table::ParseTimestampMs(f.timestamp);
     if (!ms.has_value()) return Fail(ms.error().WithContext("--timestamp"));
     o.at.timestamp_ms = *ms;
   }

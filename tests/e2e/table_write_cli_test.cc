@@ -189,6 +189,19 @@ TEST(TableWriteCliTest, ConstraintsFailTheWriteOrQuarantineTheRows) {
   EXPECT_EQ(CheckTableIndependently(table), "");
 }
 
+TEST(TableWriteCliTest, MaxRowsPerFileRollsFiles) {
+  const std::string dir = FreshFolder("rolled");
+  const std::string table = dir + "/t";
+  std::string rows;
+  for (int i = 0; i < 10; ++i) rows += "{\"n\": " + std::to_string(i) + "}\n";
+  std::string input = WriteText(dir, "rows.jsonl", rows);
+  RunResult written =
+      RunSluice({"table", "append", table, input, "--max-rows-per-file", "4", "--format", "json"});
+  ASSERT_EQ(written.exit_code, 0) << written.err;
+  EXPECT_TRUE(Contains(written.out, "\"files_added\":3")) << written.out;
+  EXPECT_EQ(CheckTableIndependently(table), "");
+}
+
 TEST(TableWriteCliTest, AppendCreatesATableFromTheDataAndPartitionsIt) {
   const std::string dir = FreshFolder("partitioned");
   const std::string table = dir + "/t";

@@ -222,6 +222,10 @@ Status DataFileSink::WriteLine(std::string_view line) {
   if (!slow_path_) {
     SLUICE_ASSIGN_OR_RETURN(Open_ * file, FileFor("", {}));
     SLUICE_TRY(file->sink->Append(line));
+    if (options_.max_rows_per_file > 0 && ++file->rows >= options_.max_rows_per_file) {
+      SLUICE_TRY(CloseFile(*file));
+      open_.erase("");
+    }
     return Ok();
   }
   SLUICE_ASSIGN_OR_RETURN(JsonValue row, ParseJson(line));

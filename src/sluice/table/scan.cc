@@ -426,18 +426,6 @@ Result<ScanStats> ScanTable(std::shared_ptr<FileSystem> fs, const std::string& r
   return scanner.stats();
 }
 
-Result<int64_t> TimestampAsOfMillis(std::string_view text) {
-  int64_t micros = 0;
-  const char* why = nullptr;
-  if (!dint::TimestampFromText(TrimWhitespace(text), schema::TimeUnit::kMicros, false, &micros,
-                               &why)) {
-    return InvalidArgument(fmt::format("'{}' is not a timestamp{}", EscapeForMessage(text),
-                                       why != nullptr ? fmt::format(" ({})", why) : ""));
-  }
-  // Floor division: a time before 1970 keeps its millisecond.
-  return micros / 1000 - (micros % 1000 < 0 ? 1 : 0);
-}
-
 RowSource TableRows(std::shared_ptr<FileSystem> fs, std::string root) {
   return [fs = std::move(fs),
           root = std::move(root)](const std::function<Status(const JsonValue&)>& each) -> Status {

@@ -97,11 +97,6 @@ Result<ScanStats> ScanTable(std::shared_ptr<FileSystem> fs, const std::string& r
                             const ScanOptions& options,
                             const std::function<Status(std::string_view json_row)>& each);
 
-/// Milliseconds since the epoch of a time as Spark's `TIMESTAMP AS OF` takes it
-/// (`2024-09-09`, `2024-09-09 12:00:00`, `2024-09-09T12:00:00.5+02:00`): UTC when it names no
-/// zone; fractions below a millisecond are dropped. kInvalidArgument naming the text otherwise.
-Result<int64_t> TimestampAsOfMillis(std::string_view text);
-
 /// The rows of the latest version of the table at `root`, each parsed into a JsonValue: what
 /// AlterTable checks a new constraint against.
 RowSource TableRows(std::shared_ptr<FileSystem> fs, std::string root);
