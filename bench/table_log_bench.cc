@@ -3,7 +3,10 @@
 // latest snapshot from a cold process-level start (listing, _last_checkpoint's checkpoint, the
 // commits after it).
 //
-//   bench_table_log build DIR N      write the table (prints the seconds it took)
+//   bench_table_log build DIR N      write the table through transactions, a checkpoint every
+//                                    10 (prints the seconds it took)
+//   bench_table_log lay DIR N        the same log laid down directly: the commits sluice's
+//                                    transactions write, and the newest checkpoint (seconds)
 //   bench_table_log load DIR RUNS    load the latest snapshot RUNS times; prints
 //                                    "BEST_MS MEDIAN_MS VERSION FILES"
 #include <algorithm>
@@ -13,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "sluice/table/checkpoint.h"
 #include "sluice/table/snapshot.h"
 #include "sluice/table/transaction.h"
 
@@ -41,11 +45,59 @@ int Build(const std::string& dir, int n) {
     add.path = "part-" + std::to_string(i) + ".parquet";
     add.size = 1000 + i;
     add.modification_time = 1;
-    add.stats = R"({"numRecords":10,"minValues":{"id":1},"maxValues":{"id":10},"nullCount":{"id":0}})";
+    add.stats =
+        R"({"numRecords":10,"minValues":{"id":1},"maxValues":{"id":10},"nullCount":{"id":0}})";
     txn->AddFile(add);
     auto done = txn->Commit();
     if (!done.has_value()) {
       std::fprintf(stderr, "%s\n", done.error().ToString().c_str());
+      return 2;
+    }
+  }
+  std::printf("%.3f\n", std::chrono::duration<double>(Clock::now() - start).count());
+  return 0;
+}
+
+// The same table as Build, without a transaction per commit: each commit's actions written as
+// Transaction::Commit writes them, then the checkpoint of the newest multiple of 10.
+int Lay(const std::string& dir, int n) {
+  auto fs = sluice::LocalFileSystem();
+  auto start = Clock::now();
+  (void)fs->CreateDirs(sluice::table::LogDirPath(dir));
+  for (int i = 0; i < n; ++i) {
+    std::vector<sluice::table::Action> actions;
+    sluice::JsonValue info = sluice::JsonValue::Object();
+    info.Set("timestamp", sluice::JsonValue::Int(1700000000000 + i));
+    info.Set("operation", sluice::JsonValue::String("WRITE"));
+    actions.push_back(sluice::table::CommitInfo{std::move(info)});
+    if (i == 0) {
+      sluice::table::Metadata m;
+      m.id = sluice::table::RandomUuid();
+      m.schema_string =
+          R"({"type":"struct","fields":[{"name":"id","type":"long","nullable":true,"metadata":{}}]})";
+      actions.push_back(sluice::table::Protocol{});
+      actions.push_back(m);
+    }
+    sluice::table::AddFile add;
+    add.path = "part-" + std::to_string(i) + ".parquet";
+    add.size = 1000 + i;
+    add.modification_time = 1;
+    add.stats =
+        R"({"numRecords":10,"minValues":{"id":1},"maxValues":{"id":10},"nullCount":{"id":0}})";
+    actions.push_back(add);
+    auto put =
+        fs->CreateFileExclusive(sluice::table::LogFilePath(dir, sluice::table::CommitFileName(i)),
+                                sluice::table::CommitText(actions));
+    if (!put.has_value()) {
+      std::fprintf(stderr, "%s\n", put.error().ToString().c_str());
+      return 2;
+    }
+  }
+  int64_t last = ((n - 1) / 10) * 10;
+  if (last > 0) {
+    auto cp = sluice::table::WriteCheckpointAt(*fs, dir, last);
+    if (!cp.has_value()) {
+      std::fprintf(stderr, "%s\n", cp.error().ToString().c_str());
       return 2;
     }
   }
@@ -79,13 +131,14 @@ int Load(const std::string& dir, int runs) {
 
 int main(int argc, char** argv) {
   if (argc != 4) {
-    std::fprintf(stderr, "usage: bench_table_log build DIR N | load DIR RUNS\n");
+    std::fprintf(stderr, "usage: bench_table_log build|lay DIR N | load DIR RUNS\n");
     return 2;
   }
   std::string mode = argv[1];
   int n = std::atoi(argv[3]);
   if (mode == "build") return Build(argv[2], n);
   if (mode == "load") return Load(argv[2], n);
-  std::fprintf(stderr, "usage: bench_table_log build DIR N | load DIR RUNS\n");
+  if (mode == "lay") return Lay(argv[2], n);
+  std::fprintf(stderr, "usage: bench_table_log build|lay DIR N | load DIR RUNS\n");
   return 2;
 }

@@ -215,18 +215,45 @@ Result<Snapshot> Finish(std::string_view root, int64_t version, Replay& replay) 
   return s;
 }
 
+// When `version` was committed: from the listing's times (made monotonic) when it has them,
+// else the commit file's own modification time.
+Result<int64_t> TimestampOf(FileSystem& fs, std::string_view root, const LogListing& listing,
+                            int64_t version) {
+  if (listing.has_times) {
+    SLUICE_ASSIGN_OR_RETURN(auto times, CommitTimestamps(fs, root, listing));
+    auto t = times.find(version);
+    return t == times.end() ? 0 : t->second;
+  }
+  if (!HasCommit(listing, version)) return 0;
+  Result<FileInfo> info = fs.Stat(LogFilePath(root, CommitFileName(version)));
+  return info.has_value() ? info->modified_ms : 0;
+}
+
 }  // namespace
 
-Result<LogListing> ListLog(FileSystem& fs, std::string_view root) {
+Result<LogListing> ListLog(FileSystem& fs, std::string_view root, bool with_times) {
   std::string dir = LogDirPath(root);
-  Result<std::vector<FileInfo>> entries = fs.ListFiles(dir);
-  if (!entries.has_value()) {
-    if (entries.error().code() == ErrorCode::kNotFound) return NotFound(NoTable(root));
-    return Fail(entries.error());
+  std::vector<FileInfo> entries;
+  if (with_times) {
+    Result<std::vector<FileInfo>> listed = fs.ListFiles(dir);
+    if (!listed.has_value()) {
+      if (listed.error().code() == ErrorCode::kNotFound) return NotFound(NoTable(root));
+      return Fail(listed.error());
+    }
+    entries = std::move(*listed);
+  } else {
+    Result<std::vector<std::string>> names = fs.ListDir(dir);
+    if (!names.has_value()) {
+      if (names.error().code() == ErrorCode::kNotFound) return NotFound(NoTable(root));
+      return Fail(names.error());
+    }
+    entries.reserve(names->size());
+    for (std::string& n : *names) entries.push_back(FileInfo{std::move(n), FileKind::kFile, 0, 0});
   }
   LogListing out;
+  out.has_times = with_times;
   std::map<std::pair<int64_t, int>, std::vector<LogFileName>> multipart;  // (version, parts)
-  for (const FileInfo& e : *entries) {
+  for (const FileInfo& e : entries) {
     if (e.kind != FileKind::kFile) continue;
     std::optional<LogFileName> name = ParseLogFileName(e.name);
     if (!name) continue;
@@ -284,7 +311,8 @@ Result<std::map<int64_t, int64_t>> CommitTimestamps(FileSystem&, std::string_vie
 
 Result<Snapshot> LoadSnapshot(FileSystem& fs, std::string_view root,
                               const SnapshotOptions& options) {
-  SLUICE_ASSIGN_OR_RETURN(LogListing listing, ListLog(fs, root));
+  SLUICE_ASSIGN_OR_RETURN(LogListing listing,
+                          ListLog(fs, root, /*with_times=*/options.timestamp_ms.has_value()));
   return LoadSnapshot(fs, root, listing, options);
 }
 
@@ -309,8 +337,7 @@ Result<Snapshot> LoadSnapshot(FileSystem& fs, std::string_view root, const LogLi
     }
     SLUICE_ASSIGN_OR_RETURN(Snapshot s, Finish(root, target, replay));
     s.checkpoint_version = it->first;
-    SLUICE_ASSIGN_OR_RETURN(auto times, CommitTimestamps(fs, root, listing));
-    if (auto t = times.find(target); t != times.end()) s.timestamp_ms = t->second;
+    SLUICE_ASSIGN_OR_RETURN(s.timestamp_ms, TimestampOf(fs, root, listing, target));
     return s;
   }
   Status contiguous = CheckContiguous(root, listing, 0, target);
@@ -328,8 +355,7 @@ Result<Snapshot> LoadSnapshot(FileSystem& fs, std::string_view root, const LogLi
     for (Action& a : actions) replay.Apply(std::move(a));
   }
   SLUICE_ASSIGN_OR_RETURN(Snapshot s, Finish(root, target, replay));
-  SLUICE_ASSIGN_OR_RETURN(auto times, CommitTimestamps(fs, root, listing));
-  if (auto t = times.find(target); t != times.end()) s.timestamp_ms = t->second;
+  SLUICE_ASSIGN_OR_RETURN(s.timestamp_ms, TimestampOf(fs, root, listing, target));
   return s;
 }
 

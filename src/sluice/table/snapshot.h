@@ -35,11 +35,15 @@ struct LogListing {
   std::map<int64_t, std::vector<LogFileName>> checkpoints;
   /// The newest version a commit or checkpoint exists for; -1 when there is none.
   int64_t latest_version = -1;
+  /// Whether commits carry their sizes and modification times (ListLog with_times).
+  bool has_times = false;
 };
 
-/// List `root/_delta_log`. kNotFound "no Delta table at ..." when it does not exist or holds no
-/// commit and no checkpoint.
-Result<LogListing> ListLog(FileSystem& fs, std::string_view root);
+/// List `root/_delta_log`. With `with_times`, each commit's size and modification time too (a
+/// stat per file: what history and time travel by timestamp need; a plain load does without).
+/// kNotFound "no Delta table at ..." when it does not exist or holds no commit and no
+/// checkpoint.
+Result<LogListing> ListLog(FileSystem& fs, std::string_view root, bool with_times = true);
 
 /// Read commit `version` of the table. Errors name the file and line.
 Result<std::vector<Action>> ReadCommit(FileSystem& fs, std::string_view root, int64_t version);

@@ -204,7 +204,7 @@ Result<CommitResult> Transaction::Commit(const CommitOptions& options) {
                               root_, attempt, version));
     }
     // Another writer won `version`: check it and every later winner, then try after them.
-    SLUICE_ASSIGN_OR_RETURN(LogListing listing, ListLog(*fs_, root_));
+    SLUICE_ASSIGN_OR_RETURN(LogListing listing, ListLog(*fs_, root_, /*with_times=*/false));
     int64_t latest = std::max(listing.latest_version, version);
     for (int64_t v = version; v <= latest; ++v) {
       SLUICE_ASSIGN_OR_RETURN(std::vector<Action> winner, ReadCommit(*fs_, root_, v));
