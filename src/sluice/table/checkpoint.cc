@@ -107,6 +107,20 @@ Status WriteCheckpoint(FileSystem& fs, const Snapshot& snapshot) {
   return fs.WriteFile(LogFilePath(snapshot.root, kLastCheckpoint), w.str());
 }
 
+Status WriteCheckpointFile(FileSystem& fs, const std::string& path,
+                           const std::vector<Action>& actions) {
+  SLUICE_ASSIGN_OR_RETURN(const CheckpointSchema* schema, Schema());
+  SLUICE_ASSIGN_OR_RETURN(auto file, fs.OpenWritable(path));
+  SLUICE_ASSIGN_OR_RETURN(auto sink, data::ParquetRecordSink::Open(schema->plan, std::move(file)));
+  for (const Action& a : actions) {
+    Status appended = sink->Append(ActionToJson(a));
+    if (!appended.has_value()) {
+      return Fail(appended.error().WithContext(fmt::format("{}: writing a checkpoint", path)));
+    }
+  }
+  return sink->Close();
+}
+
 Status WriteCheckpointAt(FileSystem& fs, std::string_view root, int64_t version) {
   SLUICE_ASSIGN_OR_RETURN(Snapshot snapshot, LoadSnapshot(fs, root, {.version = version}));
   return WriteCheckpoint(fs, snapshot);

@@ -23,6 +23,11 @@ const std::string& CheckpointSchemaJson();
 /// Tombstones are kept (sluice does not expire them); commitInfo never is.
 Status WriteCheckpoint(FileSystem& fs, const Snapshot& snapshot);
 
+/// Write `actions` as one Parquet file of checkpoint rows at `path` (a classic checkpoint, a
+/// part of a multi-part one, a V2 checkpoint in Parquet or one of its sidecars).
+Status WriteCheckpointFile(FileSystem& fs, const std::string& path,
+                           const std::vector<Action>& actions);
+
 /// Load the table at `version` and write its checkpoint.
 Status WriteCheckpointAt(FileSystem& fs, std::string_view root, int64_t version);
 

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "sluice/base/file_system.h"
+#include "sluice/table/checkpoint.h"
 
 namespace sluice::table {
 namespace {
@@ -186,6 +187,92 @@ TEST(SnapshotGolden, ReadsEveryGoldenTable) {
   auto cm = LoadSnapshot(*fs, Golden("table-with-columnmapping-mode-name").string());
   ASSERT_TRUE(cm.has_value());
   EXPECT_EQ(cm->Property("delta.columnMapping.mode"), "name");
+}
+
+}  // namespace
+}  // namespace sluice::table
+
+namespace sluice::table {
+namespace {
+
+// A table of 12 commits whose state at version 10 is also written as a multi-part checkpoint
+// (two parts) or as a V2 checkpoint (JSON, its files in two Parquet sidecars): a load from
+// either equals a replay of every commit.
+class CheckpointKinds : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    Put(fs_, 0, {Protocol{}, TestMetadata(), Add("f0", 1)});
+    for (int v = 1; v <= 11; ++v) {
+      std::vector<Action> actions = {Add("f" + std::to_string(v), v)};
+      if (v % 4 == 0) actions.push_back(Remove("f" + std::to_string(v - 1)));
+      actions.push_back(Txn{"app", v, std::nullopt});
+      Put(fs_, v, actions);
+    }
+    auto at10 = LoadSnapshot(fs_, "t", {.version = 10});
+    ASSERT_TRUE(at10.has_value());
+    state_.push_back(at10->protocol);
+    state_.push_back(at10->metadata);
+    for (const auto& [app, version] : at10->app_versions) {
+      state_.push_back(Txn{app, version, std::nullopt});
+    }
+    for (const RemoveFile& r : at10->tombstones) state_.push_back(r);
+    for (const AddFile& a : at10->files) files_.push_back(a);
+  }
+
+  void ExpectSameAsCommits(int64_t checkpoint) {
+    auto listing = ListLog(fs_, "t");
+    ASSERT_TRUE(listing.has_value());
+    ASSERT_TRUE(listing->checkpoints.contains(10));
+    LogListing commits_only = *listing;
+    commits_only.checkpoints.clear();
+    for (int64_t v : {10, 11}) {
+      auto a = LoadSnapshot(fs_, "t", *listing, {.version = v});
+      auto b = LoadSnapshot(fs_, "t", commits_only, {.version = v});
+      ASSERT_TRUE(a.has_value()) << a.error().ToString();
+      ASSERT_TRUE(b.has_value());
+      EXPECT_EQ(a->checkpoint_version, checkpoint);
+      EXPECT_EQ(Paths(*a), Paths(*b));
+      EXPECT_EQ(a->app_versions, b->app_versions);
+      EXPECT_EQ(a->tombstones.size(), b->tombstones.size());
+      EXPECT_EQ(a->metadata, b->metadata);
+    }
+  }
+
+  MemoryFileSystem fs_;
+  std::vector<Action> state_;
+  std::vector<Action> files_;
+};
+
+TEST_F(CheckpointKinds, AMultiPartCheckpointIsReadWhenEveryPartIsThere) {
+  std::vector<Action> part1 = state_;
+  part1.insert(part1.end(), files_.begin(), files_.begin() + 3);
+  std::vector<Action> part2(files_.begin() + 3, files_.end());
+  ASSERT_TRUE(WriteCheckpointFile(
+      fs_, LogFilePath("t", "00000000000000000010.checkpoint.0000000001.0000000002.parquet"),
+      part1));
+  // One part alone is no checkpoint: the commits are read.
+  auto incomplete = ListLog(fs_, "t");
+  ASSERT_TRUE(incomplete.has_value());
+  EXPECT_FALSE(incomplete->checkpoints.contains(10));
+  ASSERT_TRUE(WriteCheckpointFile(
+      fs_, LogFilePath("t", "00000000000000000010.checkpoint.0000000002.0000000002.parquet"),
+      part2));
+  ExpectSameAsCommits(10);
+}
+
+TEST_F(CheckpointKinds, AV2CheckpointIsReadWithItsSidecars) {
+  std::vector<Action> first(files_.begin(), files_.begin() + 4);
+  std::vector<Action> second(files_.begin() + 4, files_.end());
+  ASSERT_TRUE(WriteCheckpointFile(fs_, LogFilePath("t", "_sidecars/a.parquet"), first));
+  ASSERT_TRUE(WriteCheckpointFile(fs_, LogFilePath("t", "_sidecars/b.parquet"), second));
+  std::vector<Action> top = {CheckpointMetadata{10}};
+  top.insert(top.end(), state_.begin(), state_.end());
+  top.push_back(Sidecar{"a.parquet", 1, 1});
+  top.push_back(Sidecar{"b.parquet", 1, 1});
+  ASSERT_TRUE(fs_.WriteFile(
+      LogFilePath("t", "00000000000000000010.checkpoint.3a0d65cd-4056-49b8-937b-95f9e3ee90e5.json"),
+      CommitText(top)));
+  ExpectSameAsCommits(10);
 }
 
 }  // namespace
