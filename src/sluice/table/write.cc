@@ -259,237 +259,280 @@ Result<bool> PartitionHolds(const TableConstraints& predicate, const AddFile& fi
   return !outside.has_value();
 }
 
-}  // namespace
+// One write, step by step: plan the table's schema and metadata (from the data for a new table
+// or overwriteSchema, from the table otherwise), meet typed data with Delta's rules, validate and
+// write the files (a second pass when JSON or CSV records change the schema), refuse what the
+// rules refuse, commit.
+class TableWriter {
+ public:
+  TableWriter(std::shared_ptr<FileSystem> fs, const std::string& root,
+              const std::vector<std::string>& inputs, const TableWriteOptions& options,
+              ByteSink& quarantine)
+      : fs_(std::move(fs)),
+        root_(root),
+        inputs_(inputs),
+        options_(options),
+        quarantine_(quarantine) {}
 
-Result<TableWriteResult> WriteTable(std::shared_ptr<FileSystem> fs, const std::string& root,
-                                    const std::vector<std::string>& inputs,
-                                    const TableWriteOptions& options, ByteSink& quarantine) {
-  if (options.overwrite_schema && options.mode != WriteMode::kOverwrite) {
-    return InvalidArgument("overwriteSchema replaces the schema only with an overwrite, as Delta");
-  }
-  if (options.replace_where && options.mode != WriteMode::kOverwrite) {
-    return InvalidArgument("replaceWhere applies to overwrites only");
-  }
-  if (options.replace_where && options.overwrite_schema) {
-    return InvalidArgument(
-        "[DELTA_REPLACE_WHERE_WITH_OVERWRITE_SCHEMA] overwriteSchema cannot be used with "
-        "replaceWhere");
-  }
-  SLUICE_ASSIGN_OR_RETURN(Transaction txn, Transaction::Begin(fs, root));
-  TableWriteResult result;
-  result.read_version = txn.read_version();
-  const Snapshot* snapshot = txn.snapshot();
-  if (options.txn && snapshot != nullptr) {
-    auto it = snapshot->app_versions.find(options.txn->app_id);
-    if (it != snapshot->app_versions.end() && it->second >= options.txn->version) {
-      result.outcome = WriteOutcome::kSkipped;
-      result.version = snapshot->version;
-      result.schema = snapshot->schema;
-      return result;
+  Result<TableWriteResult> Run() {
+    SLUICE_TRY(CheckOptions());
+    SLUICE_ASSIGN_OR_RETURN(Transaction txn, Transaction::Begin(fs_, root_));
+    txn_.emplace(std::move(txn));
+    snapshot_ = txn_->snapshot();
+    result_.read_version = txn_->read_version();
+    if (AlreadyCommitted()) return result_;
+    typed_ = options_.data_schema != nullptr || options_.format == data::RecordFormat::kParquet;
+    if (snapshot_ == nullptr || options_.overwrite_schema) {
+      SLUICE_TRY(PlanFromData());
+    } else {
+      SLUICE_ASSIGN_OR_RETURN(bool ok, PlanOnTable());
+      if (!ok) return result_;
     }
+    SLUICE_TRY(SetTarget());
+    if (!result_.created && !options_.overwrite_schema && typed_) {
+      // Typed data meets the table by Delta's rules before anything is written.
+      SLUICE_ASSIGN_OR_RETURN(schema::SchemaPtr incoming, InputSchema(fs_, inputs_, options_));
+      SLUICE_ASSIGN_OR_RETURN(bool ok, Meet(*incoming));
+      if (!ok) return result_;
+    }
+    SLUICE_ASSIGN_OR_RETURN(bool written, WriteFiles());
+    if (!written || Refused()) return result_;
+    return Commit();
   }
 
-  Target target;
-  Protocol protocol;
-  Metadata metadata;
-  bool metadata_changed = false;
-  bool typed = options.data_schema != nullptr || options.format == data::RecordFormat::kParquet;
-  if (snapshot == nullptr || options.overwrite_schema) {
-    SLUICE_ASSIGN_OR_RETURN(schema::SchemaPtr data_schema, InputSchema(fs, inputs, options));
+ private:
+  Status CheckOptions() const {
+    if (options_.overwrite_schema && options_.mode != WriteMode::kOverwrite) {
+      return InvalidArgument(
+          "overwriteSchema replaces the schema only with an overwrite, as Delta");
+    }
+    if (options_.replace_where && options_.mode != WriteMode::kOverwrite) {
+      return InvalidArgument("replaceWhere applies to overwrites only");
+    }
+    if (options_.replace_where && options_.overwrite_schema) {
+      return InvalidArgument(
+          "[DELTA_REPLACE_WHERE_WITH_OVERWRITE_SCHEMA] overwriteSchema cannot be used with "
+          "replaceWhere");
+    }
+    return Ok();
+  }
+
+  // An idempotent writer's version the table holds already: nothing to do.
+  bool AlreadyCommitted() {
+    if (!options_.txn || snapshot_ == nullptr) return false;
+    auto it = snapshot_->app_versions.find(options_.txn->app_id);
+    if (it == snapshot_->app_versions.end() || it->second < options_.txn->version) return false;
+    result_.outcome = WriteOutcome::kSkipped;
+    result_.version = snapshot_->version;
+    result_.schema = snapshot_->schema;
+    return true;
+  }
+
+  // A new table (df.write.save) or overwriteSchema: the data's schema, all nullable as Delta
+  // makes it, becomes the table's.
+  Status PlanFromData() {
+    SLUICE_ASSIGN_OR_RETURN(schema::SchemaPtr data_schema, InputSchema(fs_, inputs_, options_));
     SLUICE_ASSIGN_OR_RETURN(
         schema::SchemaPtr nullable,
         schema::Schema::FromStruct(schema::AsNullable(data_schema->struct_type())));
-    if (snapshot == nullptr) {
-      result.created = true;
-      StringMap properties = options.properties;
-      if (options.type_widening) properties["delta.enableTypeWidening"] = "true";
-      SLUICE_ASSIGN_OR_RETURN(auto created, NewTableMetadata(*nullable, options.partition_by,
-                                                             properties, options.constraints));
-      protocol = std::move(created.first);
-      metadata = std::move(created.second);
-      result.verdict = evolution::MergeVerdict::kEvolved;
+    metadata_changed_ = true;
+    if (snapshot_ == nullptr) {
+      result_.created = true;
+      StringMap properties = options_.properties;
+      if (options_.type_widening) properties["delta.enableTypeWidening"] = "true";
+      SLUICE_ASSIGN_OR_RETURN(auto created, NewTableMetadata(*nullable, options_.partition_by,
+                                                             properties, options_.constraints));
+      protocol_ = std::move(created.first);
+      metadata_ = std::move(created.second);
+      result_.verdict = evolution::MergeVerdict::kEvolved;
       for (const schema::Field& f : nullable->fields()) {
-        result.changes.push_back({evolution::TableChangeKind::kColumnAdded,
-                                  schema::FieldPath::Of(f.name()), "",
-                                  dialects::spark::DataTypeSql(*f.type()), ""});
+        result_.changes.push_back({evolution::TableChangeKind::kColumnAdded,
+                                   schema::FieldPath::Of(f.name()), "",
+                                   dialects::spark::DataTypeSql(*f.type()), ""});
       }
-    } else {
-      SLUICE_TRY(CheckWritable(snapshot->protocol, snapshot->metadata, *snapshot->schema));
-      SLUICE_ASSIGN_OR_RETURN(evolution::MergeResult merge,
-                              evolution::Merge(*snapshot->schema, *nullable,
-                                               {.format = evolution::TableFormat::kDelta,
-                                                .mode = evolution::TableWriteMode::kOverwrite}));
-      result.verdict = merge.verdict;
-      result.changes = std::move(merge.changes);
-      metadata = snapshot->metadata;
-      metadata.partition_columns = options.partition_by;
-      SLUICE_ASSIGN_OR_RETURN(ColumnMappingMode mode, MappingModeOf(metadata));
-      schema::SchemaPtr stored = nullable;
-      if (mode != ColumnMappingMode::kNone) {
-        int64_t max_id = 0;
-        if (auto it = metadata.configuration.find(kMaxColumnIdKey);
-            it != metadata.configuration.end()) {
-          max_id = std::strtoll(it->second.c_str(), nullptr, 10);
-        }
-        SLUICE_ASSIGN_OR_RETURN(stored, AssignColumnMapping(*nullable, &max_id, false));
-        metadata.configuration[std::string(kMaxColumnIdKey)] = std::to_string(max_id);
-      }
-      metadata.schema_string = dialects::spark::WriteJson(*stored).value;
-      protocol = RequiredProtocol(NeedsOf(metadata, *stored), &snapshot->protocol);
+      return Ok();
     }
-    metadata_changed = true;
-  } else {
-    SLUICE_TRY(CheckWritable(snapshot->protocol, snapshot->metadata, *snapshot->schema));
-    protocol = snapshot->protocol;
-    metadata = snapshot->metadata;
-    if (!options.partition_by.empty() && options.partition_by != metadata.partition_columns) {
-      Reject(result, fmt::format("Partition columns do not match the partition columns of the "
-                                 "table. Given: {} Table: {}",
-                                 PartitionList(options.partition_by),
-                                 PartitionList(metadata.partition_columns)));
-      return result;
-    }
-    if (options.type_widening && !PropertyTrue(metadata, "delta.enableTypeWidening")) {
-      metadata.configuration["delta.enableTypeWidening"] = "true";
-      protocol = RequiredProtocol(NeedsOf(metadata, *snapshot->schema), &protocol);
-      metadata_changed = true;
-    }
-  }
-  SLUICE_ASSIGN_OR_RETURN(target.schema, ParseSchemaString(metadata.schema_string));
-  target.partitions = metadata.partition_columns;
-  target.configuration = metadata.configuration;
-  SLUICE_ASSIGN_OR_RETURN(ColumnMappingMode mapping, MappingModeOf(metadata));
-  target.physical_names = mapping != ColumnMappingMode::kNone;
-  target.tight_bounds = Supports(protocol, "deletionVectors");
-
-  // An existing table met by typed data: Delta's rules decide before anything is written.
-  const bool type_widening = PropertyTrue(metadata, "delta.enableTypeWidening");
-  evolution::MergeOptions merge_options{.format = evolution::TableFormat::kDelta,
-                                        .mode = options.merge_schema
-                                                    ? evolution::TableWriteMode::kMerge
-                                                    : evolution::TableWriteMode::kEnforce,
-                                        .type_widening = type_widening,
-                                        .column_mapping = mapping != ColumnMappingMode::kNone};
-  auto apply_merge = [&](const schema::Schema& incoming) -> Result<bool> {
+    SLUICE_TRY(CheckWritable(snapshot_->protocol, snapshot_->metadata, *snapshot_->schema));
     SLUICE_ASSIGN_OR_RETURN(evolution::MergeResult merge,
-                            evolution::Merge(*target.schema, incoming, merge_options));
-    result.verdict = merge.verdict;
-    result.changes = merge.changes;
-    result.violations = merge.violations;
+                            evolution::Merge(*snapshot_->schema, *nullable,
+                                             {.format = evolution::TableFormat::kDelta,
+                                              .mode = evolution::TableWriteMode::kOverwrite}));
+    result_.verdict = merge.verdict;
+    result_.changes = std::move(merge.changes);
+    metadata_ = snapshot_->metadata;
+    metadata_.partition_columns = options_.partition_by;
+    SLUICE_ASSIGN_OR_RETURN(ColumnMappingMode mode, MappingModeOf(metadata_));
+    schema::SchemaPtr stored = nullable;
+    if (mode != ColumnMappingMode::kNone) {
+      // The new schema's fields get new ids and physical names above the old ones.
+      int64_t max_id = 0;
+      if (auto it = metadata_.configuration.find(kMaxColumnIdKey);
+          it != metadata_.configuration.end()) {
+        max_id = std::strtoll(it->second.c_str(), nullptr, 10);
+      }
+      SLUICE_ASSIGN_OR_RETURN(stored, AssignColumnMapping(*nullable, &max_id, false));
+      metadata_.configuration[std::string(kMaxColumnIdKey)] = std::to_string(max_id);
+    }
+    metadata_.schema_string = dialects::spark::WriteJson(*stored).value;
+    protocol_ = RequiredProtocol(NeedsOf(metadata_, *stored), &snapshot_->protocol);
+    return Ok();
+  }
+
+  // An existing table keeps its schema unless the data changes it; false: refused.
+  Result<bool> PlanOnTable() {
+    SLUICE_TRY(CheckWritable(snapshot_->protocol, snapshot_->metadata, *snapshot_->schema));
+    protocol_ = snapshot_->protocol;
+    metadata_ = snapshot_->metadata;
+    if (!options_.partition_by.empty() && options_.partition_by != metadata_.partition_columns) {
+      Reject(result_, fmt::format("Partition columns do not match the partition columns of the "
+                                  "table. Given: {} Table: {}",
+                                  PartitionList(options_.partition_by),
+                                  PartitionList(metadata_.partition_columns)));
+      return false;
+    }
+    if (options_.type_widening && !PropertyTrue(metadata_, "delta.enableTypeWidening")) {
+      metadata_.configuration["delta.enableTypeWidening"] = "true";
+      protocol_ = RequiredProtocol(NeedsOf(metadata_, *snapshot_->schema), &protocol_);
+      metadata_changed_ = true;
+    }
+    return true;
+  }
+
+  Status SetTarget() {
+    SLUICE_ASSIGN_OR_RETURN(target_.schema, ParseSchemaString(metadata_.schema_string));
+    target_.partitions = metadata_.partition_columns;
+    target_.configuration = metadata_.configuration;
+    SLUICE_ASSIGN_OR_RETURN(ColumnMappingMode mapping, MappingModeOf(metadata_));
+    target_.physical_names = mapping != ColumnMappingMode::kNone;
+    target_.tight_bounds = Supports(protocol_, "deletionVectors");
+    return Ok();
+  }
+
+  // Delta's rules on the data's schema; the metadata evolves when they say so. false: refused.
+  Result<bool> Meet(const schema::Schema& incoming) {
+    SLUICE_ASSIGN_OR_RETURN(ColumnMappingMode mapping, MappingModeOf(metadata_));
+    evolution::MergeOptions merge_options{
+        .format = evolution::TableFormat::kDelta,
+        .mode = options_.merge_schema ? evolution::TableWriteMode::kMerge
+                                      : evolution::TableWriteMode::kEnforce,
+        .type_widening = PropertyTrue(metadata_, "delta.enableTypeWidening"),
+        .column_mapping = mapping != ColumnMappingMode::kNone};
+    SLUICE_ASSIGN_OR_RETURN(evolution::MergeResult merge,
+                            evolution::Merge(*target_.schema, incoming, merge_options));
+    result_.verdict = merge.verdict;
+    result_.changes = merge.changes;
+    result_.violations = merge.violations;
     if (merge.verdict == evolution::MergeVerdict::kRejected) {
-      Reject(result, ViolationText(merge.violations.front()));
+      Reject(result_, ViolationText(merge.violations.front()));
       return false;
     }
     if (merge.verdict == evolution::MergeVerdict::kEvolved) {
       SLUICE_ASSIGN_OR_RETURN(
-          auto evolved, EvolvedMetadata(protocol, metadata, *target.schema, *merge.schema, 0));
-      protocol = std::move(evolved.first);
-      metadata = std::move(evolved.second);
-      metadata_changed = true;
-      SLUICE_ASSIGN_OR_RETURN(target.schema, ParseSchemaString(metadata.schema_string));
-      target.configuration = metadata.configuration;
+          auto evolved, EvolvedMetadata(protocol_, metadata_, *target_.schema, *merge.schema, 0));
+      protocol_ = std::move(evolved.first);
+      metadata_ = std::move(evolved.second);
+      metadata_changed_ = true;
+      SLUICE_ASSIGN_OR_RETURN(target_.schema, ParseSchemaString(metadata_.schema_string));
+      target_.configuration = metadata_.configuration;
     }
     return true;
-  };
-  if (!result.created && !options.overwrite_schema && typed) {
-    SLUICE_ASSIGN_OR_RETURN(schema::SchemaPtr incoming, InputSchema(fs, inputs, options));
-    SLUICE_ASSIGN_OR_RETURN(bool ok, apply_merge(*incoming));
-    if (!ok) return result;
   }
 
-  SLUICE_ASSIGN_OR_RETURN(TableConstraints constraints,
-                          TableConstraints::Compile(metadata, *target.schema));
-  std::unique_ptr<TableConstraints> replace_where;
-  if (options.replace_where) {
+  Status Pass() {
+    SLUICE_ASSIGN_OR_RETURN(constraints_, TableConstraints::Compile(metadata_, *target_.schema));
+    if (options_.replace_where && replace_where_ == nullptr) {
+      SLUICE_ASSIGN_OR_RETURN(replace_where_, ReplaceWherePredicate(*options_.replace_where,
+                                                                    metadata_, *target_.schema));
+    }
     SLUICE_ASSIGN_OR_RETURN(
-        replace_where, ReplaceWherePredicate(*options.replace_where, metadata, *target.schema));
-  }
-  SLUICE_ASSIGN_OR_RETURN(PassResult pass, RunPass(fs, root, inputs, target, options, constraints,
-                                                   replace_where.get()));
-  // JSON and CSV: values that do not fit, or keys the table lacks, are the data's schema
-  // differing from the table's; Delta's rules decide on the schema the records show.
-  if (!result.created && !options.overwrite_schema && !typed && !pass.files->failure()) {
-    Findings findings = Analyze(pass.report);
-    const bool rescued_column =
-        options.parse_mode == data::ParseMode::kPermissive &&
-        target.schema->struct_type()->FindField(options.rescued_column) != nullptr;
-    bool retype_issue = !findings.retyped.empty() && !rescued_column &&
-                        options.parse_mode != data::ParseMode::kDropMalformed;
-    bool column_issue = findings.new_columns && (options.merge_schema || !rescued_column);
-    if (retype_issue || column_issue) {
-      pass.files->Abort();
-      SLUICE_ASSIGN_OR_RETURN(schema::SchemaPtr inferred, InputSchema(fs, inputs, options));
-      SLUICE_ASSIGN_OR_RETURN(
-          schema::SchemaPtr incoming,
-          OverlayDataSchema(*target.schema, *inferred,
-                            retype_issue ? findings.retyped : std::set<std::string>{}));
-      schema::SchemaPtr before = target.schema;
-      result.report = pass.report;
-      SLUICE_ASSIGN_OR_RETURN(bool ok, apply_merge(*incoming));
-      if (!ok) return result;
-      if (target.schema->Equals(*before)) {
-        Reject(result, fmt::format("the records do not fit the table's schema and the write "
-                                   "would not change it; see the report ({} quarantined)",
-                                   pass.report.quarantined));
-        result.report = std::move(pass.report);
-        return result;
-      }
-      SLUICE_ASSIGN_OR_RETURN(TableConstraints again,
-                              TableConstraints::Compile(metadata, *target.schema));
-      constraints = std::move(again);
-      SLUICE_ASSIGN_OR_RETURN(
-          pass, RunPass(fs, root, inputs, target, options, constraints, replace_where.get()));
-    }
-  }
-  result.report = pass.report;
-  result.schema = target.schema;
-  auto reject_pass = [&](std::string why) {
-    pass.files->Abort();
-    Reject(result, std::move(why));
-    return result;
-  };
-  if (pass.files->failure()) {
-    result.constraint_failure = pass.files->failure();
-    if (pass.files->failure()->name == kReplaceWhereName) {
-      std::string values;
-      for (const auto& [column, value] : pass.files->failure()->values) {
-        values += fmt::format("\n - {} : {}", column, value);
-      }
-      return reject_pass(fmt::format(
-          "[DELTA_REPLACE_WHERE_MISMATCH] Written data does not conform to partial table "
-          "overwrite condition or constraint '{}'. A row with values:{}",
-          *options.replace_where, values));
-    }
-    return reject_pass(pass.files->failure()->Message());
-  }
-  if (pass.report.stopped) {
-    const data::FailFastStop& s = *pass.report.stopped;
-    return reject_pass(fmt::format("failfast: {} line {}: {}{}", s.file, s.line,
-                                   s.path.empty() ? "" : s.path + ": ", s.message));
-  }
-  Findings findings = Analyze(pass.report);
-  if (!findings.not_null.empty() && options.on_violation == OnViolation::kFail) {
-    return reject_pass(fmt::format(
-        "[DELTA_NOT_NULL_CONSTRAINT_VIOLATED] NOT NULL constraint violated for column: {}.",
-        findings.not_null.front()));
-  }
-  if (!findings.retyped.empty() && options.parse_mode == data::ParseMode::kPermissive &&
-      target.schema->struct_type()->FindField(options.rescued_column) == nullptr) {
-    return reject_pass(fmt::format("values of {} do not fit the table's type; see the report",
-                                   *findings.retyped.begin()));
+        pass_, RunPass(fs_, root_, inputs_, target_, options_, constraints_, replace_where_.get()));
+    return Ok();
   }
 
-  // Commit.
-  if (metadata_changed) {
-    txn.SetMetadata(metadata);
-    txn.SetProtocol(protocol);
+  // Validate and write the data files. JSON and CSV: values that do not fit, or keys the table
+  // lacks, are the data's schema differing from the table's; Delta's rules decide on the schema
+  // the records show, and a schema that changes takes a second pass. false: refused.
+  Result<bool> WriteFiles() {
+    SLUICE_TRY(Pass());
+    if (result_.created || options_.overwrite_schema || typed_ || pass_.files->failure()) {
+      return true;
+    }
+    Findings findings = Analyze(pass_.report);
+    const bool rescued_column =
+        options_.parse_mode == data::ParseMode::kPermissive &&
+        target_.schema->struct_type()->FindField(options_.rescued_column) != nullptr;
+    bool retype_issue = !findings.retyped.empty() && !rescued_column &&
+                        options_.parse_mode != data::ParseMode::kDropMalformed;
+    bool column_issue = findings.new_columns && (options_.merge_schema || !rescued_column);
+    if (!retype_issue && !column_issue) return true;
+    pass_.files->Abort();
+    SLUICE_ASSIGN_OR_RETURN(schema::SchemaPtr inferred, InputSchema(fs_, inputs_, options_));
+    SLUICE_ASSIGN_OR_RETURN(
+        schema::SchemaPtr incoming,
+        OverlayDataSchema(*target_.schema, *inferred,
+                          retype_issue ? findings.retyped : std::set<std::string>{}));
+    schema::SchemaPtr before = target_.schema;
+    result_.report = pass_.report;
+    SLUICE_ASSIGN_OR_RETURN(bool ok, Meet(*incoming));
+    if (!ok) return false;
+    if (target_.schema->Equals(*before)) {
+      Reject(result_, fmt::format("the records do not fit the table's schema and the write "
+                                  "would not change it; see the report ({} quarantined)",
+                                  pass_.report.quarantined));
+      return false;
+    }
+    SLUICE_TRY(Pass());
+    return true;
   }
-  uint64_t removed = 0;
-  if (options.mode == WriteMode::kOverwrite && snapshot != nullptr) {
-    txn.ReadAllFiles();
-    for (const AddFile& f : snapshot->files) {
-      if (replace_where) {
-        SLUICE_ASSIGN_OR_RETURN(bool inside, PartitionHolds(*replace_where, f, *snapshot));
+
+  // What the finished pass shows that the rules refuse: a broken constraint or replaceWhere, a
+  // failfast stop, NOT NULL, values that fit nowhere. The pass's files are removed then.
+  bool Refused() {
+    result_.report = pass_.report;
+    result_.schema = target_.schema;
+    std::string why;
+    Findings findings = Analyze(pass_.report);
+    if (const auto& failure = pass_.files->failure()) {
+      result_.constraint_failure = failure;
+      if (failure->name == kReplaceWhereName) {
+        std::string values;
+        for (const auto& [column, value] : failure->values) {
+          values += fmt::format("\n - {} : {}", column, value);
+        }
+        why = fmt::format(
+            "[DELTA_REPLACE_WHERE_MISMATCH] Written data does not conform to partial table "
+            "overwrite condition or constraint '{}'. A row with values:{}",
+            *options_.replace_where, values);
+      } else {
+        why = failure->Message();
+      }
+    } else if (pass_.report.stopped) {
+      const data::FailFastStop& s = *pass_.report.stopped;
+      why = fmt::format("failfast: {} line {}: {}{}", s.file, s.line,
+                        s.path.empty() ? "" : s.path + ": ", s.message);
+    } else if (!findings.not_null.empty() && options_.on_violation == OnViolation::kFail) {
+      why = fmt::format(
+          "[DELTA_NOT_NULL_CONSTRAINT_VIOLATED] NOT NULL constraint violated for column: {}.",
+          findings.not_null.front());
+    } else if (!findings.retyped.empty() && options_.parse_mode == data::ParseMode::kPermissive &&
+               target_.schema->struct_type()->FindField(options_.rescued_column) == nullptr) {
+      why = fmt::format("values of {} do not fit the table's type; see the report",
+                        *findings.retyped.begin());
+    }
+    if (why.empty()) return false;
+    pass_.files->Abort();
+    Reject(result_, std::move(why));
+    return true;
+  }
+
+  // Overwrite: every live file (or, with replaceWhere, those of matching partitions) removed.
+  Result<uint64_t> RemoveReplaced() {
+    if (options_.mode != WriteMode::kOverwrite || snapshot_ == nullptr) return uint64_t{0};
+    txn_->ReadAllFiles();
+    uint64_t removed = 0;
+    for (const AddFile& f : snapshot_->files) {
+      if (replace_where_) {
+        SLUICE_ASSIGN_OR_RETURN(bool inside, PartitionHolds(*replace_where_, f, *snapshot_));
         if (!inside) continue;
       }
       RemoveFile r;
@@ -499,50 +542,91 @@ Result<TableWriteResult> WriteTable(std::shared_ptr<FileSystem> fs, const std::s
       r.partition_values = f.partition_values;
       r.size = f.size;
       r.deletion_vector = f.deletion_vector;
-      txn.RemoveFile(std::move(r));
+      txn_->RemoveFile(std::move(r));
       ++removed;
     }
+    return removed;
   }
-  for (const AddFile& a : pass.files->adds()) txn.AddFile(a);
-  if (options.txn) txn.SetTxn(*options.txn);
-  CommitOptions co;
-  co.operation = "WRITE";
-  co.operation_parameters.Set(
-      "mode", JsonValue::String(result.created                          ? "ErrorIfExists"
-                                : options.mode == WriteMode::kOverwrite ? "Overwrite"
-                                                                        : "Append"));
-  co.operation_parameters.Set("partitionBy",
-                              JsonValue::String(PartitionList(metadata.partition_columns)));
-  if (options.merge_schema) co.operation_parameters.Set("mergeSchema", JsonValue::String("true"));
-  if (options.replace_where) {
-    co.operation_parameters.Set("predicate",
-                                JsonValue::String("[\"" + *options.replace_where + "\"]"));
+
+  CommitOptions CommitInfoOf(uint64_t removed) const {
+    CommitOptions co;
+    co.operation = "WRITE";
+    co.operation_parameters.Set(
+        "mode", JsonValue::String(result_.created                          ? "ErrorIfExists"
+                                  : options_.mode == WriteMode::kOverwrite ? "Overwrite"
+                                                                           : "Append"));
+    co.operation_parameters.Set("partitionBy",
+                                JsonValue::String(PartitionList(metadata_.partition_columns)));
+    if (options_.merge_schema) {
+      co.operation_parameters.Set("mergeSchema", JsonValue::String("true"));
+    }
+    if (options_.replace_where) {
+      co.operation_parameters.Set("predicate",
+                                  JsonValue::String("[\"" + *options_.replace_where + "\"]"));
+    }
+    if (options_.overwrite_schema) {
+      co.operation_parameters.Set("overwriteSchema", JsonValue::String("true"));
+    }
+    auto metric = [&](std::string_view key, uint64_t n) {
+      co.operation_metrics.Set(std::string(key), JsonValue::String(std::to_string(n)));
+    };
+    metric("numFiles", pass_.files->adds().size());
+    metric("numOutputRows", pass_.files->rows());
+    metric("numOutputBytes", pass_.files->bytes());
+    if (removed > 0) metric("numRemovedFiles", removed);
+    return co;
   }
-  if (options.overwrite_schema) {
-    co.operation_parameters.Set("overwriteSchema", JsonValue::String("true"));
+
+  Result<TableWriteResult> Commit() {
+    if (metadata_changed_) {
+      txn_->SetMetadata(metadata_);
+      txn_->SetProtocol(protocol_);
+    }
+    SLUICE_ASSIGN_OR_RETURN(uint64_t removed, RemoveReplaced());
+    for (const AddFile& a : pass_.files->adds()) txn_->AddFile(a);
+    if (options_.txn) txn_->SetTxn(*options_.txn);
+    Result<CommitResult> committed = txn_->Commit(CommitInfoOf(removed));
+    if (!committed.has_value()) {
+      pass_.files->Abort();
+      return Fail(committed.error());
+    }
+    // Quarantine lines only once the commit is in: a refused write leaves none.
+    if (!pass_.quarantine.empty()) SLUICE_TRY(quarantine_.Write(pass_.quarantine));
+    result_.commit = *committed;
+    result_.version = committed->version;
+    result_.rows_written = pass_.files->rows();
+    result_.files_added = pass_.files->adds().size();
+    result_.files_removed = removed;
+    result_.bytes_written = pass_.files->bytes();
+    result_.constraint_quarantined = pass_.files->quarantined();
+    return result_;
   }
-  co.operation_metrics.Set("numFiles",
-                           JsonValue::String(std::to_string(pass.files->adds().size())));
-  co.operation_metrics.Set("numOutputRows", JsonValue::String(std::to_string(pass.files->rows())));
-  co.operation_metrics.Set("numOutputBytes",
-                           JsonValue::String(std::to_string(pass.files->bytes())));
-  if (removed > 0) {
-    co.operation_metrics.Set("numRemovedFiles", JsonValue::String(std::to_string(removed)));
-  }
-  Result<CommitResult> committed = txn.Commit(co);
-  if (!committed.has_value()) {
-    pass.files->Abort();
-    return Fail(committed.error());
-  }
-  if (!pass.quarantine.empty()) SLUICE_TRY(quarantine.Write(pass.quarantine));
-  result.commit = *committed;
-  result.version = committed->version;
-  result.rows_written = pass.files->rows();
-  result.files_added = pass.files->adds().size();
-  result.files_removed = removed;
-  result.bytes_written = pass.files->bytes();
-  result.constraint_quarantined = pass.files->quarantined();
-  return result;
+
+  std::shared_ptr<FileSystem> fs_;
+  const std::string& root_;
+  const std::vector<std::string>& inputs_;
+  const TableWriteOptions& options_;
+  ByteSink& quarantine_;
+  std::optional<Transaction> txn_;
+  const Snapshot* snapshot_ = nullptr;
+  bool typed_ = false;
+  TableWriteResult result_;
+  Target target_;
+  Protocol protocol_;
+  Metadata metadata_;
+  bool metadata_changed_ = false;
+  TableConstraints constraints_;
+  std::unique_ptr<TableConstraints> replace_where_;
+  PassResult pass_;
+};
+
+}  // namespace
+
+Result<TableWriteResult> WriteTable(std::shared_ptr<FileSystem> fs, const std::string& root,
+                                    const std::vector<std::string>& inputs,
+                                    const TableWriteOptions& options, ByteSink& quarantine) {
+  TableWriter writer(std::move(fs), root, inputs, options, quarantine);
+  return writer.Run();
 }
 
 }  // namespace sluice::table
