@@ -1,13 +1,13 @@
 // Binding: names resolved against the schema (ignoring case, as Spark's default resolver does),
 // every node typed, and Spark 3.5's implicit casts (TypeCoercion, non-ANSI) made explicit as
 // cast nodes, so that evaluation never decides a type.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "sluice/base/strings.h"
 #include "sluice/table/expression.h"
@@ -216,8 +216,8 @@ class Binder {
 
   Result<BoundPtr> Bind(const Expression& e) {
     if (++depth_ > 2 * kMaxExpressionDepth) {
-      return FailAt(e.offset, fmt::format("expression nests deeper than {} levels",
-                                          kMaxExpressionDepth));
+      return FailAt(e.offset,
+                    fmt::format("expression nests deeper than {} levels", kMaxExpressionDepth));
     }
     auto result = BindNode(e);
     --depth_;
@@ -247,8 +247,8 @@ class Binder {
       case ExprKind::kOr: {
         std::vector<BoundPtr> terms;
         for (const ExpressionPtr& c : e.children) {
-          SLUICE_ASSIGN_OR_RETURN(BoundPtr t, BindBoolean(*c, e.kind == ExprKind::kAnd ? "AND"
-                                                                                       : "OR"));
+          SLUICE_ASSIGN_OR_RETURN(BoundPtr t,
+                                  BindBoolean(*c, e.kind == ExprKind::kAnd ? "AND" : "OR"));
           terms.push_back(std::move(t));
         }
         return BoundPtr(MakeNode(e.kind == ExprKind::kAnd ? BoundOp::kAnd : BoundOp::kOr,
@@ -335,9 +335,8 @@ class Binder {
       double v = 0;
       auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
       if (ec != std::errc()) return FailAt(e.offset, "invalid number literal");
-      n->literal = Value::Double(e.type->kind() == TypeKind::kFloat32
-                                     ? static_cast<double>(static_cast<float>(v))
-                                     : v);
+      n->literal = Value::Double(
+          e.type->kind() == TypeKind::kFloat32 ? static_cast<double>(static_cast<float>(v)) : v);
     } else if (e.type->kind() == TypeKind::kDecimal) {
       internal::Int128 v = 0;
       if (!internal::DecimalFromText(t, e.type->precision(), e.type->scale(), &v)) {
@@ -369,8 +368,8 @@ class Binder {
     if (found.size() > 1) {
       return FailAt(offset, fmt::format("column '{}'{} is ambiguous: {} and {} differ only in "
                                         "case",
-                                        EscapeForMessage(name, 80), where,
-                                        fields[found[0]].name(), fields[found[1]].name()));
+                                        EscapeForMessage(name, 80), where, fields[found[0]].name(),
+                                        fields[found[1]].name()));
     }
     if (found.empty()) {
       return FailAt(offset, fmt::format("column '{}'{} not found; there are: {}",
@@ -399,8 +398,8 @@ class Binder {
 
   Result<BoundPtr> BindColumn(const Expression& e) {
     const schema::Field* field = nullptr;
-    SLUICE_ASSIGN_OR_RETURN(field, FindField(schema_.fields(), *schema_.struct_type(),
-                                             e.names[0], "", e.offset));
+    SLUICE_ASSIGN_OR_RETURN(
+        field, FindField(schema_.fields(), *schema_.struct_type(), e.names[0], "", e.offset));
     auto column = MakeNode(BoundOp::kColumn, nullptr, e.offset);
     column->path.push_back(field->name());
     SLUICE_ASSIGN_OR_RETURN(column->type, Normalized(field->type(), field->name(), e.offset));
@@ -408,8 +407,8 @@ class Binder {
     size_t i = 1;
     for (; i < e.names.size() && column->type->is_struct(); ++i) {
       const std::string where = " in " + schema::QuoteFieldName(column->path.back());
-      SLUICE_ASSIGN_OR_RETURN(field, FindField(column->type->fields(), *column->type,
-                                               e.names[i], where, e.offset));
+      SLUICE_ASSIGN_OR_RETURN(
+          field, FindField(column->type->fields(), *column->type, e.names[i], where, e.offset));
       column->path.push_back(field->name());
       SLUICE_ASSIGN_OR_RETURN(column->type, Normalized(field->type(), field->name(), e.offset));
     }
@@ -453,8 +452,8 @@ class Binder {
       return FailAt(key->offset, fmt::format("map key of type {} cannot be looked up with a {}",
                                              TypeSql(*key_type), TypeSql(*key->type)));
     }
-    return BoundPtr(MakeNode(BoundOp::kMapValue, value_type, offset,
-                             {std::move(map), std::move(cast)}));
+    return BoundPtr(
+        MakeNode(BoundOp::kMapValue, value_type, offset, {std::move(map), std::move(cast)}));
   }
 
   Result<BoundPtr> BindSubscript(const Expression& e) {
@@ -462,8 +461,8 @@ class Binder {
     SLUICE_ASSIGN_OR_RETURN(BoundPtr index, Bind(*e.children[1]));
     if (base->type->is_map()) return MapLookup(std::move(base), std::move(index), e.offset);
     if (!base->type->is_array()) {
-      return FailAt(e.offset, fmt::format("cannot subscript a value of type {}",
-                                          TypeSql(*base->type)));
+      return FailAt(e.offset,
+                    fmt::format("cannot subscript a value of type {}", TypeSql(*base->type)));
     }
     if (!index->type->is_integer() && index->type->kind() != TypeKind::kNull) {
       return FailAt(e.children[1]->offset,
@@ -482,8 +481,8 @@ class Binder {
     SLUICE_ASSIGN_OR_RETURN(BoundPtr b, Bind(e));
     if (b->type->kind() == TypeKind::kNull) return CastTo(std::move(b), Type::Boolean());
     if (b->type->kind() != TypeKind::kBoolean) {
-      return FailAt(e.offset, fmt::format("{} needs a boolean operand, not {}", what,
-                                          TypeSql(*b->type)));
+      return FailAt(e.offset,
+                    fmt::format("{} needs a boolean operand, not {}", what, TypeSql(*b->type)));
     }
     return b;
   }
@@ -497,8 +496,8 @@ class Binder {
     const TypeKind k = operand->type->kind();
     if (e.unary == UnaryOp::kBitNot) {
       if (!operand->type->is_integer()) {
-        return FailAt(e.offset, fmt::format("~ needs an integer operand, not {}",
-                                            TypeSql(*operand->type)));
+        return FailAt(e.offset,
+                      fmt::format("~ needs an integer operand, not {}", TypeSql(*operand->type)));
       }
       TypePtr t = operand->type;
       return BoundPtr(MakeNode(BoundOp::kBitNot, t, e.offset, {std::move(operand)}));
@@ -506,9 +505,9 @@ class Binder {
     if (k == TypeKind::kString || k == TypeKind::kNull) {
       operand = CastTo(std::move(operand), Type::Float64());
     } else if (!IsNumeric(*operand->type)) {
-      return FailAt(e.offset, fmt::format("unary {} needs a number, not {}",
-                                          e.unary == UnaryOp::kNegate ? "-" : "+",
-                                          TypeSql(*operand->type)));
+      return FailAt(e.offset,
+                    fmt::format("unary {} needs a number, not {}",
+                                e.unary == UnaryOp::kNegate ? "-" : "+", TypeSql(*operand->type)));
     }
     if (e.unary == UnaryOp::kPlus) return operand;
     TypePtr t = operand->type;
@@ -518,8 +517,8 @@ class Binder {
   Result<BoundPtr> Compare(BinaryOp op, BoundPtr l, BoundPtr r, size_t offset) {
     const TypePtr t = ComparisonType(l->type, r->type);
     if (t == nullptr) {
-      return FailAt(offset, fmt::format("cannot compare {} with {}", TypeSql(*l->type),
-                                        TypeSql(*r->type)));
+      return FailAt(offset,
+                    fmt::format("cannot compare {} with {}", TypeSql(*l->type), TypeSql(*r->type)));
     }
     auto n = MakeNode(BoundOp::kCompare, Type::Boolean(), offset,
                       {CastTo(std::move(l), t), CastTo(std::move(r), t)});
@@ -551,8 +550,8 @@ class Binder {
       BoundPtr date = date_l ? l : r;
       BoundPtr days = date_l ? r : l;
       if (!days->type->is_integer() && days->type->kind() != TypeKind::kNull) return mismatch();
-      auto n = MakeNode(BoundOp::kDateAdd, Type::Date(), e.offset,
-                        {date, CastTo(days, Type::Int32())});
+      auto n =
+          MakeNode(BoundOp::kDateAdd, Type::Date(), e.offset, {date, CastTo(days, Type::Int32())});
       n->binary = e.binary;
       return BoundPtr(n);
     }
@@ -573,8 +572,8 @@ class Binder {
   Result<BoundPtr> Arithmetic(const Expression& e, BoundPtr l, BoundPtr r) {
     const BinaryOp op = e.binary;
     auto node = [&](TypePtr type, BoundPtr a, BoundPtr b) {
-      auto n = MakeNode(BoundOp::kArithmetic, std::move(type), e.offset,
-                        {std::move(a), std::move(b)});
+      auto n =
+          MakeNode(BoundOp::kArithmetic, std::move(type), e.offset, {std::move(a), std::move(b)});
       n->binary = op;
       return BoundPtr(n);
     };
@@ -589,8 +588,8 @@ class Binder {
     }
     if (op == BinaryOp::kIntDivide) {
       if (!integral) {
-        return FailAt(e.offset, fmt::format("div needs integers, not {} and {}",
-                                            TypeSql(*l->type), TypeSql(*r->type)));
+        return FailAt(e.offset, fmt::format("div needs integers, not {} and {}", TypeSql(*l->type),
+                                            TypeSql(*r->type)));
       }
       return node(Type::Int64(), CastTo(l, Type::Int64()), CastTo(r, Type::Int64()));
     }
@@ -636,8 +635,8 @@ class Binder {
     TypePtr common = Type::Null();
     for (const ExpressionPtr& c : e.children) {
       SLUICE_ASSIGN_OR_RETURN(BoundPtr item, Bind(*c));
-      TypePtr wider = item->type->is_nested() ? nullptr
-                                              : internal::WiderType(common, item->type, true);
+      TypePtr wider =
+          item->type->is_nested() ? nullptr : internal::WiderType(common, item->type, true);
       if (wider == nullptr) {
         return FailAt(c->offset, fmt::format("IN cannot compare {} with {}", TypeSql(*common),
                                              TypeSql(*item->type)));
@@ -658,9 +657,9 @@ class Binder {
     const TypePtr tl = ComparisonType(v->type, lo->type);
     const TypePtr th = ComparisonType(v->type, hi->type);
     if (tl == nullptr || th == nullptr) {
-      return FailAt(e.offset, fmt::format("BETWEEN cannot compare {} with {} and {}",
-                                          TypeSql(*v->type), TypeSql(*lo->type),
-                                          TypeSql(*hi->type)));
+      return FailAt(e.offset,
+                    fmt::format("BETWEEN cannot compare {} with {} and {}", TypeSql(*v->type),
+                                TypeSql(*lo->type), TypeSql(*hi->type)));
     }
     auto n = MakeNode(BoundOp::kBetween, Type::Boolean(), e.offset,
                       {std::move(v), CastTo(std::move(lo), tl), CastTo(std::move(hi), th)});
@@ -680,8 +679,8 @@ class Binder {
                                           TypeSql(*v->type), TypeSql(*p->type)));
     }
     const bool rlike = e.like == LikeKind::kRlike;
-    auto n = MakeNode(rlike ? BoundOp::kRlike : BoundOp::kLike, Type::Boolean(), e.offset,
-                      {vs, ps});
+    auto n =
+        MakeNode(rlike ? BoundOp::kRlike : BoundOp::kLike, Type::Boolean(), e.offset, {vs, ps});
     n->negated = e.negated;
     n->ilike = e.like == LikeKind::kIlike;
     n->escape = e.escape;
@@ -704,7 +703,8 @@ class Binder {
     const auto c0 = static_cast<unsigned char>(s[0]);
     if (c0 < 0x80) return c0;
     char32_t cp = c0 >= 0xF0 ? c0 & 0x07 : c0 >= 0xE0 ? c0 & 0x0F : c0 & 0x1F;
-    for (size_t i = 1; i < s.size(); ++i) cp = (cp << 6) | (static_cast<unsigned char>(s[i]) & 0x3F);
+    for (size_t i = 1; i < s.size(); ++i)
+      cp = (cp << 6) | (static_cast<unsigned char>(s[i]) & 0x3F);
     return cp;
   }
 

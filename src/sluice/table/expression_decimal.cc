@@ -97,8 +97,8 @@ U256 DivPow10Round(U256 a, int n) {
 }
 
 U256 Magnitude(Int128 v) {
-  return U256{0, v < 0 ? static_cast<UInt128>(0) - static_cast<UInt128>(v)
-                       : static_cast<UInt128>(v)};
+  return U256{0,
+              v < 0 ? static_cast<UInt128>(0) - static_cast<UInt128>(v) : static_cast<UInt128>(v)};
 }
 
 // The signed result of `negative` * `mag` if it has at most `precision` digits.

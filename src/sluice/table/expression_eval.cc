@@ -1,11 +1,11 @@
 // Evaluating a bound expression on one row: a walk over the typed nodes with SQL's three-valued
 // logic. Types were settled at binding, so each node only reads its own kind of value.
+#include <fmt/format.h>
+
 #include <cmath>
 #include <regex>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "sluice/base/strings.h"
 #include "sluice/table/expression_internal.h"
@@ -128,8 +128,7 @@ Status EvalArithmetic(const BoundNode& n, const Value& l, const Value& r, Value*
       case BinaryOp::kGe:
         return Internal("a floating-point node with an integer operator");
     }
-    *out = Value::Double(k == TypeKind::kFloat32 ? static_cast<double>(static_cast<float>(v))
-                                                 : v);
+    *out = Value::Double(k == TypeKind::kFloat32 ? static_cast<double>(static_cast<float>(v)) : v);
     return Ok();
   }
   // Integers wrap around as Java's do.

@@ -1,11 +1,11 @@
 // The functions constraints may call: each binds (argument count, Spark's implicit casts of
 // its inputs, result type) and evaluates. The list is in expression.h.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "sluice/base/strings.h"
 #include "sluice/table/expression_internal.h"
@@ -24,7 +24,7 @@ Unexpected<Error> FailAt(size_t offset, std::string_view what) {
 Status Arity(const Function& f, const std::vector<BoundPtr>& args, size_t min, size_t max,
              size_t offset) {
   if (args.size() >= min && args.size() <= max) return Ok();
-  std::string expected = min == max ? std::to_string(min)
+  std::string expected = min == max        ? std::to_string(min)
                          : max == SIZE_MAX ? fmt::format("at least {}", min)
                                            : fmt::format("{} to {}", min, max);
   return FailAt(offset, fmt::format("{}() takes {} argument{}, not {}", f.name, expected,
@@ -43,8 +43,7 @@ Result<BoundPtr> Input(const Function& f, const std::vector<BoundPtr>& args, siz
   return cast;
 }
 
-Result<BoundPtr> Call(const Function& f, TypePtr type, std::vector<BoundPtr> args,
-                      size_t offset) {
+Result<BoundPtr> Call(const Function& f, TypePtr type, std::vector<BoundPtr> args, size_t offset) {
   auto n = std::make_shared<BoundNode>();
   n->op = BoundOp::kCall;
   n->type = std::move(type);
@@ -68,11 +67,11 @@ Result<bool> Args(const BoundNode& n, const JsonValue& row, std::vector<Value>* 
   return true;
 }
 
-#define SLUICE_EVAL_ARGS(n, row, out)                             \
-  std::vector<Value> v;                                           \
-  {                                                               \
+#define SLUICE_EVAL_ARGS(n, row, out)                                 \
+  std::vector<Value> v;                                               \
+  {                                                                   \
     SLUICE_ASSIGN_OR_RETURN(bool all_present, Args(n, row, &v, out)); \
-    if (!all_present) return Ok();                                \
+    if (!all_present) return Ok();                                    \
   }
 
 // ---- numbers ------------------------------------------------------------------------------
@@ -146,8 +145,7 @@ Result<BoundPtr> BindRound(const Function& f, std::vector<BoundPtr> args, size_t
     return Call(f, *Type::Decimal(p, 0), {a}, offset);
   }
   if (!IsNumeric(*a->type)) {
-    return FailAt(a->offset,
-                  fmt::format("{}() needs a number, not {}", f.name, TypeSql(*a->type)));
+    return FailAt(a->offset, fmt::format("{}() needs a number, not {}", f.name, TypeSql(*a->type)));
   }
   return Call(f, Type::Int64(), {a}, offset);
 }
@@ -195,8 +193,8 @@ Result<BoundPtr> BindStringFn(const Function& f, std::vector<BoundPtr> args, siz
 
 Status EvalLength(const BoundNode& n, const JsonValue& row, Value* out) {
   SLUICE_EVAL_ARGS(n, row, out);
-  const bool bytes = n.function->name == "octet_length" ||
-                     n.children[0]->type->kind() == TypeKind::kBinary;
+  const bool bytes =
+      n.function->name == "octet_length" || n.children[0]->type->kind() == TypeKind::kBinary;
   *out = Value::Int(static_cast<int64_t>(bytes ? v[0].s.size() : Utf8Length(v[0].s)));
   return Ok();
 }
@@ -256,8 +254,8 @@ Status EvalSubstring(const BoundNode& n, const JsonValue& row, Value* out) {
     if (len <= 0) {
       *out = Value::String("");
     } else {
-      *out = Value::String(
-          name == "left" ? SubstringSql(v[0].s, 1, len) : SubstringSql(v[0].s, -len, len));
+      *out = Value::String(name == "left" ? SubstringSql(v[0].s, 1, len)
+                                          : SubstringSql(v[0].s, -len, len));
     }
     return Ok();
   }
@@ -304,10 +302,10 @@ Status EvalTwoStrings(const BoundNode& n, const JsonValue& row, Value* out) {
     *out = Value::Bool(a.ends_with(b));
   } else {  // instr: 1-based character position, 0 when absent
     const size_t at = a.find(b);
-    *out = Value::Int(at == std::string::npos
-                          ? 0
-                          : static_cast<int64_t>(Utf8Length(std::string_view(a).substr(0, at))) +
-                                1);
+    *out =
+        Value::Int(at == std::string::npos
+                       ? 0
+                       : static_cast<int64_t>(Utf8Length(std::string_view(a).substr(0, at))) + 1);
   }
   return Ok();
 }
@@ -356,8 +354,8 @@ Result<BoundPtr> BindNullIf(const Function& f, std::vector<BoundPtr> args, size_
   SLUICE_TRY(Arity(f, args, 2, 2, offset));
   const TypePtr t = ComparisonTypeOf(args[0]->type, args[1]->type);
   if (t == nullptr) {
-    return FailAt(offset, fmt::format("nullif() cannot compare {} with {}",
-                                      TypeSql(*args[0]->type), TypeSql(*args[1]->type)));
+    return FailAt(offset, fmt::format("nullif() cannot compare {} with {}", TypeSql(*args[0]->type),
+                                      TypeSql(*args[1]->type)));
   }
   TypePtr result = args[0]->type;
   SLUICE_ASSIGN_OR_RETURN(BoundPtr call, Call(f, result, {args[0], CastTo(args[1], t)}, offset));
@@ -487,8 +485,8 @@ Result<BoundPtr> BindDateAdd(const Function& f, std::vector<BoundPtr> args, size
   const TypeKind k = args[1]->type->kind();
   if (k != TypeKind::kInt8 && k != TypeKind::kInt16 && k != TypeKind::kInt32 &&
       k != TypeKind::kNull && k != TypeKind::kString) {
-    return FailAt(args[1]->offset, fmt::format("{}() needs an INT number of days, not {}",
-                                               f.name, TypeSql(*args[1]->type)));
+    return FailAt(args[1]->offset, fmt::format("{}() needs an INT number of days, not {}", f.name,
+                                               TypeSql(*args[1]->type)));
   }
   return Call(f, Type::Date(), {d, CastTo(args[1], Type::Int32())}, offset);
 }
@@ -496,7 +494,7 @@ Result<BoundPtr> BindDateAdd(const Function& f, std::vector<BoundPtr> args, size
 Status EvalDateAdd(const BoundNode& n, const JsonValue& row, Value* out) {
   SLUICE_EVAL_ARGS(n, row, out);
   const std::string_view name = n.function->name;
-  const int64_t r = name == "datediff" ? v[0].i - v[1].i
+  const int64_t r = name == "datediff"   ? v[0].i - v[1].i
                     : name == "date_sub" ? v[0].i - v[1].i
                                          : v[0].i + v[1].i;
   *out = Value::Int(static_cast<int32_t>(static_cast<uint32_t>(r)));
@@ -561,11 +559,24 @@ const Function* FindFunction(std::string_view lower_name) {
 }
 
 bool IsNonDeterministicFunction(std::string_view lower_name) {
-  static constexpr std::string_view kNames[] = {
-      "current_date", "current_timestamp", "now",  "localtimestamp", "curdate",
-      "unix_timestamp", "rand",            "random", "randn",         "uuid",
-      "shuffle",      "monotonically_increasing_id", "spark_partition_id",
-      "input_file_name", "current_timezone", "current_user", "user", "session_user"};
+  static constexpr std::string_view kNames[] = {"current_date",
+                                                "current_timestamp",
+                                                "now",
+                                                "localtimestamp",
+                                                "curdate",
+                                                "unix_timestamp",
+                                                "rand",
+                                                "random",
+                                                "randn",
+                                                "uuid",
+                                                "shuffle",
+                                                "monotonically_increasing_id",
+                                                "spark_partition_id",
+                                                "input_file_name",
+                                                "current_timezone",
+                                                "current_user",
+                                                "user",
+                                                "session_user"};
   return std::find(std::begin(kNames), std::end(kNames), lower_name) != std::end(kNames);
 }
 

@@ -158,8 +158,7 @@ bool CanCast(const schema::Type& from, const schema::Type& to);
 int64_t WrapInteger(uint64_t v, schema::TypeKind k);
 /// Read a row's JSON value as a value of `type`; false with `*why` for a value the validator
 /// would not have written for that type.
-bool ValueFromJson(const JsonValue& json, const schema::Type& type, Value* out,
-                   std::string* why);
+bool ValueFromJson(const JsonValue& json, const schema::Type& type, Value* out, std::string* why);
 /// Spark's Cast from `from` to `to` with ANSI off: what cannot convert is null.
 Value CastValue(const Value& v, const schema::Type& from, const schema::Type& to);
 /// Spark's cast to string.

@@ -16,6 +16,8 @@
 // Recursion happens only through nesting (parentheses, NOT, unary signs, arguments), each step
 // counted against kMaxExpressionDepth; chains of AND / OR are flat nodes, and left-deep chains
 // of other operators are refused past the same height.
+#include <fmt/format.h>
+
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -26,8 +28,6 @@
 #include <unordered_map>
 #include <utility>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "sluice/base/strings.h"
 #include "sluice/dialects/spark/spark.h"
@@ -49,9 +49,7 @@ struct Token {
   std::string value;  // identifier as written, unquoted name, unescaped string, number, symbol
 };
 
-bool IsIdentStart(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
+bool IsIdentStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool IsIdentChar(char c) { return IsIdentStart(c) || (c >= '0' && c <= '9'); }
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
@@ -232,8 +230,8 @@ class Lexer {
     while (pos_ < text_.size() && IsIdentChar(text_[pos_])) ++pos_;
     const std::string_view sfx = text_.substr(suffix, pos_ - suffix);
     if (!sfx.empty() && !EqualsIgnoreCase(sfx, "L") && !EqualsIgnoreCase(sfx, "S") &&
-        !EqualsIgnoreCase(sfx, "Y") && !EqualsIgnoreCase(sfx, "D") &&
-        !EqualsIgnoreCase(sfx, "F") && !EqualsIgnoreCase(sfx, "BD")) {
+        !EqualsIgnoreCase(sfx, "Y") && !EqualsIgnoreCase(sfx, "D") && !EqualsIgnoreCase(sfx, "F") &&
+        !EqualsIgnoreCase(sfx, "BD")) {
       return ErrorAt(start, fmt::format("invalid number '{}'",
                                         EscapeForMessage(text_.substr(start, pos_ - start), 40)));
     }
@@ -265,9 +263,9 @@ class Lexer {
 // Words with a role in the grammar: never a bare column name (Spark reserves them too).
 bool IsStructuralKeyword(std::string_view w) {
   static constexpr std::string_view kWords[] = {
-      "AND",  "OR",   "NOT",  "IS",   "IN",   "BETWEEN", "LIKE", "ILIKE",  "RLIKE", "REGEXP",
-      "CASE", "WHEN", "THEN", "ELSE", "END",  "NULL",    "TRUE", "FALSE",  "CAST",  "DIV",
-      "ESCAPE", "DISTINCT", "FROM", "AS", "UNKNOWN"};
+      "AND",    "OR",   "NOT",    "IS",       "IN",   "BETWEEN", "LIKE",   "ILIKE", "RLIKE",
+      "REGEXP", "CASE", "WHEN",   "THEN",     "ELSE", "END",     "NULL",   "TRUE",  "FALSE",
+      "CAST",   "DIV",  "ESCAPE", "DISTINCT", "FROM", "AS",      "UNKNOWN"};
   for (std::string_view k : kWords) {
     if (EqualsIgnoreCase(w, k)) return true;
   }
@@ -345,8 +343,8 @@ class Parser {
   }
   Status Enter(const DepthGuard&, size_t offset) const {
     if (depth_ > kMaxExpressionDepth) {
-      return ErrorAt(offset, fmt::format("expression nests deeper than {} levels",
-                                         kMaxExpressionDepth));
+      return ErrorAt(offset,
+                     fmt::format("expression nests deeper than {} levels", kMaxExpressionDepth));
     }
     return Ok();
   }
@@ -367,8 +365,8 @@ class Parser {
       h = std::max(h, it == heights_.end() ? 1 : it->second);
     }
     if (h + 1 > kMaxExpressionDepth) {
-      return ErrorAt(offset, fmt::format("expression nests deeper than {} levels",
-                                         kMaxExpressionDepth));
+      return ErrorAt(offset,
+                     fmt::format("expression nests deeper than {} levels", kMaxExpressionDepth));
     }
     n->children = std::move(children);
     if (h > 0) heights_[n.get()] = h + 1;
@@ -448,9 +446,9 @@ class Parser {
       return n;
     }
     bool negated = false;
-    if (IsKeyword("NOT") && (IsKeyword("IN", 1) || IsKeyword("BETWEEN", 1) ||
-                             IsKeyword("LIKE", 1) || IsKeyword("ILIKE", 1) ||
-                             IsKeyword("RLIKE", 1) || IsKeyword("REGEXP", 1))) {
+    if (IsKeyword("NOT") &&
+        (IsKeyword("IN", 1) || IsKeyword("BETWEEN", 1) || IsKeyword("LIKE", 1) ||
+         IsKeyword("ILIKE", 1) || IsKeyword("RLIKE", 1) || IsKeyword("REGEXP", 1))) {
       Next();
       negated = true;
     }
@@ -506,15 +504,15 @@ class Parser {
     }
     if (t.kind != Tok::kSymbol) return 0;
     static const std::pair<std::string_view, std::pair<BinaryOp, int>> kOps[] = {
-        {"=", {BinaryOp::kEq, 1}},        {"==", {BinaryOp::kEq, 1}},
+        {"=", {BinaryOp::kEq, 1}},           {"==", {BinaryOp::kEq, 1}},
         {"<=>", {BinaryOp::kNullSafeEq, 1}}, {"<>", {BinaryOp::kNe, 1}},
-        {"!=", {BinaryOp::kNe, 1}},       {"<", {BinaryOp::kLt, 1}},
-        {"<=", {BinaryOp::kLe, 1}},       {">", {BinaryOp::kGt, 1}},
-        {">=", {BinaryOp::kGe, 1}},       {"|", {BinaryOp::kBitOr, 2}},
-        {"^", {BinaryOp::kBitXor, 3}},    {"&", {BinaryOp::kBitAnd, 4}},
-        {"+", {BinaryOp::kAdd, 5}},       {"-", {BinaryOp::kSubtract, 5}},
-        {"||", {BinaryOp::kConcat, 5}},   {"*", {BinaryOp::kMultiply, 6}},
-        {"/", {BinaryOp::kDivide, 6}},    {"%", {BinaryOp::kRemainder, 6}},
+        {"!=", {BinaryOp::kNe, 1}},          {"<", {BinaryOp::kLt, 1}},
+        {"<=", {BinaryOp::kLe, 1}},          {">", {BinaryOp::kGt, 1}},
+        {">=", {BinaryOp::kGe, 1}},          {"|", {BinaryOp::kBitOr, 2}},
+        {"^", {BinaryOp::kBitXor, 3}},       {"&", {BinaryOp::kBitAnd, 4}},
+        {"+", {BinaryOp::kAdd, 5}},          {"-", {BinaryOp::kSubtract, 5}},
+        {"||", {BinaryOp::kConcat, 5}},      {"*", {BinaryOp::kMultiply, 6}},
+        {"/", {BinaryOp::kDivide, 6}},       {"%", {BinaryOp::kRemainder, 6}},
     };
     for (const auto& [s, v] : kOps) {
       if (t.value == s) {
@@ -777,8 +775,7 @@ class Parser {
   Result<Node> NumberLiteral(const Token& t, size_t offset, bool negative) {
     std::string_view text = t.value;
     std::string suffix;
-    while (!text.empty() && IsIdentStart(text.back()) && text.back() != 'e' &&
-           text.back() != 'E') {
+    while (!text.empty() && IsIdentStart(text.back()) && text.back() != 'e' && text.back() != 'E') {
       suffix.insert(suffix.begin(), static_cast<char>(std::toupper(text.back())));
       text.remove_suffix(1);
     }

@@ -13,9 +13,9 @@ namespace {
 
 bool NeedsQuotes(std::string_view name) {
   static constexpr std::string_view kWords[] = {
-      "AND",  "OR",   "NOT",  "IS",   "IN",   "BETWEEN", "LIKE", "ILIKE",  "RLIKE", "REGEXP",
-      "CASE", "WHEN", "THEN", "ELSE", "END",  "NULL",    "TRUE", "FALSE",  "CAST",  "DIV",
-      "ESCAPE", "DISTINCT", "FROM", "AS", "UNKNOWN"};
+      "AND",    "OR",   "NOT",    "IS",       "IN",   "BETWEEN", "LIKE",   "ILIKE", "RLIKE",
+      "REGEXP", "CASE", "WHEN",   "THEN",     "ELSE", "END",     "NULL",   "TRUE",  "FALSE",
+      "CAST",   "DIV",  "ESCAPE", "DISTINCT", "FROM", "AS",      "UNKNOWN"};
   for (std::string_view k : kWords) {
     if (EqualsIgnoreCase(name, k)) return true;
   }
@@ -194,8 +194,8 @@ std::string Sql(const Expression& e, bool top) {
     case ExprKind::kOr:
       return wrap(Join(c, 0, c.size(), " OR "));
     case ExprKind::kIs: {
-      std::string s = Sql(*c[0], false) + (e.negated ? " IS NOT " : " IS ") +
-                      std::string(IsTestSql(e.is_test));
+      std::string s =
+          Sql(*c[0], false) + (e.negated ? " IS NOT " : " IS ") + std::string(IsTestSql(e.is_test));
       if (e.is_test == IsTest::kDistinctFrom) s += " " + Sql(*c[1], false);
       return wrap(s);
     }

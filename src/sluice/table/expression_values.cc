@@ -4,14 +4,14 @@
 // The text forms (lenient dates and timestamps, BigDecimal text, Java's double syntax) are the
 // ones the validator and the Parquet sink read, so their parsers are shared with the data
 // module rather than written twice.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <string>
-
-#include <fmt/format.h>
 
 #include "sluice/base/strings.h"
 #include "sluice/data/parquet_values_internal.h"
@@ -202,8 +202,8 @@ std::string TimestampText(int64_t micros) {
   const int64_t rest = micros - days * kMicrosPerDay;
   const int64_t secs = rest / kMicrosPerSecond;
   const int64_t frac = rest % kMicrosPerSecond;
-  std::string out = fmt::format("{} {:02}:{:02}:{:02}", DateText(days), secs / 3600,
-                                secs / 60 % 60, secs % 60);
+  std::string out =
+      fmt::format("{} {:02}:{:02}:{:02}", DateText(days), secs / 3600, secs / 60 % 60, secs % 60);
   if (frac != 0) {
     std::string f = fmt::format("{:06}", frac);
     while (f.back() == '0') f.pop_back();
@@ -345,9 +345,8 @@ Value CastToDecimal(const Value& v, const Type& from, const Type& to) {
   Int128 out = 0;
   switch (from.kind()) {
     case TypeKind::kBoolean:
-      return DecimalRescale(v.b ? 1 : 0, 0, to.scale(), to.precision(), &out)
-                 ? Value::Decimal(out)
-                 : Value::Null();
+      return DecimalRescale(v.b ? 1 : 0, 0, to.scale(), to.precision(), &out) ? Value::Decimal(out)
+                                                                              : Value::Null();
     case TypeKind::kDecimal:
       return DecimalRescale(v.dec, from.scale(), to.scale(), to.precision(), &out)
                  ? Value::Decimal(out)
@@ -614,7 +613,7 @@ bool ValueFromJson(const JsonValue& json, const Type& type, Value* out, std::str
   if (json.is_null()) return true;
   auto fail = [&](std::string_view expected) {
     *why = fmt::format("expected {}, found {}", expected,
-                       json.is_string() ? "\"" + EscapeForMessage(json.as_string(), 60) + "\""
+                       json.is_string()   ? "\"" + EscapeForMessage(json.as_string(), 60) + "\""
                        : json.is_number() ? json.number_text()
                                           : std::string(JsonValue::KindName(json.kind())));
     return false;
