@@ -28,7 +28,10 @@
 //   past the end or missing keys give null.
 // - upper/lower change ASCII letters only (Spark uses Java's full Unicode case mapping).
 // - RLIKE uses ECMAScript regular expressions (the common subset of Java's syntax) with
-//   Java's find() semantics; subjects longer than kMaxRegexSubject bytes are an error.
+//   Java's find() semantics; subjects longer than kMaxRegexSubject bytes, patterns longer than
+//   1000 bytes or nesting more than 50 groups are an error.
+// - Timestamps without a zone (literals, casts, row values) are read in UTC, the session time
+//   zone of a UTC job; TIMESTAMP_NTZ keeps the wall clock.
 // - Non-deterministic functions (current_date, now, rand, uuid...) are refused: Delta accepts
 //   current_date() in a constraint and evaluates it once per write; a stored constraint that
 //   passes today and fails tomorrow is refused here on purpose.
@@ -38,11 +41,16 @@
 // contains, startswith, endswith, instr, coalesce, nvl, ifnull, nullif, if, isnull, isnotnull,
 // greatest, least, size, cardinality, year, month, day, dayofmonth, date_add, date_sub,
 // datediff, to_date, regexp, regexp_like. Anything else is an unknown function at parse time.
+//
+// Not supported (an error, never a silent difference): subqueries, lambdas and higher-order
+// functions, intervals, `::` casts, TRY_CAST, EXTRACT, TRIM(BOTH ... FROM ...), comparing
+// structs, arrays or maps, and projecting a field out of an array of structs (`arr.x`).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -158,6 +166,12 @@ struct Expression {
 /// ("unknown function 'foo' at offset 12"), bad literals, and nesting deeper than
 /// kMaxExpressionDepth. Linear in the text's length.
 Result<ExpressionPtr> ParseExpression(std::string_view sql);
+
+/// The SQL text of a column invariant: `field_metadata` is a field's metadata object, whose
+/// "delta.invariants" member is a JSON string holding {"expression":{"expression":"<sql>"}}.
+/// nullopt when the field has none; kInvalidArgument when the member has another shape (Delta
+/// refuses such a table as an unrecognized invariant).
+Result<std::optional<std::string>> InvariantExpressionText(const JsonValue& field_metadata);
 
 /// A normalized text form for messages: keywords upper case, names quoted where needed, every
 /// operator application in parentheses except the outermost. Parsing it gives the same tree.

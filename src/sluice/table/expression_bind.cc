@@ -92,10 +92,10 @@ bool IsDatetime(const Type& t) {
 // The type two sides of a comparison meet at (findCommonTypeForBinaryComparison, then the
 // numeric widening); nullptr when Spark would not compare them.
 TypePtr ComparisonType(const TypePtr& a, const TypePtr& b) {
-  if (a->is_nested() || b->is_nested()) return nullptr;
-  if (a->Equals(*b, false)) return a;
   if (a->kind() == TypeKind::kNull) return b;
   if (b->kind() == TypeKind::kNull) return a;
+  if (a->is_nested() || b->is_nested()) return nullptr;
+  if (a->Equals(*b, false)) return a;
   const bool sa = a->kind() == TypeKind::kString;
   const bool sb = b->kind() == TypeKind::kString;
   if (sa || sb) {
@@ -113,7 +113,9 @@ TypePtr ComparisonType(const TypePtr& a, const TypePtr& b) {
 TypePtr DecimalOperandType(const BoundNode& n) {
   if (n.type->kind() == TypeKind::kDecimal) return n.type;
   if (n.op == BoundOp::kLiteral && !n.literal.null && n.type->is_integer()) {
-    const std::string digits = std::to_string(n.literal.i < 0 ? -(n.literal.i + 1) : n.literal.i);
+    const uint64_t magnitude = n.literal.i < 0 ? 0 - static_cast<uint64_t>(n.literal.i)
+                                               : static_cast<uint64_t>(n.literal.i);
+    const std::string digits = std::to_string(magnitude);
     return *Type::Decimal(static_cast<int>(digits.size()), 0);
   }
   return internal::DecimalForIntegral(*n.type);

@@ -349,10 +349,6 @@ class Parser {
     return Ok();
   }
 
-  int HeightOf(const Node& n) const {
-    auto it = heights_.find(n.get());
-    return it == heights_.end() ? 1 : it->second;
-  }
   // Build a node over `children`, refusing trees taller than the limit (left-deep operator
   // chains grow without the parser recursing).
   Result<Node> Make(ExprKind kind, size_t offset, std::vector<ExpressionPtr> children = {}) {
@@ -369,7 +365,8 @@ class Parser {
                      fmt::format("expression nests deeper than {} levels", kMaxExpressionDepth));
     }
     n->children = std::move(children);
-    if (h > 0) heights_[n.get()] = h + 1;
+    // Every node is recorded, leaves too: a freed node's address may come back.
+    heights_[n.get()] = h + 1;
     return n;
   }
 
@@ -875,6 +872,23 @@ class Parser {
 Result<ExpressionPtr> ParseExpression(std::string_view sql) {
   SLUICE_ASSIGN_OR_RETURN(std::vector<Token> tokens, Lexer(sql).Run());
   return Parser(sql, std::move(tokens)).Run();
+}
+
+Result<std::optional<std::string>> InvariantExpressionText(const JsonValue& field_metadata) {
+  const JsonValue* rule = field_metadata.Find("delta.invariants");
+  if (rule == nullptr || rule->is_null()) return std::optional<std::string>();
+  auto bad = [](std::string_view why) {
+    return InvalidArgument(fmt::format("unrecognized delta.invariants: {}", why));
+  };
+  if (!rule->is_string()) return bad("not a JSON string");
+  auto parsed = ParseJson(rule->as_string());
+  if (!parsed.has_value()) return bad(parsed.error().message());
+  const JsonValue* outer = parsed->Find("expression");
+  const JsonValue* inner = outer == nullptr ? nullptr : outer->Find("expression");
+  if (inner == nullptr || !inner->is_string()) {
+    return bad("expected {\"expression\":{\"expression\":\"<sql>\"}}");
+  }
+  return std::optional<std::string>(inner->as_string());
 }
 
 std::string_view TruthName(Truth t) {
