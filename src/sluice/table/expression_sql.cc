@@ -12,14 +12,7 @@ namespace sluice::table {
 namespace {
 
 bool NeedsQuotes(std::string_view name) {
-  static constexpr std::string_view kWords[] = {
-      "AND",    "OR",   "NOT",    "IS",       "IN",   "BETWEEN", "LIKE",   "ILIKE", "RLIKE",
-      "REGEXP", "CASE", "WHEN",   "THEN",     "ELSE", "END",     "NULL",   "TRUE",  "FALSE",
-      "CAST",   "DIV",  "ESCAPE", "DISTINCT", "FROM", "AS",      "UNKNOWN"};
-  for (std::string_view k : kWords) {
-    if (EqualsIgnoreCase(name, k)) return true;
-  }
-  return dialects::spark::QuoteIdentifier(name) != name;
+  return internal::IsStructuralKeyword(name) || dialects::spark::QuoteIdentifier(name) != name;
 }
 
 std::string QuoteName(std::string_view name) {
@@ -61,7 +54,9 @@ std::string QuoteString(std::string_view s) {
   return out + "'";
 }
 
-std::string_view BinaryOpSql(BinaryOp op) {
+}  // namespace
+
+std::string_view internal::BinaryOpSql(BinaryOp op) {
   switch (op) {
     case BinaryOp::kAdd:
       return "+";
@@ -100,6 +95,10 @@ std::string_view BinaryOpSql(BinaryOp op) {
   }
   return "?";
 }
+
+namespace {
+
+using internal::BinaryOpSql;
 
 std::string_view IsTestSql(IsTest t) {
   switch (t) {
