@@ -63,9 +63,10 @@
 
 namespace sluice::table {
 
-/// Expressions nesting deeper than this (parentheses, operators, function calls) are refused
-/// with an error before any recursion can exhaust the stack. Chains of AND, OR and IN lists do
-/// not nest: they are one node however long.
+/// Expression trees taller than this (operators, function calls, subscripts) are refused with
+/// an error before any recursion can exhaust the stack; parentheses and prefix operators may
+/// nest twice as deep in the text. Chains of AND, OR and IN lists do not nest: they are one
+/// node however long.
 inline constexpr int kMaxExpressionDepth = 256;
 /// RLIKE refuses to search longer strings (the regular expression engine recurses per byte).
 inline constexpr size_t kMaxRegexSubject = 4096;

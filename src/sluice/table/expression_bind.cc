@@ -144,8 +144,8 @@ class Binder {
 
   Result<BoundPtr> Bind(const Expression& e) {
     if (++depth_ > 2 * kMaxExpressionDepth) {
-      return ErrorAt(e.offset,
-                     fmt::format("expression nests deeper than {} levels", kMaxExpressionDepth));
+      return ErrorAt(e.offset, fmt::format("expression nests too deeply: more than {} levels",
+                                           kMaxExpressionDepth));
     }
     auto result = BindNode(e);
     --depth_;

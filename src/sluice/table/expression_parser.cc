@@ -146,10 +146,13 @@ class Parser {
     if (AcceptKeyword(k)) return Ok();
     return ErrorAt(Peek().offset, fmt::format("expected {}, found {}", k, Describe(Peek())));
   }
+  // Parentheses and prefix operators recurse; a tree of kMaxExpressionDepth levels printed by
+  // ToSql (an operator in parentheses is two) must read back, so they may nest twice as deep.
   Status Enter(const DepthGuard&, size_t offset) const {
-    if (depth_ > kMaxExpressionDepth) {
-      return ErrorAt(offset,
-                     fmt::format("expression nests deeper than {} levels", kMaxExpressionDepth));
+    if (depth_ > 2 * kMaxExpressionDepth) {
+      return ErrorAt(offset, fmt::format("expression nests too deeply: more than {} parentheses "
+                                         "and prefix operators",
+                                         2 * kMaxExpressionDepth));
     }
     return Ok();
   }
@@ -166,8 +169,8 @@ class Parser {
       h = std::max(h, it == heights_.end() ? 1 : it->second);
     }
     if (h + 1 > kMaxExpressionDepth) {
-      return ErrorAt(offset,
-                     fmt::format("expression nests deeper than {} levels", kMaxExpressionDepth));
+      return ErrorAt(offset, fmt::format("expression nests too deeply: more than {} levels",
+                                         kMaxExpressionDepth));
     }
     n->children = std::move(children);
     // Every node is recorded, leaves too: a freed node's address may come back.
