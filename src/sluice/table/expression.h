@@ -67,7 +67,7 @@ namespace sluice::table {
 /// an error before any recursion can exhaust the stack; parentheses and prefix operators may
 /// nest twice as deep in the text. Chains of AND, OR and IN lists do not nest: they are one
 /// node however long.
-inline constexpr int kMaxExpressionDepth = 256;
+inline constexpr int kMaxExpressionDepth = 128;
 /// RLIKE refuses to search longer strings (the regular expression engine recurses per byte).
 inline constexpr size_t kMaxRegexSubject = 4096;
 

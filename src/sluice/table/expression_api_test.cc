@@ -212,8 +212,8 @@ TEST(ExpressionScaling, DeepNestingIsRefusedQuicklyWhateverItsDepth) {
         auto e = ParseExpression(sql);
         ASSERT_FALSE(e.has_value());
         EXPECT_EQ(e.error().message(),
-                  "expression nests too deeply: more than 512 parentheses and prefix operators "
-                  "at offset 512");
+                  "expression nests too deeply: more than 256 parentheses and prefix operators "
+                  "at offset 256");
       },
       50000));
 }
