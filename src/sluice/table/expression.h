@@ -27,9 +27,10 @@
 // - `size(null)` is -1 (spark.sql.legacy.sizeOfNull, on without ANSI); array and map subscripts
 //   past the end or missing keys give null.
 // - upper/lower change ASCII letters only (Spark uses Java's full Unicode case mapping).
-// - RLIKE uses ECMAScript regular expressions (the common subset of Java's syntax) with
-//   Java's find() semantics; subjects longer than kMaxRegexSubject bytes, patterns longer than
-//   1000 bytes or nesting more than 50 groups are an error.
+// - RLIKE takes Java's regular expression syntax with Matcher.find()'s meaning, run by a
+//   Thompson NFA in time linear in the text (Java backtracks); constructs that need
+//   backtracking (backreferences, lookaround, possessive quantifiers), class intersections and
+//   inline flags other than a leading (?i) are an error. \b, \w, \d, \s and (?i) are ASCII.
 // - Timestamps without a zone (literals, casts, row values) are read in UTC, the session time
 //   zone of a UTC job; TIMESTAMP_NTZ keeps the wall clock.
 // - Non-deterministic functions (current_date, now, rand, uuid...) are refused: Delta accepts
@@ -68,8 +69,6 @@ namespace sluice::table {
 /// nest twice as deep in the text. Chains of AND, OR and IN lists do not nest: they are one
 /// node however long.
 inline constexpr int kMaxExpressionDepth = 128;
-/// RLIKE refuses to search longer strings (the regular expression engine recurses per byte).
-inline constexpr size_t kMaxRegexSubject = 4096;
 
 /// A three-valued truth: SQL's TRUE, FALSE and NULL (unknown).
 enum class Truth : uint8_t { kFalse, kTrue, kNull };
@@ -190,8 +189,8 @@ class BoundExpression {
   /// by name, absent = null; integers as numbers; decimals as numbers or strings; floats as
   /// numbers or "NaN"/"Infinity"/"-Infinity"; dates "YYYY-MM-DD"; timestamps as text Spark
   /// parses, or integer seconds; binary as base64; nested objects for structs, arrays, objects
-  /// for maps). kInvalidArgument naming the column for a value not of its column's type or a
-  /// string too long for RLIKE.
+  /// for maps). kInvalidArgument naming the column for a value not of its column's type, or
+  /// for a pattern computed from the row that is not a valid LIKE or RLIKE pattern.
   Result<Truth> Evaluate(const JsonValue& row) const;
 
   /// The columns the expression reads, by their schema spelling, each once, in order of first

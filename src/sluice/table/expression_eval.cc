@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -611,47 +610,6 @@ bool MatchLike(const LikePattern& p, std::string_view text) {
   }
   while (pi < tok.size() && tok[pi].kind == LikePattern::Kind::kRun) ++pi;
   return pi == tok.size();
-}
-
-// ---- RLIKE ----------------------------------------------------------------------------------
-
-struct RegexPattern {
-  std::regex re;
-};
-
-Result<std::shared_ptr<const RegexPattern>> CompileRegex(std::string_view pattern) {
-  // std::regex compiles and matches by recursion: bound what it is given.
-  if (pattern.size() > 1000) {
-    return InvalidArgument("regular expressions longer than 1000 bytes are not supported");
-  }
-  int depth = 0;
-  for (char c : pattern) {
-    if (c == '(') ++depth;
-    if (depth > 50) {
-      return InvalidArgument("regular expressions nesting more than 50 groups are not supported");
-    }
-    if (c == ')') --depth;
-  }
-  try {
-    auto p = std::make_shared<RegexPattern>();
-    p->re = std::regex(std::string(pattern), std::regex::ECMAScript);
-    return std::shared_ptr<const RegexPattern>(std::move(p));
-  } catch (const std::regex_error& e) {
-    return InvalidArgument(fmt::format("invalid regular expression '{}': {}",
-                                       EscapeForMessage(pattern, 80), e.what()));
-  }
-}
-
-Result<bool> SearchRegex(const RegexPattern& p, std::string_view text) {
-  if (text.size() > kMaxRegexSubject) {
-    return InvalidArgument(fmt::format("RLIKE cannot search a string of {} bytes (at most {})",
-                                       text.size(), kMaxRegexSubject));
-  }
-  try {
-    return std::regex_search(text.begin(), text.end(), p.re);
-  } catch (const std::regex_error& e) {
-    return InvalidArgument(fmt::format("RLIKE failed: {}", e.what()));
-  }
 }
 
 }  // namespace sluice::table::internal

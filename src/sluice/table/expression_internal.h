@@ -124,7 +124,8 @@ struct BoundNode {
 using BoundPtr = std::shared_ptr<const BoundNode>;
 
 /// Evaluate `node` on `row`. Errors only for row values not of their column's type and
-/// RLIKE's limits; everything SQL makes null is a null Value.
+/// patterns computed from the row that do not compile; everything SQL makes null is a null
+/// Value.
 Status Eval(const BoundNode& node, const JsonValue& row, Value* out);
 
 // ---- text ---------------------------------------------------------------------------------
