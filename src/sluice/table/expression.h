@@ -27,8 +27,12 @@
 // - `size(null)` is -1 (spark.sql.legacy.sizeOfNull, on without ANSI); array and map subscripts
 //   past the end or missing keys give null.
 // - upper/lower change ASCII letters only (Spark uses Java's full Unicode case mapping).
-// - RLIKE uses ECMAScript regular expressions (the common subset of Java's syntax) with
-//   Java's find() semantics; subjects longer than kMaxRegexSubject bytes are an error.
+// - RLIKE takes Java's regular expression syntax with Matcher.find()'s meaning, run by a
+//   Thompson NFA in time linear in the text (Java backtracks); constructs that need
+//   backtracking (backreferences, lookaround, possessive quantifiers), class intersections and
+//   inline flags other than a leading (?i) are an error. \b, \w, \d, \s and (?i) are ASCII.
+// - Timestamps without a zone (literals, casts, row values) are read in UTC, the session time
+//   zone of a UTC job; TIMESTAMP_NTZ keeps the wall clock.
 // - Non-deterministic functions (current_date, now, rand, uuid...) are refused: Delta accepts
 //   current_date() in a constraint and evaluates it once per write; a stored constraint that
 //   passes today and fails tomorrow is refused here on purpose.
@@ -38,11 +42,16 @@
 // contains, startswith, endswith, instr, coalesce, nvl, ifnull, nullif, if, isnull, isnotnull,
 // greatest, least, size, cardinality, year, month, day, dayofmonth, date_add, date_sub,
 // datediff, to_date, regexp, regexp_like. Anything else is an unknown function at parse time.
+//
+// Not supported (an error, never a silent difference): subqueries, lambdas and higher-order
+// functions, intervals, `::` casts, TRY_CAST, EXTRACT, TRIM(BOTH ... FROM ...), comparing
+// structs, arrays or maps, and projecting a field out of an array of structs (`arr.x`).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,12 +64,11 @@
 
 namespace sluice::table {
 
-/// Expressions nesting deeper than this (parentheses, operators, function calls) are refused
-/// with an error before any recursion can exhaust the stack. Chains of AND, OR and IN lists do
-/// not nest: they are one node however long.
-inline constexpr int kMaxExpressionDepth = 256;
-/// RLIKE refuses to search longer strings (the regular expression engine recurses per byte).
-inline constexpr size_t kMaxRegexSubject = 4096;
+/// Expression trees taller than this (operators, function calls, subscripts) are refused with
+/// an error before any recursion can exhaust the stack; parentheses and prefix operators may
+/// nest twice as deep in the text. Chains of AND, OR and IN lists do not nest: they are one
+/// node however long.
+inline constexpr int kMaxExpressionDepth = 128;
 
 /// A three-valued truth: SQL's TRUE, FALSE and NULL (unknown).
 enum class Truth : uint8_t { kFalse, kTrue, kNull };
@@ -159,6 +167,12 @@ struct Expression {
 /// kMaxExpressionDepth. Linear in the text's length.
 Result<ExpressionPtr> ParseExpression(std::string_view sql);
 
+/// The SQL text of a column invariant: `field_metadata` is a field's metadata object, whose
+/// "delta.invariants" member is a JSON string holding {"expression":{"expression":"<sql>"}}.
+/// nullopt when the field has none; kInvalidArgument when the member has another shape (Delta
+/// refuses such a table as an unrecognized invariant).
+Result<std::optional<std::string>> InvariantExpressionText(const JsonValue& field_metadata);
+
 /// A normalized text form for messages: keywords upper case, names quoted where needed, every
 /// operator application in parentheses except the outermost. Parsing it gives the same tree.
 std::string ToSql(const Expression& expr);
@@ -175,8 +189,8 @@ class BoundExpression {
   /// by name, absent = null; integers as numbers; decimals as numbers or strings; floats as
   /// numbers or "NaN"/"Infinity"/"-Infinity"; dates "YYYY-MM-DD"; timestamps as text Spark
   /// parses, or integer seconds; binary as base64; nested objects for structs, arrays, objects
-  /// for maps). kInvalidArgument naming the column for a value not of its column's type or a
-  /// string too long for RLIKE.
+  /// for maps). kInvalidArgument naming the column for a value not of its column's type, or
+  /// for a pattern computed from the row that is not a valid LIKE or RLIKE pattern.
   Result<Truth> Evaluate(const JsonValue& row) const;
 
   /// The columns the expression reads, by their schema spelling, each once, in order of first

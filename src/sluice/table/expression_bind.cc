@@ -63,16 +63,13 @@ using internal::BoundNode;
 using internal::BoundOp;
 using internal::BoundPtr;
 using internal::CastTo;
+using internal::ErrorAt;
 using internal::IsNumeric;
 using internal::TypeSql;
 using internal::Value;
 using schema::Type;
 using schema::TypeKind;
 using schema::TypePtr;
-
-Unexpected<Error> FailAt(size_t offset, std::string_view what) {
-  return InvalidArgument(fmt::format("{} at offset {}", what, offset));
-}
 
 std::shared_ptr<BoundNode> MakeNode(BoundOp op, TypePtr type, size_t offset,
                                     std::vector<BoundPtr> children = {}) {
@@ -92,10 +89,10 @@ bool IsDatetime(const Type& t) {
 // The type two sides of a comparison meet at (findCommonTypeForBinaryComparison, then the
 // numeric widening); nullptr when Spark would not compare them.
 TypePtr ComparisonType(const TypePtr& a, const TypePtr& b) {
-  if (a->is_nested() || b->is_nested()) return nullptr;
-  if (a->Equals(*b, false)) return a;
   if (a->kind() == TypeKind::kNull) return b;
   if (b->kind() == TypeKind::kNull) return a;
+  if (a->is_nested() || b->is_nested()) return nullptr;
+  if (a->Equals(*b, false)) return a;
   const bool sa = a->kind() == TypeKind::kString;
   const bool sb = b->kind() == TypeKind::kString;
   if (sa || sb) {
@@ -113,7 +110,9 @@ TypePtr ComparisonType(const TypePtr& a, const TypePtr& b) {
 TypePtr DecimalOperandType(const BoundNode& n) {
   if (n.type->kind() == TypeKind::kDecimal) return n.type;
   if (n.op == BoundOp::kLiteral && !n.literal.null && n.type->is_integer()) {
-    const std::string digits = std::to_string(n.literal.i < 0 ? -(n.literal.i + 1) : n.literal.i);
+    const uint64_t magnitude = n.literal.i < 0 ? 0 - static_cast<uint64_t>(n.literal.i)
+                                               : static_cast<uint64_t>(n.literal.i);
+    const std::string digits = std::to_string(magnitude);
     return *Type::Decimal(static_cast<int>(digits.size()), 0);
   }
   return internal::DecimalForIntegral(*n.type);
@@ -121,93 +120,22 @@ TypePtr DecimalOperandType(const BoundNode& n) {
 
 TypePtr DecimalResultType(BinaryOp op, const Type& a, const Type& b) {
   const int p1 = a.precision(), s1 = a.scale(), p2 = b.precision(), s2 = b.scale();
-  switch (op) {
-    case BinaryOp::kAdd:
-    case BinaryOp::kSubtract:
-      return internal::AdjustedDecimal(std::max(p1 - s1, p2 - s2) + std::max(s1, s2) + 1,
-                                       std::max(s1, s2));
-    case BinaryOp::kMultiply:
-      return internal::AdjustedDecimal(p1 + p2 + 1, s1 + s2);
-    case BinaryOp::kDivide: {
-      const int scale = std::max(6, s1 + p2 + 1);
-      return internal::AdjustedDecimal(p1 - s1 + s2 + scale, scale);
-    }
-    case BinaryOp::kRemainder:
-    case BinaryOp::kIntDivide:
-    case BinaryOp::kConcat:
-    case BinaryOp::kBitAnd:
-    case BinaryOp::kBitOr:
-    case BinaryOp::kBitXor:
-    case BinaryOp::kEq:
-    case BinaryOp::kNullSafeEq:
-    case BinaryOp::kNe:
-    case BinaryOp::kLt:
-    case BinaryOp::kLe:
-    case BinaryOp::kGt:
-    case BinaryOp::kGe:
-      return internal::AdjustedDecimal(std::min(p1 - s1, p2 - s2) + std::max(s1, s2),
-                                       std::max(s1, s2));
+  if (op == BinaryOp::kAdd || op == BinaryOp::kSubtract) {
+    return internal::AdjustedDecimal(std::max(p1 - s1, p2 - s2) + std::max(s1, s2) + 1,
+                                     std::max(s1, s2));
   }
-  return nullptr;
-}
-
-std::string_view OpWord(BinaryOp op) {
-  switch (op) {
-    case BinaryOp::kAdd:
-      return "+";
-    case BinaryOp::kSubtract:
-      return "-";
-    case BinaryOp::kMultiply:
-      return "*";
-    case BinaryOp::kDivide:
-      return "/";
-    case BinaryOp::kRemainder:
-      return "%";
-    case BinaryOp::kIntDivide:
-      return "div";
-    case BinaryOp::kConcat:
-      return "||";
-    case BinaryOp::kBitAnd:
-      return "&";
-    case BinaryOp::kBitOr:
-      return "|";
-    case BinaryOp::kBitXor:
-      return "^";
-    case BinaryOp::kEq:
-    case BinaryOp::kNullSafeEq:
-    case BinaryOp::kNe:
-    case BinaryOp::kLt:
-    case BinaryOp::kLe:
-    case BinaryOp::kGt:
-    case BinaryOp::kGe:
-      return "comparison";
+  if (op == BinaryOp::kMultiply) return internal::AdjustedDecimal(p1 + p2 + 1, s1 + s2);
+  if (op == BinaryOp::kDivide) {
+    const int scale = std::max(6, s1 + p2 + 1);
+    return internal::AdjustedDecimal(p1 - s1 + s2 + scale, scale);
   }
-  return "?";
+  // Remainder.
+  return internal::AdjustedDecimal(std::min(p1 - s1, p2 - s2) + std::max(s1, s2), std::max(s1, s2));
 }
 
 bool IsComparison(BinaryOp op) {
-  switch (op) {
-    case BinaryOp::kEq:
-    case BinaryOp::kNullSafeEq:
-    case BinaryOp::kNe:
-    case BinaryOp::kLt:
-    case BinaryOp::kLe:
-    case BinaryOp::kGt:
-    case BinaryOp::kGe:
-      return true;
-    case BinaryOp::kAdd:
-    case BinaryOp::kSubtract:
-    case BinaryOp::kMultiply:
-    case BinaryOp::kDivide:
-    case BinaryOp::kRemainder:
-    case BinaryOp::kIntDivide:
-    case BinaryOp::kConcat:
-    case BinaryOp::kBitAnd:
-    case BinaryOp::kBitOr:
-    case BinaryOp::kBitXor:
-      return false;
-  }
-  return false;
+  return op == BinaryOp::kEq || op == BinaryOp::kNullSafeEq || op == BinaryOp::kNe ||
+         op == BinaryOp::kLt || op == BinaryOp::kLe || op == BinaryOp::kGt || op == BinaryOp::kGe;
 }
 
 class Binder {
@@ -216,8 +144,8 @@ class Binder {
 
   Result<BoundPtr> Bind(const Expression& e) {
     if (++depth_ > 2 * kMaxExpressionDepth) {
-      return FailAt(e.offset,
-                    fmt::format("expression nests deeper than {} levels", kMaxExpressionDepth));
+      return ErrorAt(e.offset, fmt::format("expression nests too deeply: more than {} levels",
+                                           kMaxExpressionDepth));
     }
     auto result = BindNode(e);
     --depth_;
@@ -268,15 +196,15 @@ class Binder {
         SLUICE_ASSIGN_OR_RETURN(BoundPtr operand, Bind(*e.children[0]));
         const TypePtr target = internal::NormalizeType(e.type);
         if (target == nullptr || !internal::CanCast(*operand->type, *target)) {
-          return FailAt(e.offset, fmt::format("cannot cast {} to {}", TypeSql(*operand->type),
-                                              TypeSql(*e.type)));
+          return ErrorAt(e.offset, fmt::format("cannot cast {} to {}", TypeSql(*operand->type),
+                                               TypeSql(*e.type)));
         }
         return CastTo(std::move(operand), target);
       }
       case ExprKind::kCall: {
         const internal::Function* f = internal::FindFunction(e.names[0]);
         if (f == nullptr) {
-          return FailAt(e.offset, fmt::format("unknown function '{}'", e.names[0]));
+          return ErrorAt(e.offset, fmt::format("unknown function '{}'", e.names[0]));
         }
         std::vector<BoundPtr> args;
         for (const ExpressionPtr& c : e.children) {
@@ -286,7 +214,7 @@ class Binder {
         return f->bind(*f, std::move(args), e.offset);
       }
     }
-    return FailAt(e.offset, "unknown expression");
+    return ErrorAt(e.offset, "unknown expression");
   }
 
   Result<BoundPtr> BindLiteral(const Expression& e) {
@@ -304,7 +232,7 @@ class Binder {
         return BoundPtr(n);
       case LiteralKind::kDate: {
         int32_t days = 0;
-        if (!internal::ParseDate(e.text, &days)) return FailAt(e.offset, "invalid DATE literal");
+        if (!internal::ParseDate(e.text, &days)) return ErrorAt(e.offset, "invalid DATE literal");
         n->type = Type::Date();
         n->literal = Value::Int(days);
         return BoundPtr(n);
@@ -314,7 +242,7 @@ class Binder {
         const bool ntz = e.literal == LiteralKind::kTimestampNtz;
         int64_t micros = 0;
         if (!internal::ParseTimestamp(e.text, ntz, &micros)) {
-          return FailAt(e.offset, "invalid TIMESTAMP literal");
+          return ErrorAt(e.offset, "invalid TIMESTAMP literal");
         }
         n->type = ntz ? Type::TimestampNtz() : Type::Timestamp();
         n->literal = Value::Int(micros);
@@ -323,28 +251,28 @@ class Binder {
       case LiteralKind::kNumber:
         break;
     }
-    if (e.type == nullptr) return FailAt(e.offset, "number literal without a type");
+    if (e.type == nullptr) return ErrorAt(e.offset, "number literal without a type");
     n->type = e.type;
     const std::string& t = e.text;
     if (e.type->is_integer()) {
       int64_t v = 0;
       auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-      if (ec != std::errc()) return FailAt(e.offset, "invalid integer literal");
+      if (ec != std::errc()) return ErrorAt(e.offset, "invalid integer literal");
       n->literal = Value::Int(v);
     } else if (e.type->is_floating()) {
       double v = 0;
       auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-      if (ec != std::errc()) return FailAt(e.offset, "invalid number literal");
+      if (ec != std::errc()) return ErrorAt(e.offset, "invalid number literal");
       n->literal = Value::Double(
           e.type->kind() == TypeKind::kFloat32 ? static_cast<double>(static_cast<float>(v)) : v);
     } else if (e.type->kind() == TypeKind::kDecimal) {
       internal::Int128 v = 0;
       if (!internal::DecimalFromText(t, e.type->precision(), e.type->scale(), &v)) {
-        return FailAt(e.offset, "invalid decimal literal");
+        return ErrorAt(e.offset, "invalid decimal literal");
       }
       n->literal = Value::Decimal(v);
     } else {
-      return FailAt(e.offset, "invalid number literal");
+      return ErrorAt(e.offset, "invalid number literal");
     }
     return BoundPtr(n);
   }
@@ -366,14 +294,14 @@ class Binder {
                                          std::string_view where, size_t offset) const {
     const std::vector<size_t> found = parent.FindFieldsIgnoreCase(name);
     if (found.size() > 1) {
-      return FailAt(offset, fmt::format("column '{}'{} is ambiguous: {} and {} differ only in "
-                                        "case",
-                                        EscapeForMessage(name, 80), where, fields[found[0]].name(),
-                                        fields[found[1]].name()));
+      return ErrorAt(offset, fmt::format("column '{}'{} is ambiguous: {} and {} differ only in "
+                                         "case",
+                                         EscapeForMessage(name, 80), where, fields[found[0]].name(),
+                                         fields[found[1]].name()));
     }
     if (found.empty()) {
-      return FailAt(offset, fmt::format("column '{}'{} not found; there are: {}",
-                                        EscapeForMessage(name, 80), where, FieldList(fields)));
+      return ErrorAt(offset, fmt::format("column '{}'{} not found; there are: {}",
+                                         EscapeForMessage(name, 80), where, FieldList(fields)));
     }
     return &fields[found[0]];
   }
@@ -381,8 +309,8 @@ class Binder {
   Result<TypePtr> Normalized(const TypePtr& type, std::string_view name, size_t offset) const {
     TypePtr t = internal::NormalizeType(type);
     if (t == nullptr) {
-      return FailAt(offset, fmt::format("column '{}' has type {}, which expressions cannot use",
-                                        EscapeForMessage(name, 80), type->ToString()));
+      return ErrorAt(offset, fmt::format("column '{}' has type {}, which expressions cannot use",
+                                         EscapeForMessage(name, 80), type->ToString()));
     }
     return t;
   }
@@ -436,21 +364,21 @@ class Binder {
       key->literal = Value::String(std::string(name));
       return MapLookup(std::move(base), key, offset);
     }
-    return FailAt(offset, fmt::format("cannot read field '{}' of a value of type {}",
-                                      EscapeForMessage(name, 80), TypeSql(*type)));
+    return ErrorAt(offset, fmt::format("cannot read field '{}' of a value of type {}",
+                                       EscapeForMessage(name, 80), TypeSql(*type)));
   }
 
   Result<BoundPtr> MapLookup(BoundPtr map, BoundPtr key, size_t offset) {
     const TypePtr key_type = internal::NormalizeType(map->type->key_type());
     const TypePtr value_type = internal::NormalizeType(map->type->value_type());
     if (key_type == nullptr || value_type == nullptr) {
-      return FailAt(offset, fmt::format("maps of type {} cannot be read in expressions",
-                                        TypeSql(*map->type)));
+      return ErrorAt(offset, fmt::format("maps of type {} cannot be read in expressions",
+                                         TypeSql(*map->type)));
     }
     BoundPtr cast = internal::ImplicitCast(key, key_type);
     if (cast == nullptr) {
-      return FailAt(key->offset, fmt::format("map key of type {} cannot be looked up with a {}",
-                                             TypeSql(*key_type), TypeSql(*key->type)));
+      return ErrorAt(key->offset, fmt::format("map key of type {} cannot be looked up with a {}",
+                                              TypeSql(*key_type), TypeSql(*key->type)));
     }
     return BoundPtr(
         MakeNode(BoundOp::kMapValue, value_type, offset, {std::move(map), std::move(cast)}));
@@ -461,17 +389,17 @@ class Binder {
     SLUICE_ASSIGN_OR_RETURN(BoundPtr index, Bind(*e.children[1]));
     if (base->type->is_map()) return MapLookup(std::move(base), std::move(index), e.offset);
     if (!base->type->is_array()) {
-      return FailAt(e.offset,
-                    fmt::format("cannot subscript a value of type {}", TypeSql(*base->type)));
+      return ErrorAt(e.offset,
+                     fmt::format("cannot subscript a value of type {}", TypeSql(*base->type)));
     }
     if (!index->type->is_integer() && index->type->kind() != TypeKind::kNull) {
-      return FailAt(e.children[1]->offset,
-                    fmt::format("array index must be an integer, not {}", TypeSql(*index->type)));
+      return ErrorAt(e.children[1]->offset,
+                     fmt::format("array index must be an integer, not {}", TypeSql(*index->type)));
     }
     const TypePtr element = internal::NormalizeType(base->type->element_type());
     if (element == nullptr) {
-      return FailAt(e.offset, fmt::format("arrays of type {} cannot be read in expressions",
-                                          TypeSql(*base->type)));
+      return ErrorAt(e.offset, fmt::format("arrays of type {} cannot be read in expressions",
+                                           TypeSql(*base->type)));
     }
     return BoundPtr(MakeNode(BoundOp::kArrayItem, element, e.offset,
                              {std::move(base), CastTo(std::move(index), Type::Int32())}));
@@ -481,8 +409,8 @@ class Binder {
     SLUICE_ASSIGN_OR_RETURN(BoundPtr b, Bind(e));
     if (b->type->kind() == TypeKind::kNull) return CastTo(std::move(b), Type::Boolean());
     if (b->type->kind() != TypeKind::kBoolean) {
-      return FailAt(e.offset,
-                    fmt::format("{} needs a boolean operand, not {}", what, TypeSql(*b->type)));
+      return ErrorAt(e.offset,
+                     fmt::format("{} needs a boolean operand, not {}", what, TypeSql(*b->type)));
     }
     return b;
   }
@@ -496,8 +424,8 @@ class Binder {
     const TypeKind k = operand->type->kind();
     if (e.unary == UnaryOp::kBitNot) {
       if (!operand->type->is_integer()) {
-        return FailAt(e.offset,
-                      fmt::format("~ needs an integer operand, not {}", TypeSql(*operand->type)));
+        return ErrorAt(e.offset,
+                       fmt::format("~ needs an integer operand, not {}", TypeSql(*operand->type)));
       }
       TypePtr t = operand->type;
       return BoundPtr(MakeNode(BoundOp::kBitNot, t, e.offset, {std::move(operand)}));
@@ -505,9 +433,9 @@ class Binder {
     if (k == TypeKind::kString || k == TypeKind::kNull) {
       operand = CastTo(std::move(operand), Type::Float64());
     } else if (!IsNumeric(*operand->type)) {
-      return FailAt(e.offset,
-                    fmt::format("unary {} needs a number, not {}",
-                                e.unary == UnaryOp::kNegate ? "-" : "+", TypeSql(*operand->type)));
+      return ErrorAt(e.offset,
+                     fmt::format("unary {} needs a number, not {}",
+                                 e.unary == UnaryOp::kNegate ? "-" : "+", TypeSql(*operand->type)));
     }
     if (e.unary == UnaryOp::kPlus) return operand;
     TypePtr t = operand->type;
@@ -517,8 +445,8 @@ class Binder {
   Result<BoundPtr> Compare(BinaryOp op, BoundPtr l, BoundPtr r, size_t offset) {
     const TypePtr t = ComparisonType(l->type, r->type);
     if (t == nullptr) {
-      return FailAt(offset,
-                    fmt::format("cannot compare {} with {}", TypeSql(*l->type), TypeSql(*r->type)));
+      return ErrorAt(
+          offset, fmt::format("cannot compare {} with {}", TypeSql(*l->type), TypeSql(*r->type)));
     }
     auto n = MakeNode(BoundOp::kCompare, Type::Boolean(), offset,
                       {CastTo(std::move(l), t), CastTo(std::move(r), t)});
@@ -531,8 +459,9 @@ class Binder {
     SLUICE_ASSIGN_OR_RETURN(BoundPtr r, Bind(*e.children[1]));
     if (IsComparison(e.binary)) return Compare(e.binary, std::move(l), std::move(r), e.offset);
     auto mismatch = [&]() {
-      return FailAt(e.offset, fmt::format("{} cannot take {} and {}", OpWord(e.binary),
-                                          TypeSql(*l->type), TypeSql(*r->type)));
+      return ErrorAt(e.offset,
+                     fmt::format("{} cannot take {} and {}", internal::BinaryOpSql(e.binary),
+                                 TypeSql(*l->type), TypeSql(*r->type)));
     };
     if (e.binary == BinaryOp::kConcat) {
       BoundPtr lc = internal::ImplicitCast(l, Type::String());
@@ -580,16 +509,17 @@ class Binder {
     const bool integral = l->type->is_integer() && r->type->is_integer();
     if (op == BinaryOp::kBitAnd || op == BinaryOp::kBitOr || op == BinaryOp::kBitXor) {
       if (!integral) {
-        return FailAt(e.offset, fmt::format("{} needs integers, not {} and {}", OpWord(op),
-                                            TypeSql(*l->type), TypeSql(*r->type)));
+        return ErrorAt(e.offset,
+                       fmt::format("{} needs integers, not {} and {}", internal::BinaryOpSql(op),
+                                   TypeSql(*l->type), TypeSql(*r->type)));
       }
       const TypePtr t = internal::WiderType(l->type, r->type, false);
       return node(t, CastTo(l, t), CastTo(r, t));
     }
     if (op == BinaryOp::kIntDivide) {
       if (!integral) {
-        return FailAt(e.offset, fmt::format("div needs integers, not {} and {}", TypeSql(*l->type),
-                                            TypeSql(*r->type)));
+        return ErrorAt(e.offset, fmt::format("div needs integers, not {} and {}", TypeSql(*l->type),
+                                             TypeSql(*r->type)));
       }
       return node(Type::Int64(), CastTo(l, Type::Int64()), CastTo(r, Type::Int64()));
     }
@@ -638,8 +568,8 @@ class Binder {
       TypePtr wider =
           item->type->is_nested() ? nullptr : internal::WiderType(common, item->type, true);
       if (wider == nullptr) {
-        return FailAt(c->offset, fmt::format("IN cannot compare {} with {}", TypeSql(*common),
-                                             TypeSql(*item->type)));
+        return ErrorAt(c->offset, fmt::format("IN cannot compare {} with {}", TypeSql(*common),
+                                              TypeSql(*item->type)));
       }
       common = std::move(wider);
       items.push_back(std::move(item));
@@ -657,9 +587,9 @@ class Binder {
     const TypePtr tl = ComparisonType(v->type, lo->type);
     const TypePtr th = ComparisonType(v->type, hi->type);
     if (tl == nullptr || th == nullptr) {
-      return FailAt(e.offset,
-                    fmt::format("BETWEEN cannot compare {} with {} and {}", TypeSql(*v->type),
-                                TypeSql(*lo->type), TypeSql(*hi->type)));
+      return ErrorAt(e.offset,
+                     fmt::format("BETWEEN cannot compare {} with {} and {}", TypeSql(*v->type),
+                                 TypeSql(*lo->type), TypeSql(*hi->type)));
     }
     auto n = MakeNode(BoundOp::kBetween, Type::Boolean(), e.offset,
                       {std::move(v), CastTo(std::move(lo), tl), CastTo(std::move(hi), th)});
@@ -675,8 +605,8 @@ class Binder {
     BoundPtr vs = internal::ImplicitCast(v, Type::String());
     BoundPtr ps = internal::ImplicitCast(p, Type::String());
     if (vs == nullptr || ps == nullptr) {
-      return FailAt(e.offset, fmt::format("{} needs strings, not {} and {}", word,
-                                          TypeSql(*v->type), TypeSql(*p->type)));
+      return ErrorAt(e.offset, fmt::format("{} needs strings, not {} and {}", word,
+                                           TypeSql(*v->type), TypeSql(*p->type)));
     }
     const bool rlike = e.like == LikeKind::kRlike;
     auto n =
@@ -687,11 +617,11 @@ class Binder {
     if (ps->op == BoundOp::kLiteral && !ps->literal.null) {
       if (rlike) {
         auto re = internal::CompileRegex(ps->literal.s);
-        if (!re.has_value()) return FailAt(ps->offset, re.error().message());
+        if (!re.has_value()) return ErrorAt(ps->offset, re.error().message());
         n->regex = *re;
       } else {
         auto like = internal::CompileLike(ps->literal.s, DecodeEscape(e.escape), n->ilike);
-        if (!like.has_value()) return FailAt(ps->offset, like.error().message());
+        if (!like.has_value()) return ErrorAt(ps->offset, like.error().message());
         n->like_pattern = *like;
       }
     }
@@ -723,9 +653,9 @@ class Binder {
         SLUICE_ASSIGN_OR_RETURN(BoundPtr when, Bind(*e.children[i]));
         const TypePtr t = ComparisonType(operand->type, when->type);
         if (t == nullptr) {
-          return FailAt(e.children[i]->offset,
-                        fmt::format("CASE cannot compare {} with {}", TypeSql(*operand->type),
-                                    TypeSql(*when->type)));
+          return ErrorAt(e.children[i]->offset,
+                         fmt::format("CASE cannot compare {} with {}", TypeSql(*operand->type),
+                                     TypeSql(*when->type)));
         }
         compare_types.push_back(t);
         conditions.push_back(CastTo(std::move(when), t));
@@ -766,8 +696,8 @@ class Binder {
                           ? (common->kind() == TypeKind::kNull ? item->type : nullptr)
                           : internal::WiderType(common, item->type, true);
       if (wider == nullptr) {
-        return FailAt(offset, fmt::format("{} has no common type for {} and {}", what,
-                                          TypeSql(*common), TypeSql(*item->type)));
+        return ErrorAt(offset, fmt::format("{} has no common type for {} and {}", what,
+                                           TypeSql(*common), TypeSql(*item->type)));
       }
       common = std::move(wider);
     }
@@ -804,9 +734,9 @@ Result<BoundExpression> Bind(const Expression& expr, const schema::Schema& schem
   SLUICE_ASSIGN_OR_RETURN(BoundPtr root, binder.Bind(expr));
   if (root->type->kind() == TypeKind::kNull) root = CastTo(root, Type::Boolean());
   if (root->type->kind() != TypeKind::kBoolean) {
-    return FailAt(expr.offset,
-                  fmt::format("a constraint must be a boolean expression, but this one is {}",
-                              TypeSql(*root->type)));
+    return ErrorAt(expr.offset,
+                   fmt::format("a constraint must be a boolean expression, but this one is {}",
+                               TypeSql(*root->type)));
   }
   BoundExpression out;
   out.root_ = std::move(root);

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -386,6 +385,87 @@ Status EvalMapValue(const BoundNode& n, const JsonValue& row, Value* out) {
 
 }  // namespace
 
+namespace {
+
+Status EvalField(const BoundNode& n, const JsonValue& row, Value* out) {
+  Value base;
+  SLUICE_TRY(Eval(*n.children[0], row, &base));
+  const JsonValue* v = base.null ? nullptr : base.json->Find(n.path[0]);
+  if (v == nullptr) {
+    *out = Value::Null();
+    return Ok();
+  }
+  return ReadJson(*v, *n.type, "field " + schema::QuoteFieldName(n.path[0]), out);
+}
+
+Status EvalArrayItem(const BoundNode& n, const JsonValue& row, Value* out) {
+  Value base;
+  Value index;
+  SLUICE_TRY(Eval(*n.children[0], row, &base));
+  SLUICE_TRY(Eval(*n.children[1], row, &index));
+  // Past either end is null (GetArrayItem without ANSI).
+  if (base.null || index.null || index.i < 0 ||
+      static_cast<uint64_t>(index.i) >= base.json->items().size()) {
+    *out = Value::Null();
+    return Ok();
+  }
+  return ReadJson(base.json->items()[static_cast<size_t>(index.i)], *n.type, "array element", out);
+}
+
+// -x, ~x and NOT x.
+Status EvalUnary(const BoundNode& n, const JsonValue& row, Value* out) {
+  SLUICE_TRY(Eval(*n.children[0], row, out));
+  if (out->null) return Ok();
+  const Type& t = *n.type;
+  if (n.op == BoundOp::kNot) {
+    out->b = !out->b;
+  } else if (n.op == BoundOp::kBitNot) {
+    out->i = Wrap(~static_cast<uint64_t>(out->i), t.kind());
+  } else if (t.kind() == TypeKind::kDecimal) {
+    out->dec = -out->dec;
+  } else if (t.is_floating()) {
+    out->d = -out->d;
+  } else {
+    out->i = Wrap(0 - static_cast<uint64_t>(out->i), t.kind());
+  }
+  return Ok();
+}
+
+// Arithmetic, date + days and ||: null when either side is.
+Status EvalBinary(const BoundNode& n, const JsonValue& row, Value* out) {
+  Value l;
+  Value r;
+  SLUICE_TRY(Eval(*n.children[0], row, &l));
+  SLUICE_TRY(Eval(*n.children[1], row, &r));
+  if (l.null || r.null) {
+    *out = Value::Null();
+    return Ok();
+  }
+  if (n.op == BoundOp::kConcat) {
+    *out = Value::String(l.s + r.s);
+    return Ok();
+  }
+  if (n.op == BoundOp::kDateAdd) {
+    const int64_t days = n.binary == BinaryOp::kSubtract ? l.i - r.i : l.i + r.i;
+    *out = Value::Int(static_cast<int32_t>(static_cast<uint32_t>(days)));
+    return Ok();
+  }
+  return EvalArithmetic(n, l, r, out);
+}
+
+// IS [NOT] NULL / TRUE / FALSE / UNKNOWN: never null.
+Status EvalIs(const BoundNode& n, const JsonValue& row, Value* out) {
+  Value v;
+  SLUICE_TRY(Eval(*n.children[0], row, &v));
+  bool r = v.null;
+  if (n.op == BoundOp::kIsBool && n.is_test == IsTest::kTrue) r = !v.null && v.b;
+  if (n.op == BoundOp::kIsBool && n.is_test == IsTest::kFalse) r = !v.null && !v.b;
+  *out = Value::Bool(r != n.negated);
+  return Ok();
+}
+
+}  // namespace
+
 Status Eval(const BoundNode& n, const JsonValue& row, Value* out) {
   switch (n.op) {
     case BoundOp::kLiteral:
@@ -393,104 +473,28 @@ Status Eval(const BoundNode& n, const JsonValue& row, Value* out) {
       return Ok();
     case BoundOp::kColumn:
       return EvalColumn(n, row, out);
-    case BoundOp::kField: {
-      Value base;
-      SLUICE_TRY(Eval(*n.children[0], row, &base));
-      const JsonValue* v = base.null ? nullptr : base.json->Find(n.path[0]);
-      if (v == nullptr) {
-        *out = Value::Null();
-        return Ok();
-      }
-      return ReadJson(*v, *n.type, "field " + schema::QuoteFieldName(n.path[0]), out);
-    }
-    case BoundOp::kArrayItem: {
-      Value base;
-      Value index;
-      SLUICE_TRY(Eval(*n.children[0], row, &base));
-      SLUICE_TRY(Eval(*n.children[1], row, &index));
-      if (base.null || index.null || index.i < 0 ||
-          static_cast<uint64_t>(index.i) >= base.json->items().size()) {
-        *out = Value::Null();
-        return Ok();
-      }
-      return ReadJson(base.json->items()[static_cast<size_t>(index.i)], *n.type, "array element",
-                      out);
-    }
+    case BoundOp::kField:
+      return EvalField(n, row, out);
+    case BoundOp::kArrayItem:
+      return EvalArrayItem(n, row, out);
     case BoundOp::kMapValue:
       return EvalMapValue(n, row, out);
-    case BoundOp::kNegate: {
-      SLUICE_TRY(Eval(*n.children[0], row, out));
-      if (out->null) return Ok();
-      const Type& t = *n.type;
-      if (t.kind() == TypeKind::kDecimal) {
-        out->dec = -out->dec;
-      } else if (t.is_floating()) {
-        out->d = -out->d;
-      } else {
-        out->i = Wrap(0 - static_cast<uint64_t>(out->i), t.kind());
-      }
-      return Ok();
-    }
+    case BoundOp::kNegate:
     case BoundOp::kBitNot:
-      SLUICE_TRY(Eval(*n.children[0], row, out));
-      if (!out->null) out->i = Wrap(~static_cast<uint64_t>(out->i), n.type->kind());
-      return Ok();
     case BoundOp::kNot:
-      SLUICE_TRY(Eval(*n.children[0], row, out));
-      if (!out->null) out->b = !out->b;
-      return Ok();
+      return EvalUnary(n, row, out);
     case BoundOp::kArithmetic:
     case BoundOp::kDateAdd:
-    case BoundOp::kConcat: {
-      Value l;
-      Value r;
-      SLUICE_TRY(Eval(*n.children[0], row, &l));
-      SLUICE_TRY(Eval(*n.children[1], row, &r));
-      if (l.null || r.null) {
-        *out = Value::Null();
-        return Ok();
-      }
-      if (n.op == BoundOp::kConcat) {
-        *out = Value::String(l.s + r.s);
-        return Ok();
-      }
-      if (n.op == BoundOp::kDateAdd) {
-        const int64_t days = n.binary == BinaryOp::kSubtract ? l.i - r.i : l.i + r.i;
-        *out = Value::Int(static_cast<int32_t>(static_cast<uint32_t>(days)));
-        return Ok();
-      }
-      return EvalArithmetic(n, l, r, out);
-    }
+    case BoundOp::kConcat:
+      return EvalBinary(n, row, out);
     case BoundOp::kCompare:
       return EvalCompare(n, row, out);
     case BoundOp::kAnd:
     case BoundOp::kOr:
       return EvalLogic(n, row, out);
-    case BoundOp::kIsNull: {
-      Value v;
-      SLUICE_TRY(Eval(*n.children[0], row, &v));
-      *out = Value::Bool(v.null != n.negated);
-      return Ok();
-    }
-    case BoundOp::kIsBool: {
-      Value v;
-      SLUICE_TRY(Eval(*n.children[0], row, &v));
-      bool r = false;
-      switch (n.is_test) {
-        case IsTest::kTrue:
-          r = !v.null && v.b;
-          break;
-        case IsTest::kFalse:
-          r = !v.null && !v.b;
-          break;
-        case IsTest::kNull:
-        case IsTest::kUnknown:
-        case IsTest::kDistinctFrom:
-          r = v.null;
-      }
-      *out = Value::Bool(r != n.negated);
-      return Ok();
-    }
+    case BoundOp::kIsNull:
+    case BoundOp::kIsBool:
+      return EvalIs(n, row, out);
     case BoundOp::kIn:
       return EvalIn(n, row, out);
     case BoundOp::kBetween:
@@ -606,47 +610,6 @@ bool MatchLike(const LikePattern& p, std::string_view text) {
   }
   while (pi < tok.size() && tok[pi].kind == LikePattern::Kind::kRun) ++pi;
   return pi == tok.size();
-}
-
-// ---- RLIKE ----------------------------------------------------------------------------------
-
-struct RegexPattern {
-  std::regex re;
-};
-
-Result<std::shared_ptr<const RegexPattern>> CompileRegex(std::string_view pattern) {
-  // std::regex compiles and matches by recursion: bound what it is given.
-  if (pattern.size() > 1000) {
-    return InvalidArgument("regular expressions longer than 1000 bytes are not supported");
-  }
-  int depth = 0;
-  for (char c : pattern) {
-    if (c == '(') ++depth;
-    if (depth > 50) {
-      return InvalidArgument("regular expressions nesting more than 50 groups are not supported");
-    }
-    if (c == ')') --depth;
-  }
-  try {
-    auto p = std::make_shared<RegexPattern>();
-    p->re = std::regex(std::string(pattern), std::regex::ECMAScript);
-    return std::shared_ptr<const RegexPattern>(std::move(p));
-  } catch (const std::regex_error& e) {
-    return InvalidArgument(fmt::format("invalid regular expression '{}': {}",
-                                       EscapeForMessage(pattern, 80), e.what()));
-  }
-}
-
-Result<bool> SearchRegex(const RegexPattern& p, std::string_view text) {
-  if (text.size() > kMaxRegexSubject) {
-    return InvalidArgument(fmt::format("RLIKE cannot search a string of {} bytes (at most {})",
-                                       text.size(), kMaxRegexSubject));
-  }
-  try {
-    return std::regex_search(text.begin(), text.end(), p.re);
-  } catch (const std::regex_error& e) {
-    return InvalidArgument(fmt::format("RLIKE failed: {}", e.what()));
-  }
 }
 
 }  // namespace sluice::table::internal

@@ -17,18 +17,14 @@ using schema::Type;
 using schema::TypeKind;
 using schema::TypePtr;
 
-Unexpected<Error> FailAt(size_t offset, std::string_view what) {
-  return InvalidArgument(fmt::format("{} at offset {}", what, offset));
-}
-
 Status Arity(const Function& f, const std::vector<BoundPtr>& args, size_t min, size_t max,
              size_t offset) {
   if (args.size() >= min && args.size() <= max) return Ok();
   std::string expected = min == max        ? std::to_string(min)
                          : max == SIZE_MAX ? fmt::format("at least {}", min)
                                            : fmt::format("{} to {}", min, max);
-  return FailAt(offset, fmt::format("{}() takes {} argument{}, not {}", f.name, expected,
-                                    max == 1 && min == 1 ? "" : "s", args.size()));
+  return ErrorAt(offset, fmt::format("{}() takes {} argument{}, not {}", f.name, expected,
+                                     max == 1 && min == 1 ? "" : "s", args.size()));
 }
 
 // Cast argument `i` as Spark's ImplicitCastInputTypes would, or fail naming the function.
@@ -36,9 +32,9 @@ Result<BoundPtr> Input(const Function& f, const std::vector<BoundPtr>& args, siz
                        const TypePtr& type) {
   BoundPtr cast = ImplicitCast(args[i], type);
   if (cast == nullptr) {
-    return FailAt(args[i]->offset,
-                  fmt::format("{}() cannot take {} as argument {} (it needs {})", f.name,
-                              TypeSql(*args[i]->type), i + 1, TypeSql(*type)));
+    return ErrorAt(args[i]->offset,
+                   fmt::format("{}() cannot take {} as argument {} (it needs {})", f.name,
+                               TypeSql(*args[i]->type), i + 1, TypeSql(*type)));
   }
   return cast;
 }
@@ -83,7 +79,7 @@ Result<BoundPtr> BindAbs(const Function& f, std::vector<BoundPtr> args, size_t o
     a = CastTo(a, Type::Float64());
   }
   if (!IsNumeric(*a->type)) {
-    return FailAt(a->offset, fmt::format("abs() needs a number, not {}", TypeSql(*a->type)));
+    return ErrorAt(a->offset, fmt::format("abs() needs a number, not {}", TypeSql(*a->type)));
   }
   TypePtr t = a->type;
   return Call(f, t, {a}, offset);
@@ -145,7 +141,8 @@ Result<BoundPtr> BindRound(const Function& f, std::vector<BoundPtr> args, size_t
     return Call(f, *Type::Decimal(p, 0), {a}, offset);
   }
   if (!IsNumeric(*a->type)) {
-    return FailAt(a->offset, fmt::format("{}() needs a number, not {}", f.name, TypeSql(*a->type)));
+    return ErrorAt(a->offset,
+                   fmt::format("{}() needs a number, not {}", f.name, TypeSql(*a->type)));
   }
   return Call(f, Type::Int64(), {a}, offset);
 }
@@ -321,7 +318,7 @@ Result<BoundPtr> BindRegexp(const Function& f, std::vector<BoundPtr> args, size_
   n->children = {a, b};
   if (b->op == BoundOp::kLiteral && !b->literal.null) {
     auto re = CompileRegex(b->literal.s);
-    if (!re.has_value()) return FailAt(b->offset, re.error().message());
+    if (!re.has_value()) return ErrorAt(b->offset, re.error().message());
     n->regex = *re;
   }
   return BoundPtr(n);
@@ -354,8 +351,8 @@ Result<BoundPtr> BindNullIf(const Function& f, std::vector<BoundPtr> args, size_
   SLUICE_TRY(Arity(f, args, 2, 2, offset));
   const TypePtr t = ComparisonTypeOf(args[0]->type, args[1]->type);
   if (t == nullptr) {
-    return FailAt(offset, fmt::format("nullif() cannot compare {} with {}", TypeSql(*args[0]->type),
-                                      TypeSql(*args[1]->type)));
+    return ErrorAt(offset, fmt::format("nullif() cannot compare {} with {}",
+                                       TypeSql(*args[0]->type), TypeSql(*args[1]->type)));
   }
   TypePtr result = args[0]->type;
   SLUICE_ASSIGN_OR_RETURN(BoundPtr call, Call(f, result, {args[0], CastTo(args[1], t)}, offset));
@@ -380,8 +377,8 @@ Result<BoundPtr> BindIf(const Function& f, std::vector<BoundPtr> args, size_t of
   BoundPtr cond = args[0];
   if (cond->type->kind() == TypeKind::kNull) cond = CastTo(cond, Type::Boolean());
   if (cond->type->kind() != TypeKind::kBoolean) {
-    return FailAt(cond->offset,
-                  fmt::format("if() needs a boolean condition, not {}", TypeSql(*cond->type)));
+    return ErrorAt(cond->offset,
+                   fmt::format("if() needs a boolean condition, not {}", TypeSql(*cond->type)));
   }
   SLUICE_ASSIGN_OR_RETURN(TypePtr common, CommonTypeOf({args[1], args[2]}, "if()", offset));
   return Call(f, common, {cond, CastTo(args[1], common), CastTo(args[2], common)}, offset);
@@ -410,8 +407,8 @@ Result<BoundPtr> BindGreatest(const Function& f, std::vector<BoundPtr> args, siz
   for (const BoundPtr& a : args) {
     TypePtr wider = a->type->is_nested() ? nullptr : WiderType(common, a->type, false);
     if (wider == nullptr) {
-      return FailAt(a->offset, fmt::format("{}() cannot compare {} with {}", f.name,
-                                           TypeSql(*common), TypeSql(*a->type)));
+      return ErrorAt(a->offset, fmt::format("{}() cannot compare {} with {}", f.name,
+                                            TypeSql(*common), TypeSql(*a->type)));
     }
     common = std::move(wider);
   }
@@ -438,8 +435,8 @@ Result<BoundPtr> BindSize(const Function& f, std::vector<BoundPtr> args, size_t 
   SLUICE_TRY(Arity(f, args, 1, 1, offset));
   const TypeKind k = args[0]->type->kind();
   if (k != TypeKind::kArray && k != TypeKind::kMap && k != TypeKind::kNull) {
-    return FailAt(args[0]->offset, fmt::format("{}() needs an array or a map, not {}", f.name,
-                                               TypeSql(*args[0]->type)));
+    return ErrorAt(args[0]->offset, fmt::format("{}() needs an array or a map, not {}", f.name,
+                                                TypeSql(*args[0]->type)));
   }
   return Call(f, Type::Int32(), std::move(args), offset);
 }
@@ -485,8 +482,8 @@ Result<BoundPtr> BindDateAdd(const Function& f, std::vector<BoundPtr> args, size
   const TypeKind k = args[1]->type->kind();
   if (k != TypeKind::kInt8 && k != TypeKind::kInt16 && k != TypeKind::kInt32 &&
       k != TypeKind::kNull && k != TypeKind::kString) {
-    return FailAt(args[1]->offset, fmt::format("{}() needs an INT number of days, not {}", f.name,
-                                               TypeSql(*args[1]->type)));
+    return ErrorAt(args[1]->offset, fmt::format("{}() needs an INT number of days, not {}", f.name,
+                                                TypeSql(*args[1]->type)));
   }
   return Call(f, Type::Date(), {d, CastTo(args[1], Type::Int32())}, offset);
 }

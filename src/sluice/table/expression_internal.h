@@ -124,8 +124,33 @@ struct BoundNode {
 using BoundPtr = std::shared_ptr<const BoundNode>;
 
 /// Evaluate `node` on `row`. Errors only for row values not of their column's type and
-/// RLIKE's limits; everything SQL makes null is a null Value.
+/// patterns computed from the row that do not compile; everything SQL makes null is a null
+/// Value.
 Status Eval(const BoundNode& node, const JsonValue& row, Value* out);
+
+// ---- text ---------------------------------------------------------------------------------
+
+enum class Tok : uint8_t { kEnd, kIdent, kQuotedIdent, kString, kNumber, kSymbol };
+
+struct Token {
+  Tok kind = Tok::kEnd;
+  size_t offset = 0;
+  size_t length = 0;
+  std::string value;  // identifier as written, unquoted name, unescaped string, number, symbol
+};
+
+/// Split `text` into tokens, the last one kEnd. kInvalidArgument naming the offset for an
+/// unterminated string, quoted name or comment, a number with letters glued on, or a character
+/// outside the grammar.
+Result<std::vector<Token>> Tokenize(std::string_view text);
+/// Words with a role in the grammar (AND, CASE, NULL...): never a bare column name.
+bool IsStructuralKeyword(std::string_view word);
+bool IsIdentStart(char c);
+bool IsIdentChar(char c);
+/// kInvalidArgument "<what> at offset <offset>".
+Unexpected<Error> ErrorAt(size_t offset, std::string_view what);
+/// The operator as SQL writes it: "+", "div", "<=>"...
+std::string_view BinaryOpSql(BinaryOp op);
 
 // ---- types --------------------------------------------------------------------------------
 

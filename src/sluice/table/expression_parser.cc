@@ -37,239 +37,44 @@
 namespace sluice::table {
 namespace {
 
+using internal::ErrorAt;
+using internal::IsStructuralKeyword;
+using internal::Tok;
+using internal::Token;
 using schema::Type;
 using schema::TypePtr;
 
-enum class Tok : uint8_t { kEnd, kIdent, kQuotedIdent, kString, kNumber, kSymbol };
-
-struct Token {
-  Tok kind = Tok::kEnd;
-  size_t offset = 0;
-  size_t length = 0;
-  std::string value;  // identifier as written, unquoted name, unescaped string, number, symbol
-};
-
-bool IsIdentStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-bool IsIdentChar(char c) { return IsIdentStart(c) || (c >= '0' && c <= '9'); }
+using internal::IsIdentStart;
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-Unexpected<Error> ErrorAt(size_t offset, std::string_view what) {
-  return InvalidArgument(fmt::format("{} at offset {}", what, offset));
-}
-
-class Lexer {
- public:
-  explicit Lexer(std::string_view text) : text_(text) {}
-
-  Result<std::vector<Token>> Run() {
-    std::vector<Token> out;
-    while (true) {
-      SLUICE_TRY(SkipSpaceAndComments());
-      Token t;
-      t.offset = pos_;
-      if (pos_ >= text_.size()) {
-        out.push_back(std::move(t));
-        return out;
-      }
-      const char c = text_[pos_];
-      if (IsIdentStart(c)) {
-        while (pos_ < text_.size() && IsIdentChar(text_[pos_])) ++pos_;
-        t.kind = Tok::kIdent;
-        t.value = std::string(text_.substr(t.offset, pos_ - t.offset));
-      } else if (c == '`') {
-        SLUICE_TRY(QuotedIdent(&t));
-      } else if (c == '\'' || c == '"') {
-        SLUICE_TRY(StringLiteral(&t));
-      } else if (IsDigit(c) || (c == '.' && pos_ + 1 < text_.size() && IsDigit(text_[pos_ + 1]))) {
-        SLUICE_TRY(Number(&t));
-      } else {
-        SLUICE_TRY(Symbol(&t));
-      }
-      t.length = pos_ - t.offset;
-      out.push_back(std::move(t));
-    }
+// A decimal literal's type: BigDecimal's precision and scale, with precision >= scale as
+// Spark keeps it; nullptr past 38 digits.
+TypePtr DecimalLiteralType(std::string_view digits) {
+  int64_t exponent = 0;
+  const size_t e = digits.find_first_of("eE");
+  if (e != std::string_view::npos) {
+    const char* start = digits.data() + e + 1;
+    if (*start == '+') ++start;
+    auto [p, ec] = std::from_chars(start, digits.data() + digits.size(), exponent);
+    if (ec != std::errc() || exponent > 100 || exponent < -100) return nullptr;
   }
-
- private:
-  Status SkipSpaceAndComments() {
-    while (pos_ < text_.size()) {
-      const char c = text_[pos_];
-      if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
-        ++pos_;
-      } else if (c == '-' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '-') {
-        while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
-      } else if (c == '/' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '*') {
-        const size_t end = text_.find("*/", pos_ + 2);
-        if (end == std::string_view::npos) return ErrorAt(pos_, "unterminated comment");
-        pos_ = end + 2;
-      } else {
-        break;
-      }
-    }
-    return Ok();
+  const std::string_view mantissa = digits.substr(0, e);
+  const size_t point = mantissa.find('.');
+  int scale = point == std::string_view::npos ? 0 : static_cast<int>(mantissa.size() - point - 1);
+  int significant = 0;
+  for (char c : mantissa) {
+    if (IsDigit(c) && (significant > 0 || c != '0')) ++significant;
   }
-
-  Status QuotedIdent(Token* t) {
-    const size_t start = pos_++;
-    std::string name;
-    while (true) {
-      if (pos_ >= text_.size()) return ErrorAt(start, "unterminated quoted name");
-      const char c = text_[pos_++];
-      if (c == '`') {
-        if (pos_ < text_.size() && text_[pos_] == '`') {
-          name += '`';
-          ++pos_;
-          continue;
-        }
-        break;
-      }
-      name += c;
-    }
-    if (name.empty()) return ErrorAt(start, "empty quoted name");
-    t->kind = Tok::kQuotedIdent;
-    t->value = std::move(name);
-    return Ok();
+  scale -= static_cast<int>(exponent);
+  int precision = std::max(significant, 1);
+  if (scale < 0) {
+    precision += -scale;
+    scale = 0;
   }
-
-  // Spark's unescapeSQLString: backslash escapes, octal \ooo, \uXXXX; an unknown escape
-  // stands for the character itself, and \% \_ keep their backslash (for LIKE).
-  Status StringLiteral(Token* t) {
-    const size_t start = pos_;
-    const char quote = text_[pos_++];
-    std::string s;
-    while (true) {
-      if (pos_ >= text_.size()) return ErrorAt(start, "unterminated string literal");
-      const char c = text_[pos_++];
-      if (c == quote) break;
-      if (c != '\\') {
-        s += c;
-        continue;
-      }
-      if (pos_ >= text_.size()) return ErrorAt(start, "unterminated string literal");
-      const char e = text_[pos_];
-      if (e == 'u' && pos_ + 4 < text_.size()) {
-        uint32_t cp = 0;
-        bool ok = true;
-        for (size_t k = 1; k <= 4; ++k) {
-          const int h = HexValue(text_[pos_ + k]);
-          if (h < 0) ok = false;
-          cp = cp * 16 + static_cast<uint32_t>(h < 0 ? 0 : h);
-        }
-        if (ok) {
-          AppendUtf8(s, cp);
-          pos_ += 5;
-          continue;
-        }
-      }
-      if (e >= '0' && e <= '3' && pos_ + 2 < text_.size() && text_[pos_ + 1] >= '0' &&
-          text_[pos_ + 1] <= '7' && text_[pos_ + 2] >= '0' && text_[pos_ + 2] <= '7') {
-        s += static_cast<char>((e - '0') * 64 + (text_[pos_ + 1] - '0') * 8 +
-                               (text_[pos_ + 2] - '0'));
-        pos_ += 3;
-        continue;
-      }
-      ++pos_;
-      switch (e) {
-        case '0':
-          s += '\0';
-          break;
-        case 'b':
-          s += '\b';
-          break;
-        case 'n':
-          s += '\n';
-          break;
-        case 'r':
-          s += '\r';
-          break;
-        case 't':
-          s += '\t';
-          break;
-        case 'Z':
-          s += '\x1A';
-          break;
-        case '%':
-          s += "\\%";
-          break;
-        case '_':
-          s += "\\_";
-          break;
-        default:
-          s += e;
-      }
-    }
-    t->kind = Tok::kString;
-    t->value = std::move(s);
-    return Ok();
-  }
-
-  Status Number(Token* t) {
-    const size_t start = pos_;
-    while (pos_ < text_.size() && IsDigit(text_[pos_])) ++pos_;
-    if (pos_ < text_.size() && text_[pos_] == '.') {
-      ++pos_;
-      while (pos_ < text_.size() && IsDigit(text_[pos_])) ++pos_;
-    }
-    if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
-      size_t p = pos_ + 1;
-      if (p < text_.size() && (text_[p] == '+' || text_[p] == '-')) ++p;
-      if (p < text_.size() && IsDigit(text_[p])) {
-        while (p < text_.size() && IsDigit(text_[p])) ++p;
-        pos_ = p;
-      }
-    }
-    // A suffix (L, S, Y, D, F, BD) is part of the token; any other letter glued on is an error.
-    const size_t suffix = pos_;
-    while (pos_ < text_.size() && IsIdentChar(text_[pos_])) ++pos_;
-    const std::string_view sfx = text_.substr(suffix, pos_ - suffix);
-    if (!sfx.empty() && !EqualsIgnoreCase(sfx, "L") && !EqualsIgnoreCase(sfx, "S") &&
-        !EqualsIgnoreCase(sfx, "Y") && !EqualsIgnoreCase(sfx, "D") && !EqualsIgnoreCase(sfx, "F") &&
-        !EqualsIgnoreCase(sfx, "BD")) {
-      return ErrorAt(start, fmt::format("invalid number '{}'",
-                                        EscapeForMessage(text_.substr(start, pos_ - start), 40)));
-    }
-    t->kind = Tok::kNumber;
-    t->value = std::string(text_.substr(start, pos_ - start));
-    return Ok();
-  }
-
-  Status Symbol(Token* t) {
-    static constexpr std::string_view kSymbols[] = {
-        "<=>", "<>", "<=", ">=", "!=", "==", "||", "(", ")", ",", ".", "[", "]", "+",
-        "-",   "*",  "/",  "%",  "=",  "<",  ">",  "&", "|", "^", "~", "!", ":"};
-    for (std::string_view s : kSymbols) {
-      if (text_.substr(pos_, s.size()) == s) {
-        t->kind = Tok::kSymbol;
-        t->value = std::string(s);
-        pos_ += s.size();
-        return Ok();
-      }
-    }
-    return ErrorAt(pos_, fmt::format("unexpected character '{}'",
-                                     EscapeForMessage(text_.substr(pos_, 1), 10)));
-  }
-
-  std::string_view text_;
-  size_t pos_ = 0;
-};
-
-// Words with a role in the grammar: never a bare column name (Spark reserves them too).
-bool IsStructuralKeyword(std::string_view w) {
-  static constexpr std::string_view kWords[] = {
-      "AND",    "OR",   "NOT",    "IS",       "IN",   "BETWEEN", "LIKE",   "ILIKE", "RLIKE",
-      "REGEXP", "CASE", "WHEN",   "THEN",     "ELSE", "END",     "NULL",   "TRUE",  "FALSE",
-      "CAST",   "DIV",  "ESCAPE", "DISTINCT", "FROM", "AS",      "UNKNOWN"};
-  for (std::string_view k : kWords) {
-    if (EqualsIgnoreCase(w, k)) return true;
-  }
-  return false;
+  precision = std::max(precision, scale);
+  if (precision > schema::kMaxDecimalPrecision) return nullptr;
+  auto type = Type::Decimal(precision, scale);
+  return type.has_value() ? *type : nullptr;
 }
 
 using Node = std::shared_ptr<Expression>;
@@ -341,18 +146,17 @@ class Parser {
     if (AcceptKeyword(k)) return Ok();
     return ErrorAt(Peek().offset, fmt::format("expected {}, found {}", k, Describe(Peek())));
   }
+  // Parentheses and prefix operators recurse; a tree of kMaxExpressionDepth levels printed by
+  // ToSql (an operator in parentheses is two) must read back, so they may nest twice as deep.
   Status Enter(const DepthGuard&, size_t offset) const {
-    if (depth_ > kMaxExpressionDepth) {
-      return ErrorAt(offset,
-                     fmt::format("expression nests deeper than {} levels", kMaxExpressionDepth));
+    if (depth_ > 2 * kMaxExpressionDepth) {
+      return ErrorAt(offset, fmt::format("expression nests too deeply: more than {} parentheses "
+                                         "and prefix operators",
+                                         2 * kMaxExpressionDepth));
     }
     return Ok();
   }
 
-  int HeightOf(const Node& n) const {
-    auto it = heights_.find(n.get());
-    return it == heights_.end() ? 1 : it->second;
-  }
   // Build a node over `children`, refusing trees taller than the limit (left-deep operator
   // chains grow without the parser recursing).
   Result<Node> Make(ExprKind kind, size_t offset, std::vector<ExpressionPtr> children = {}) {
@@ -365,11 +169,12 @@ class Parser {
       h = std::max(h, it == heights_.end() ? 1 : it->second);
     }
     if (h + 1 > kMaxExpressionDepth) {
-      return ErrorAt(offset,
-                     fmt::format("expression nests deeper than {} levels", kMaxExpressionDepth));
+      return ErrorAt(offset, fmt::format("expression nests too deeply: more than {} levels",
+                                         kMaxExpressionDepth));
     }
     n->children = std::move(children);
-    if (h > 0) heights_[n.get()] = h + 1;
+    // Every node is recorded, leaves too: a freed node's address may come back.
+    heights_[n.get()] = h + 1;
     return n;
   }
 
@@ -826,39 +631,9 @@ class Parser {
         return n;
       }
     }
-    // A decimal: BigDecimal's precision and scale (Spark keeps precision >= scale).
-    int scale = 0;
-    int64_t exponent = 0;
-    const size_t e = digits.find_first_of("eE");
-    if (e != std::string::npos) {
-      auto [p, ec] = std::from_chars(digits.data() + e + 1 + (digits[e + 1] == '+'),
-                                     digits.data() + digits.size(), exponent);
-      if (ec != std::errc() || exponent > 100 || exponent < -100) {
-        return fail("decimal literal out of range");
-      }
-    }
-    const std::string_view mantissa = std::string_view(digits).substr(0, e);
-    const size_t point = mantissa.find('.');
-    if (point != std::string_view::npos) scale = static_cast<int>(mantissa.size() - point - 1);
-    int significant = 0;
-    bool leading = true;
-    for (char c : mantissa) {
-      if (!IsDigit(c)) continue;
-      if (leading && c == '0') continue;
-      leading = false;
-      ++significant;
-    }
-    scale -= static_cast<int>(exponent);
-    int precision = std::max(significant, 1);
-    if (scale < 0) {
-      precision += -scale;
-      scale = 0;
-    }
-    precision = std::max(precision, scale);
-    if (precision > schema::kMaxDecimalPrecision) return fail("decimal literal out of range");
-    auto type = Type::Decimal(precision, scale);
-    if (!type.has_value()) return fail("decimal literal out of range");
-    n->type = *type;
+    auto type = DecimalLiteralType(digits);
+    if (type == nullptr) return fail("decimal literal out of range");
+    n->type = type;
     n->text = digits;
     return n;
   }
@@ -873,8 +648,25 @@ class Parser {
 }  // namespace
 
 Result<ExpressionPtr> ParseExpression(std::string_view sql) {
-  SLUICE_ASSIGN_OR_RETURN(std::vector<Token> tokens, Lexer(sql).Run());
+  SLUICE_ASSIGN_OR_RETURN(std::vector<Token> tokens, internal::Tokenize(sql));
   return Parser(sql, std::move(tokens)).Run();
+}
+
+Result<std::optional<std::string>> InvariantExpressionText(const JsonValue& field_metadata) {
+  const JsonValue* rule = field_metadata.Find("delta.invariants");
+  if (rule == nullptr || rule->is_null()) return std::optional<std::string>();
+  auto bad = [](std::string_view why) {
+    return InvalidArgument(fmt::format("unrecognized delta.invariants: {}", why));
+  };
+  if (!rule->is_string()) return bad("not a JSON string");
+  auto parsed = ParseJson(rule->as_string());
+  if (!parsed.has_value()) return bad(parsed.error().message());
+  const JsonValue* outer = parsed->Find("expression");
+  const JsonValue* inner = outer == nullptr ? nullptr : outer->Find("expression");
+  if (inner == nullptr || !inner->is_string()) {
+    return bad("expected {\"expression\":{\"expression\":\"<sql>\"}}");
+  }
+  return std::optional<std::string>(inner->as_string());
 }
 
 std::string_view TruthName(Truth t) {

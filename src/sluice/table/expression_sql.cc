@@ -12,14 +12,7 @@ namespace sluice::table {
 namespace {
 
 bool NeedsQuotes(std::string_view name) {
-  static constexpr std::string_view kWords[] = {
-      "AND",    "OR",   "NOT",    "IS",       "IN",   "BETWEEN", "LIKE",   "ILIKE", "RLIKE",
-      "REGEXP", "CASE", "WHEN",   "THEN",     "ELSE", "END",     "NULL",   "TRUE",  "FALSE",
-      "CAST",   "DIV",  "ESCAPE", "DISTINCT", "FROM", "AS",      "UNKNOWN"};
-  for (std::string_view k : kWords) {
-    if (EqualsIgnoreCase(name, k)) return true;
-  }
-  return dialects::spark::QuoteIdentifier(name) != name;
+  return internal::IsStructuralKeyword(name) || dialects::spark::QuoteIdentifier(name) != name;
 }
 
 std::string QuoteName(std::string_view name) {
@@ -52,7 +45,8 @@ std::string QuoteString(std::string_view s) {
         out += "\\t";
         break;
       case '\0':
-        out += "\\0";
+        // Not \0: digits after it would read as an octal escape.
+        out += "\\u0000";
         break;
       default:
         out += c;
@@ -61,7 +55,9 @@ std::string QuoteString(std::string_view s) {
   return out + "'";
 }
 
-std::string_view BinaryOpSql(BinaryOp op) {
+}  // namespace
+
+std::string_view internal::BinaryOpSql(BinaryOp op) {
   switch (op) {
     case BinaryOp::kAdd:
       return "+";
@@ -100,6 +96,10 @@ std::string_view BinaryOpSql(BinaryOp op) {
   }
   return "?";
 }
+
+namespace {
+
+using internal::BinaryOpSql;
 
 std::string_view IsTestSql(IsTest t) {
   switch (t) {
@@ -152,13 +152,51 @@ std::string LiteralSql(const Expression& e) {
   return "NULL";
 }
 
-std::string Join(const std::vector<ExpressionPtr>& items, size_t from, size_t to,
-                 std::string_view sep);
+// Where a node is written: at the top (no parentheses of its own), or as an operand (every
+// operator application in parentheses, as Spark's Expression.sql writes them). Each node then
+// adds at most two levels of nesting when read back (its parentheses, and a prefix operator's
+// or an argument list's own), which the parser allows for.
+enum class Ctx : uint8_t { kTop, kLogic, kValue };
 
-// `top`: the outermost node, written without its parentheses.
-std::string Sql(const Expression& e, bool top) {
-  auto wrap = [top](std::string s) { return top ? s : "(" + s + ")"; };
+std::string Sql(const Expression& e, Ctx ctx);
+
+std::string Join(const std::vector<ExpressionPtr>& items, size_t from, std::string_view sep,
+                 Ctx ctx) {
+  std::string out;
+  for (size_t i = from; i < items.size(); ++i) {
+    if (i > from) out += sep;
+    out += Sql(*items[i], ctx);
+  }
+  return out;
+}
+
+// The base of `.name` or `[index]`: a literal goes in parentheses, so that `(100).x` does not
+// read back as the number `100.` followed by a name.
+std::string PostfixBase(const Expression& e) {
+  const std::string s = Sql(e, Ctx::kValue);
+  return e.kind == ExprKind::kLiteral ? "(" + s + ")" : s;
+}
+
+std::string UnarySql(const Expression& e, Ctx ctx) {
+  const Expression& operand = *e.children[0];
+  std::string s;
+  if (e.unary == UnaryOp::kNot) {
+    s = "NOT " + Sql(operand, Ctx::kLogic);
+  } else {
+    std::string o = Sql(operand, Ctx::kValue);
+    // `- 5` would read back as the literal -5.
+    if (operand.kind == ExprKind::kLiteral && operand.literal == LiteralKind::kNumber) {
+      o = "(" + o + ")";
+    }
+    s = (e.unary == UnaryOp::kNegate ? "- " : e.unary == UnaryOp::kPlus ? "+ " : "~ ") + o;
+  }
+  return ctx == Ctx::kTop ? s : "(" + s + ")";
+}
+
+std::string Sql(const Expression& e, Ctx ctx) {
+  auto wrap = [ctx](std::string s) { return ctx == Ctx::kTop ? s : "(" + s + ")"; };
   const auto& c = e.children;
+  constexpr Ctx kValue = Ctx::kValue;
   switch (e.kind) {
     case ExprKind::kLiteral:
       return LiteralSql(e);
@@ -171,81 +209,61 @@ std::string Sql(const Expression& e, bool top) {
       return out;
     }
     case ExprKind::kField:
-      return Sql(*c[0], false) + "." + QuoteName(e.names[0]);
+      return PostfixBase(*c[0]) + "." + QuoteName(e.names[0]);
     case ExprKind::kSubscript:
-      return Sql(*c[0], false) + "[" + Sql(*c[1], true) + "]";
+      return PostfixBase(*c[0]) + "[" + Sql(*c[1], Ctx::kTop) + "]";
     case ExprKind::kUnary:
-      switch (e.unary) {
-        case UnaryOp::kNegate:
-          return wrap("- " + Sql(*c[0], false));
-        case UnaryOp::kPlus:
-          return wrap("+ " + Sql(*c[0], false));
-        case UnaryOp::kNot:
-          return wrap("NOT " + Sql(*c[0], false));
-        case UnaryOp::kBitNot:
-          return wrap("~ " + Sql(*c[0], false));
-      }
-      return "";
+      return UnarySql(e, ctx);
     case ExprKind::kBinary:
-      return wrap(Sql(*c[0], false) + " " + std::string(BinaryOpSql(e.binary)) + " " +
-                  Sql(*c[1], false));
+      return wrap(Sql(*c[0], kValue) + " " + std::string(BinaryOpSql(e.binary)) + " " +
+                  Sql(*c[1], kValue));
     case ExprKind::kAnd:
-      return wrap(Join(c, 0, c.size(), " AND "));
+      return wrap(Join(c, 0, " AND ", Ctx::kLogic));
     case ExprKind::kOr:
-      return wrap(Join(c, 0, c.size(), " OR "));
+      return wrap(Join(c, 0, " OR ", Ctx::kLogic));
     case ExprKind::kIs: {
-      std::string s =
-          Sql(*c[0], false) + (e.negated ? " IS NOT " : " IS ") + std::string(IsTestSql(e.is_test));
-      if (e.is_test == IsTest::kDistinctFrom) s += " " + Sql(*c[1], false);
+      std::string s = Sql(*c[0], kValue) + (e.negated ? " IS NOT " : " IS ") +
+                      std::string(IsTestSql(e.is_test));
+      if (e.is_test == IsTest::kDistinctFrom) s += " " + Sql(*c[1], kValue);
       return wrap(s);
     }
     case ExprKind::kIn:
-      return wrap(Sql(*c[0], false) + (e.negated ? " NOT IN (" : " IN (") +
-                  Join(c, 1, c.size(), ", ") + ")");
+      return wrap(Sql(*c[0], kValue) + (e.negated ? " NOT IN (" : " IN (") +
+                  Join(c, 1, ", ", Ctx::kTop) + ")");
     case ExprKind::kBetween:
-      return wrap(Sql(*c[0], false) + (e.negated ? " NOT BETWEEN " : " BETWEEN ") +
-                  Sql(*c[1], false) + " AND " + Sql(*c[2], false));
+      return wrap(Sql(*c[0], kValue) + (e.negated ? " NOT BETWEEN " : " BETWEEN ") +
+                  Sql(*c[1], kValue) + " AND " + Sql(*c[2], kValue));
     case ExprKind::kLike: {
       std::string_view word = e.like == LikeKind::kLike    ? "LIKE"
                               : e.like == LikeKind::kIlike ? "ILIKE"
                                                            : "RLIKE";
-      std::string s = Sql(*c[0], false) + (e.negated ? " NOT " : " ") + std::string(word) + " " +
-                      Sql(*c[1], false);
+      std::string s = Sql(*c[0], kValue) + (e.negated ? " NOT " : " ") + std::string(word) + " " +
+                      Sql(*c[1], kValue);
       if (e.like != LikeKind::kRlike && e.escape != "\\") s += " ESCAPE " + QuoteString(e.escape);
       return wrap(s);
     }
     case ExprKind::kCase: {
       std::string s = "CASE";
       size_t i = 0;
-      if (e.has_operand) s += " " + Sql(*c[i++], true);
+      if (e.has_operand) s += " " + Sql(*c[i++], Ctx::kTop);
       const size_t pairs_end = c.size() - (e.has_else ? 1 : 0);
       for (; i < pairs_end; i += 2) {
-        s += " WHEN " + Sql(*c[i], true) + " THEN " + Sql(*c[i + 1], true);
+        s += " WHEN " + Sql(*c[i], Ctx::kTop) + " THEN " + Sql(*c[i + 1], Ctx::kTop);
       }
-      if (e.has_else) s += " ELSE " + Sql(*c.back(), true);
+      if (e.has_else) s += " ELSE " + Sql(*c.back(), Ctx::kTop);
       return s + " END";
     }
     case ExprKind::kCast:
-      return "CAST(" + Sql(*c[0], true) + " AS " + internal::TypeSql(*e.type) + ")";
+      return "CAST(" + Sql(*c[0], Ctx::kTop) + " AS " + internal::TypeSql(*e.type) + ")";
     case ExprKind::kCall:
-      return e.names[0] + "(" + Join(c, 0, c.size(), ", ") + ")";
+      return e.names[0] + "(" + Join(c, 0, ", ", Ctx::kTop) + ")";
   }
   return "";
 }
 
-std::string Join(const std::vector<ExpressionPtr>& items, size_t from, size_t to,
-                 std::string_view sep) {
-  std::string out;
-  for (size_t i = from; i < to; ++i) {
-    if (i > from) out += sep;
-    out += Sql(*items[i], items.size() == 1 || sep == ", ");
-  }
-  return out;
-}
-
 }  // namespace
 
-std::string ToSql(const Expression& expr) { return Sql(expr, true); }
+std::string ToSql(const Expression& expr) { return Sql(expr, Ctx::kTop); }
 
 namespace internal {
 

@@ -460,6 +460,63 @@ std::string ValueToString(const Value& v, const Type& type) {
   return "";
 }
 
+namespace {
+
+Value CastToBoolean(const Value& v, const Type& from) {
+  const TypeKind f = from.kind();
+  if (f == TypeKind::kString) {
+    // StringUtils.isTrueString / isFalseString.
+    const std::string s = AsciiLower(TrimWhitespace(v.s));
+    if (s == "t" || s == "true" || s == "y" || s == "yes" || s == "1") return Value::Bool(true);
+    if (s == "f" || s == "false" || s == "n" || s == "no" || s == "0") return Value::Bool(false);
+    return Value::Null();
+  }
+  if (f == TypeKind::kDecimal) return Value::Bool(v.dec != 0);
+  if (from.is_floating()) return Value::Bool(v.d != 0);
+  if (f == TypeKind::kDate) return Value::Null();
+  return Value::Bool(v.i != 0);
+}
+
+Value CastToDate(const Value& v, const Type& from) {
+  if (from.kind() == TypeKind::kString) {
+    int32_t days = 0;
+    return ParseDate(v.s, &days) ? Value::Int(days) : Value::Null();
+  }
+  if (from.kind() == TypeKind::kTimestamp || from.kind() == TypeKind::kTimestampNtz) {
+    return Value::Int(FloorDiv(v.i, kMicrosPerDay));
+  }
+  return Value::Null();
+}
+
+Value CastToTimestamp(const Value& v, const Type& from, TypeKind to) {
+  const TypeKind f = from.kind();
+  int64_t micros = 0;
+  if (f == TypeKind::kString) {
+    return ParseTimestamp(v.s, to == TypeKind::kTimestampNtz, &micros) ? Value::Int(micros)
+                                                                       : Value::Null();
+  }
+  if (f == TypeKind::kDate) {
+    if (__builtin_mul_overflow(v.i, kMicrosPerDay, &micros)) return Value::Null();
+    return Value::Int(micros);
+  }
+  if (f == TypeKind::kTimestamp || f == TypeKind::kTimestampNtz) return Value::Int(v.i);
+  if (from.is_integer()) {
+    // Seconds since the epoch, saturating as SECONDS.toMicros does.
+    if (__builtin_mul_overflow(v.i, kMicrosPerSecond, &micros)) {
+      return Value::Int(v.i > 0 ? INT64_MAX : INT64_MIN);
+    }
+    return Value::Int(micros);
+  }
+  if (IsNumeric(from)) {
+    const double d = AsDouble(v, from);
+    if (!std::isfinite(d)) return Value::Null();
+    return Value::Int(SaturatingToLong(d * kMicrosPerSecond, TypeKind::kInt64));
+  }
+  return Value::Null();
+}
+
+}  // namespace
+
 Value CastValue(const Value& v, const Type& from, const Type& to) {
   if (v.null) return Value::Null();
   if (from.Equals(to, false)) return v;
@@ -470,41 +527,7 @@ Value CastValue(const Value& v, const Type& from, const Type& to) {
     case TypeKind::kBinary:
       return Value::String(v.s);
     case TypeKind::kBoolean:
-      switch (from.kind()) {
-        case TypeKind::kString: {
-          const std::string s = AsciiLower(TrimWhitespace(v.s));
-          if (s == "t" || s == "true" || s == "y" || s == "yes" || s == "1") {
-            return Value::Bool(true);
-          }
-          if (s == "f" || s == "false" || s == "n" || s == "no" || s == "0") {
-            return Value::Bool(false);
-          }
-          return Value::Null();
-        }
-        case TypeKind::kDecimal:
-          return Value::Bool(v.dec != 0);
-        case TypeKind::kFloat32:
-        case TypeKind::kFloat64:
-          return Value::Bool(v.d != 0);
-        case TypeKind::kDate:
-          return Value::Null();
-        case TypeKind::kNull:
-        case TypeKind::kBoolean:
-        case TypeKind::kInt8:
-        case TypeKind::kInt16:
-        case TypeKind::kInt32:
-        case TypeKind::kInt64:
-        case TypeKind::kBinary:
-        case TypeKind::kTimestamp:
-        case TypeKind::kTimestampNtz:
-        case TypeKind::kTime:
-        case TypeKind::kUuid:
-        case TypeKind::kStruct:
-        case TypeKind::kArray:
-        case TypeKind::kMap:
-          return Value::Bool(v.i != 0);
-      }
-      return Value::Null();
+      return CastToBoolean(v, from);
     case TypeKind::kInt8:
     case TypeKind::kInt16:
     case TypeKind::kInt32:
@@ -521,42 +544,10 @@ Value CastValue(const Value& v, const Type& from, const Type& to) {
     case TypeKind::kDecimal:
       return CastToDecimal(v, from, to);
     case TypeKind::kDate:
-      if (from.kind() == TypeKind::kString) {
-        int32_t days = 0;
-        return ParseDate(v.s, &days) ? Value::Int(days) : Value::Null();
-      }
-      if (from.kind() == TypeKind::kTimestamp || from.kind() == TypeKind::kTimestampNtz) {
-        return Value::Int(FloorDiv(v.i, kMicrosPerDay));
-      }
-      return Value::Null();
+      return CastToDate(v, from);
     case TypeKind::kTimestamp:
     case TypeKind::kTimestampNtz:
-      if (from.kind() == TypeKind::kString) {
-        int64_t micros = 0;
-        return ParseTimestamp(v.s, t == TypeKind::kTimestampNtz, &micros) ? Value::Int(micros)
-                                                                          : Value::Null();
-      }
-      if (from.kind() == TypeKind::kDate) {
-        int64_t micros = 0;
-        if (__builtin_mul_overflow(v.i, kMicrosPerDay, &micros)) return Value::Null();
-        return Value::Int(micros);
-      }
-      if (from.kind() == TypeKind::kTimestamp || from.kind() == TypeKind::kTimestampNtz) {
-        return Value::Int(v.i);
-      }
-      if (from.is_integer()) {
-        int64_t micros = 0;
-        if (__builtin_mul_overflow(v.i, kMicrosPerSecond, &micros)) {
-          return Value::Int(v.i > 0 ? INT64_MAX : INT64_MIN);
-        }
-        return Value::Int(micros);
-      }
-      if (IsNumeric(from)) {
-        const double d = AsDouble(v, from);
-        if (!std::isfinite(d)) return Value::Null();
-        return Value::Int(SaturatingToLong(d * kMicrosPerSecond, TypeKind::kInt64));
-      }
-      return Value::Null();
+      return CastToTimestamp(v, from, t);
     case TypeKind::kNull:
     case TypeKind::kTime:
     case TypeKind::kUuid:
