@@ -87,8 +87,8 @@ std::string Describe(const TableCheckReport& r) {
   return out;
 }
 
-// The one finding the report must hold.
-const TableFinding& Only(const TableCheckReport& r, std::string_view rule) {
+// The one finding the report must hold (a copy: callers pass reports that are temporaries).
+TableFinding Only(const TableCheckReport& r, std::string_view rule) {
   static const TableFinding none;
   EXPECT_EQ(r.findings.size(), 1u) << Describe(r);
   for (const TableFinding& f : r.findings) {
