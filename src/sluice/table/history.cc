@@ -6,11 +6,17 @@
 #include <charconv>
 
 #include "sluice/dialects/spark/spark.h"
+#include "sluice/table/column_mapping.h"
 #include "sluice/table/log_inspect_internal.h"
 #include "sluice/table/snapshot.h"
 
 namespace sluice::table {
 namespace {
+
+schema::SchemaPtr UserSchema(const schema::SchemaPtr& schema) {
+  Result<schema::SchemaPtr> stripped = WithoutStorageMetadata(*schema);
+  return stripped.has_value() ? *stripped : schema;
+}
 
 // The protocol and metaData in force before the commit being read. "Known" is false where the
 // log no longer holds what came before (a cleaned-up log, a missing version).
@@ -120,7 +126,9 @@ void ApplyMetadata(const Metadata& m, TableState& state, HistoryEntry& e) {
     }
   } else {
     if (!same_schema && after && state.schema) {
-      evolution::SchemaDiff diff = evolution::Diff(*state.schema, *after);
+      // Column mapping ids, physical names and delta.typeChanges say how the table stores its
+      // columns; the change users see is of the schema without them.
+      evolution::SchemaDiff diff = evolution::Diff(*UserSchema(state.schema), *UserSchema(after));
       if (!diff.empty()) e.schema_change = SchemaChange{state.schema, after, std::move(diff)};
     }
     e.property_changes = PropertyChanges(state.metadata->configuration, m.configuration);
