@@ -12,8 +12,8 @@ namespace sluice::table::internal {
 Result<std::optional<int64_t>> StatsNumRecords(std::string_view stats) {
   SLUICE_ASSIGN_OR_RETURN(ParsedStats parsed, ParseStats(stats));
   if (parsed.num_records && *parsed.num_records < 0) {
-    return InvalidArgument(fmt::format("stats.numRecords is {}, not a non-negative integer",
-                                       *parsed.num_records));
+    return InvalidArgument(
+        fmt::format("stats.numRecords is {}, not a non-negative integer", *parsed.num_records));
   }
   return parsed.num_records;
 }

@@ -486,8 +486,8 @@ TEST_F(ScanTest, TypeWideningReadsOlderFilesInTheNewTypes) {
         "i INT, f FLOAT, d DATE, m MAP<INT, DECIMAL(4,1)>, k MAP<FLOAT, SMALLINT>");
   Commit([&](Transaction& t) {
     Metadata m = t.snapshot()->metadata;
-    auto wide = Ddl(
-        "i BIGINT, f DOUBLE, d TIMESTAMP_NTZ, m MAP<BIGINT, DECIMAL(8,3)>, k MAP<DOUBLE, INT>");
+    auto wide =
+        Ddl("i BIGINT, f DOUBLE, d TIMESTAMP_NTZ, m MAP<BIGINT, DECIMAL(8,3)>, k MAP<DOUBLE, INT>");
     m.schema_string = dialects::spark::WriteJson(*wide).value;
     t.SetMetadata(m);
     Protocol p = t.snapshot()->protocol;
