@@ -46,6 +46,15 @@ if [ "$rows" -ne 301 ] || [ "$unique" -ne 301 ]; then
   echo "FAIL: expected 301 distinct rows, found $rows ($unique distinct)"; exit 1
 fi
 "$SLUICE" table check "$T" > "$WORK/check.txt" || { cat "$WORK/check.txt"; echo "FAIL: check"; exit 1; }
+# The checkpoints sluice wrote (every 10 versions) against an independent replay of the commits,
+# read by DuckDB, when node and DuckDB are installed.
+HERE=$(cd "$(dirname "$0")" && pwd)
+if command -v node >/dev/null && [ -d "$HERE/../parquet/node_modules/@duckdb" ]; then
+  node "$HERE/delta_check.mjs" "$T" > "$WORK/independent.json" ||
+    { cat "$WORK/independent.json"; echo "FAIL: the independent checker"; exit 1; }
+  grep -q '"rows": 301' "$WORK/independent.json" ||
+    { cat "$WORK/independent.json"; echo "FAIL: the independent checker counts other rows"; exit 1; }
+fi
 echo "ok: 4 writers x 25 appends: versions 0..100, 301 rows once each"
 
 # Crashes: a writer of a large batch killed at a random moment, several times.
