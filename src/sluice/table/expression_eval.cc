@@ -16,35 +16,6 @@ using schema::TypeKind;
 
 namespace {
 
-int64_t Wrap(uint64_t v, TypeKind k) {
-  switch (k) {
-    case TypeKind::kInt8:
-      return static_cast<int8_t>(v);
-    case TypeKind::kInt16:
-      return static_cast<int16_t>(v);
-    case TypeKind::kInt32:
-      return static_cast<int32_t>(v);
-    case TypeKind::kNull:
-    case TypeKind::kBoolean:
-    case TypeKind::kInt64:
-    case TypeKind::kFloat32:
-    case TypeKind::kFloat64:
-    case TypeKind::kDecimal:
-    case TypeKind::kString:
-    case TypeKind::kBinary:
-    case TypeKind::kDate:
-    case TypeKind::kTimestamp:
-    case TypeKind::kTimestampNtz:
-    case TypeKind::kTime:
-    case TypeKind::kUuid:
-    case TypeKind::kStruct:
-    case TypeKind::kArray:
-    case TypeKind::kMap:
-      return static_cast<int64_t>(v);
-  }
-  return static_cast<int64_t>(v);
-}
-
 std::string PathText(const std::vector<std::string>& path) {
   std::string out;
   for (const std::string& p : path) {
@@ -135,13 +106,13 @@ Status EvalArithmetic(const BoundNode& n, const Value& l, const Value& r, Value*
   const auto b = static_cast<uint64_t>(r.i);
   switch (n.binary) {
     case BinaryOp::kAdd:
-      *out = Value::Int(Wrap(a + b, k));
+      *out = Value::Int(WrapInteger(a + b, k));
       return Ok();
     case BinaryOp::kSubtract:
-      *out = Value::Int(Wrap(a - b, k));
+      *out = Value::Int(WrapInteger(a - b, k));
       return Ok();
     case BinaryOp::kMultiply:
-      *out = Value::Int(Wrap(a * b, k));
+      *out = Value::Int(WrapInteger(a * b, k));
       return Ok();
     case BinaryOp::kRemainder:
       if (r.i == 0) {
@@ -154,7 +125,7 @@ Status EvalArithmetic(const BoundNode& n, const Value& l, const Value& r, Value*
       if (r.i == 0) {
         *out = Value::Null();
       } else {
-        *out = Value::Int(r.i == -1 ? Wrap(0 - a, k) : l.i / r.i);
+        *out = Value::Int(r.i == -1 ? WrapInteger(0 - a, k) : l.i / r.i);
       }
       return Ok();
     case BinaryOp::kBitAnd:
@@ -420,13 +391,13 @@ Status EvalUnary(const BoundNode& n, const JsonValue& row, Value* out) {
   if (n.op == BoundOp::kNot) {
     out->b = !out->b;
   } else if (n.op == BoundOp::kBitNot) {
-    out->i = Wrap(~static_cast<uint64_t>(out->i), t.kind());
+    out->i = WrapInteger(~static_cast<uint64_t>(out->i), t.kind());
   } else if (t.kind() == TypeKind::kDecimal) {
     out->dec = -out->dec;
   } else if (t.is_floating()) {
     out->d = -out->d;
   } else {
-    out->i = Wrap(0 - static_cast<uint64_t>(out->i), t.kind());
+    out->i = WrapInteger(0 - static_cast<uint64_t>(out->i), t.kind());
   }
   return Ok();
 }

@@ -96,34 +96,7 @@ Status EvalAbs(const BoundNode& n, const JsonValue& row, Value* out) {
   } else if (out->i < 0) {
     // Math.abs of the smallest value is itself.
     const uint64_t m = 0 - static_cast<uint64_t>(out->i);
-    switch (t.kind()) {
-      case TypeKind::kInt8:
-        out->i = static_cast<int8_t>(m);
-        break;
-      case TypeKind::kInt16:
-        out->i = static_cast<int16_t>(m);
-        break;
-      case TypeKind::kInt32:
-        out->i = static_cast<int32_t>(m);
-        break;
-      case TypeKind::kNull:
-      case TypeKind::kBoolean:
-      case TypeKind::kInt64:
-      case TypeKind::kFloat32:
-      case TypeKind::kFloat64:
-      case TypeKind::kDecimal:
-      case TypeKind::kString:
-      case TypeKind::kBinary:
-      case TypeKind::kDate:
-      case TypeKind::kTimestamp:
-      case TypeKind::kTimestampNtz:
-      case TypeKind::kTime:
-      case TypeKind::kUuid:
-      case TypeKind::kStruct:
-      case TypeKind::kArray:
-      case TypeKind::kMap:
-        out->i = static_cast<int64_t>(m);
-    }
+    out->i = WrapInteger(m, t.kind());
   }
   return Ok();
 }

@@ -271,4 +271,7 @@ size_t Utf8Length(std::string_view s);
 /// Byte offset of the character at `index` (clamped to the end).
 size_t Utf8Offset(std::string_view s, size_t index);
 
+/// `v` wrapped into integer kind `k` as Java's casts wrap (int8, int16, int32; others: int64).
+int64_t WrapInteger(uint64_t v, schema::TypeKind k);
+
 }  // namespace sluice::table::internal
