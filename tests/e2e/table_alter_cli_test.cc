@@ -43,6 +43,12 @@ TEST(TableAlterCliTest, RenameAndDropTurnOnColumnMappingAndLaterFilesUsePhysical
   RunResult appended = RunSluice({"table", "append", table, v2});
   ASSERT_EQ(appended.exit_code, 0) << appended.err << appended.out;
   EXPECT_EQ(CheckTableIndependently(table), "");
+  // History shows the rename as one (the same column id under a new name), not as a removal
+  // and an addition; the drop as a removal.
+  RunResult history = RunSluice({"table", "history", table});
+  EXPECT_TRUE(Contains(history.out, "renamed code -> kind\n")) << history.out;
+  EXPECT_FALSE(Contains(history.out, "- code")) << history.out;
+  EXPECT_TRUE(Contains(history.out, "- tmp ")) << history.out;
   // The old name is gone: data holding it is a new column Delta's enforcement refuses.
   std::string old = WriteText(dir, "old.jsonl", "{\"id\": 3, \"code\": 9}\n");
   EXPECT_EQ(RunSluice({"table", "append", table, old}).exit_code, 1);

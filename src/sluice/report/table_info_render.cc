@@ -66,8 +66,18 @@ std::string SchemaLines(const HistoryEntry& e, bool color) {
     return "  schema: set; the schema before this version is no longer in the log\n";
   }
   RenderOptions options{.color = color};
-  return fmt::format("  schema: {}\n", RenderDiffSummary(c.diff, options)) +
-         RenderChangeLines(c.diff, "    ", options);
+  std::string out;
+  if (!c.diff.empty() || c.renames.empty()) {
+    out = fmt::format("  schema: {}\n", RenderDiffSummary(c.diff, options)) +
+          RenderChangeLines(c.diff, "    ", options);
+  } else {
+    out = fmt::format("  schema: {} renamed\n", Plural(c.renames.size(), "column"));
+  }
+  // Renames under column mapping: the same column id under another name.
+  for (const table::ColumnRename& r : c.renames) {
+    out += fmt::format("    renamed {} -> {}\n", r.from.ToString(), r.to.ToString());
+  }
+  return out;
 }
 
 std::string EntryText(const HistoryEntry& e, bool color) {
@@ -176,6 +186,12 @@ void WriteEntry(JsonWriter& w, const HistoryEntry& e) {
     w.BeginObject();
     w.Key("columns").Int(static_cast<int64_t>(e.schema_change->after->fields().size()));
     internal::WriteDiffMembers(w, e.schema_change->diff);
+    w.Key("renames").BeginArray();
+    for (const table::ColumnRename& r : e.schema_change->renames) {
+      w.BeginObject().Key("from").String(r.from.ToString()).Key("to").String(r.to.ToString());
+      w.EndObject();
+    }
+    w.EndArray();
     w.EndObject();
   } else {
     w.Null();

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <unordered_map>
+
 #include "sluice/table/transaction.h"
 
 namespace sluice::table {
@@ -170,6 +172,85 @@ Result<schema::SchemaPtr> WithoutStorageMetadata(const schema::Schema& schema) {
     f.set_metadata(std::move(meta));
     return Ok();
   });
+}
+
+namespace {
+
+// Rebuild `type` renaming fields by id; `old_path` and `new_path` are where `type` sits in
+// `before` and after the renames above it, `after` the type at that place in the newer schema
+// (or nullptr). A field without an id (the table had no column mapping yet) is matched by its
+// name as the physical name of a field of `after` at the same place: turning column mapping on
+// keeps each column's name as its physical name.
+Result<schema::TypePtr> RenameIn(const schema::TypePtr& type, const schema::Type* after,
+                                 const std::unordered_map<int64_t, std::string>& names,
+                                 const schema::FieldPath& old_path,
+                                 const schema::FieldPath& new_path,
+                                 std::vector<ColumnRename>* renames) {
+  if (type->kind() == schema::TypeKind::kStruct) {
+    std::vector<schema::Field> fields;
+    for (const schema::Field& f : type->fields()) {
+      schema::Field copy = f;
+      schema::FieldPath from = old_path.Child(f.name());
+      std::optional<std::string> name;
+      if (auto id = ColumnId(f)) {
+        if (auto it = names.find(*id); it != names.end()) name = it->second;
+      } else if (after != nullptr && after->is_struct()) {
+        for (const schema::Field& g : after->fields()) {
+          if (g.metadata().Find(kPhysicalNameKey) != nullptr && PhysicalName(g) == f.name()) {
+            name = g.name();
+          }
+        }
+      }
+      if (name && *name != f.name()) {
+        renames->push_back({from, new_path.Child(*name)});
+        copy.set_name(*name);
+      }
+      const schema::Field* next =
+          after != nullptr && after->is_struct() ? after->FindField(copy.name()) : nullptr;
+      SLUICE_ASSIGN_OR_RETURN(schema::TypePtr inner,
+                              RenameIn(f.type(), next != nullptr ? next->type().get() : nullptr,
+                                       names, from, new_path.Child(copy.name()), renames));
+      copy.set_type(std::move(inner));
+      fields.push_back(std::move(copy));
+    }
+    return schema::Type::Struct(std::move(fields));
+  }
+  auto same = [&](schema::TypeKind k) { return after != nullptr && after->kind() == k; };
+  if (type->kind() == schema::TypeKind::kArray) {
+    const schema::Type* element =
+        same(schema::TypeKind::kArray) ? after->element_type().get() : nullptr;
+    SLUICE_ASSIGN_OR_RETURN(schema::TypePtr inner,
+                            RenameIn(type->element_type(), element, names, old_path.Element(),
+                                     new_path.Element(), renames));
+    return schema::Type::Array(std::move(inner), type->contains_null());
+  }
+  if (type->kind() == schema::TypeKind::kMap) {
+    const bool map = same(schema::TypeKind::kMap);
+    SLUICE_ASSIGN_OR_RETURN(schema::TypePtr key,
+                            RenameIn(type->key_type(), map ? after->key_type().get() : nullptr,
+                                     names, old_path.Key(), new_path.Key(), renames));
+    SLUICE_ASSIGN_OR_RETURN(schema::TypePtr value,
+                            RenameIn(type->value_type(), map ? after->value_type().get() : nullptr,
+                                     names, old_path.Value(), new_path.Value(), renames));
+    return schema::Type::Map(std::move(key), std::move(value), type->value_contains_null());
+  }
+  return type;
+}
+
+}  // namespace
+
+Result<schema::SchemaPtr> RenamedByColumnId(const schema::Schema& before,
+                                            const schema::Schema& after,
+                                            std::vector<ColumnRename>* renames) {
+  std::unordered_map<int64_t, std::string> names;
+  schema::VisitFields(after, [&](const schema::FieldPath&, const schema::Field& f) {
+    if (auto id = ColumnId(f)) names.emplace(*id, f.name());
+  });
+  if (names.empty()) return schema::Schema::FromStruct(before.struct_type(), before.info());
+  SLUICE_ASSIGN_OR_RETURN(schema::TypePtr type,
+                          RenameIn(before.struct_type(), after.struct_type().get(), names,
+                                   schema::FieldPath(), schema::FieldPath(), renames));
+  return schema::Schema::FromStruct(std::move(type), before.info());
 }
 
 }  // namespace sluice::table

@@ -46,6 +46,19 @@ Result<schema::SchemaPtr> PhysicalSchema(const schema::Schema& schema);
 /// incoming schema of another).
 Result<schema::SchemaPtr> StripColumnMapping(const schema::Schema& schema);
 
+/// A column renamed under column mapping: the same delta.columnMapping.id under another name.
+struct ColumnRename {
+  schema::FieldPath from;  // in `before`
+  schema::FieldPath to;    // in `after`
+};
+
+/// `before` with each field that has a column id renamed to the name the field with that id has
+/// in `after` (nested fields too), and each such rename listed in `renames`, parents first. A
+/// diff of the result against `after` then shows what changed besides the renames.
+Result<schema::SchemaPtr> RenamedByColumnId(const schema::Schema& before,
+                                            const schema::Schema& after,
+                                            std::vector<ColumnRename>* renames);
+
 /// The schema as users see it: without the field metadata that only describes how the table
 /// stores it (column mapping ids and physical names, Parquet field ids, delta.typeChanges).
 Result<schema::SchemaPtr> WithoutStorageMetadata(const schema::Schema& schema);

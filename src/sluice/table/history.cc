@@ -128,8 +128,14 @@ void ApplyMetadata(const Metadata& m, TableState& state, HistoryEntry& e) {
     if (!same_schema && after && state.schema) {
       // Column mapping ids, physical names and delta.typeChanges say how the table stores its
       // columns; the change users see is of the schema without them.
-      evolution::SchemaDiff diff = evolution::Diff(*UserSchema(state.schema), *UserSchema(after));
-      if (!diff.empty()) e.schema_change = SchemaChange{state.schema, after, std::move(diff)};
+      std::vector<ColumnRename> renames;
+      Result<schema::SchemaPtr> renamed = RenamedByColumnId(*state.schema, *after, &renames);
+      schema::SchemaPtr before = renamed.has_value() ? *renamed : state.schema;
+      if (!renamed.has_value()) renames.clear();
+      evolution::SchemaDiff diff = evolution::Diff(*UserSchema(before), *UserSchema(after));
+      if (!diff.empty() || !renames.empty()) {
+        e.schema_change = SchemaChange{state.schema, after, std::move(diff), std::move(renames)};
+      }
     }
     e.property_changes = PropertyChanges(state.metadata->configuration, m.configuration);
     if (state.metadata->partition_columns != m.partition_columns) {

@@ -16,6 +16,7 @@
 #include "sluice/evolution/diff.h"
 #include "sluice/schema/schema.h"
 #include "sluice/table/actions.h"
+#include "sluice/table/column_mapping.h"
 
 namespace sluice::table {
 
@@ -37,6 +38,9 @@ struct SchemaChange {
   /// evolution::Diff(before, after); at the table's creation, every field added; empty when
   /// the schema before is unknown.
   evolution::SchemaDiff diff;
+  /// Columns renamed under column mapping (same column id, new name); the diff is taken after
+  /// them, so a rename is not a removal and an addition.
+  std::vector<ColumnRename> renames;
 };
 
 /// One version of the table.
