@@ -487,23 +487,8 @@ Status Eval(const BoundNode& n, const JsonValue& row, Value* out) {
   return Internal("unknown expression node");
 }
 
-// ---- LIKE -----------------------------------------------------------------------------------
-
-struct LikePattern {
-  enum class Kind : uint8_t { kChar, kOne, kRun };
-  struct Token {
-    Kind kind;
-    char32_t c;
-  };
-  std::vector<Token> tokens;
-  bool ignore_case = false;
-};
-
-namespace {
-
 char32_t FoldAscii(char32_t c) { return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c; }
 
-// UTF-8 to code points; invalid bytes stand for themselves.
 std::vector<char32_t> CodePoints(std::string_view s) {
   std::vector<char32_t> out;
   out.reserve(s.size());
@@ -519,7 +504,19 @@ std::vector<char32_t> CodePoints(std::string_view s) {
   return out;
 }
 
-}  // namespace
+// ---- LIKE -----------------------------------------------------------------------------------
+
+struct LikePattern {
+  enum class Kind : uint8_t { kChar, kOne, kRun };
+  struct Token {
+    Kind kind;
+    char32_t c;
+  };
+  std::vector<Token> tokens;
+  bool ignore_case = false;
+};
+
+namespace {}  // namespace
 
 Result<std::shared_ptr<const LikePattern>> CompileLike(std::string_view pattern, char32_t escape,
                                                        bool ignore_case) {

@@ -274,4 +274,11 @@ size_t Utf8Offset(std::string_view s, size_t index);
 /// `v` wrapped into integer kind `k` as Java's casts wrap (int8, int16, int32; others: int64).
 int64_t WrapInteger(uint64_t v, schema::TypeKind k);
 
+/// An ASCII letter in lower case; every other code point as it is (LIKE, ILIKE and RLIKE fold
+/// ASCII letters only).
+char32_t FoldAscii(char32_t c);
+
+/// UTF-8 text as code points; a byte that starts no valid sequence stands for itself.
+std::vector<char32_t> CodePoints(std::string_view s);
+
 }  // namespace sluice::table::internal

@@ -61,22 +61,6 @@ bool IsLineTerminator(char32_t c) {
 bool IsWordChar(char32_t c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
-char32_t FoldCase(char32_t c) { return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c; }
-
-std::vector<char32_t> Decode(std::string_view s) {
-  std::vector<char32_t> out;
-  out.reserve(s.size());
-  for (size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    size_t len = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
-    if (i + len > s.size()) len = 1;
-    char32_t cp = len == 1 ? c : len == 2 ? c & 0x1F : len == 3 ? c & 0x0F : c & 0x07;
-    for (size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
-    out.push_back(cp);
-    i += len;
-  }
-  return out;
-}
 
 void Normalize(CharClass* cls) {
   auto& r = cls->ranges;
@@ -107,7 +91,7 @@ CharClass Complement(CharClass cls) {
 // \d \w \s and their complements.
 bool PredefinedClass(char32_t letter, CharClass* out) {
   CharClass c;
-  switch (FoldCase(letter)) {
+  switch (FoldAscii(letter)) {
     case 'd':
       c.ranges = {{'0', '9'}};
       break;
@@ -126,7 +110,7 @@ bool PredefinedClass(char32_t letter, CharClass* out) {
 
 class RegexParser {
  public:
-  explicit RegexParser(std::string_view pattern) : pattern_(pattern), p_(Decode(pattern)) {}
+  explicit RegexParser(std::string_view pattern) : pattern_(pattern), p_(CodePoints(pattern)) {}
 
   Status Parse(Node* root, std::vector<CharClass>* classes, bool* ignore_case) {
     classes_ = classes;
@@ -589,7 +573,7 @@ class ThreadList {
 }  // namespace
 
 Result<bool> SearchRegex(const RegexPattern& re, std::string_view text) {
-  const std::vector<char32_t> t = Decode(text);
+  const std::vector<char32_t> t = CodePoints(text);
   const auto& prog = re.prog;
   ThreadList current(prog.size());
   ThreadList next(prog.size());
@@ -629,13 +613,13 @@ Result<bool> SearchRegex(const RegexPattern& re, std::string_view text) {
     // find(): a match may start anywhere.
     if (add(current, 0, pos)) return true;
     if (pos == t.size()) return false;
-    const char32_t c = re.ignore_case ? FoldCase(t[pos]) : t[pos];
+    const char32_t c = re.ignore_case ? FoldAscii(t[pos]) : t[pos];
     next.Clear();
     for (uint32_t pc : current.pcs()) {
       const Inst& in = prog[pc];
       bool step = false;
       if (in.op == Inst::Op::kChar) {
-        step = (re.ignore_case ? FoldCase(in.c) : in.c) == c;
+        step = (re.ignore_case ? FoldAscii(in.c) : in.c) == c;
       } else if (in.op == Inst::Op::kAny) {
         step = !IsLineTerminator(t[pos]);
       } else {
