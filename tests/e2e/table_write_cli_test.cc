@@ -59,9 +59,8 @@ TEST(TableWriteCliTest, Seed000MergeSchemaAddsLoyaltyTierAndThePlainAppendIsRefu
   // Only what changed: no property appears that nobody set.
   EXPECT_TRUE(Contains(merge_commit, "\"configuration\":{}")) << merge_commit;
   RunResult schema = RunSluice({"table", "schema", table, "--as", "spark-ddl"});
-  if (schema.exit_code == 0) {
-    EXPECT_TRUE(Contains(schema.out, "loyalty_tier STRING")) << schema.out;
-  }
+  ASSERT_EQ(schema.exit_code, 0) << schema.err;
+  EXPECT_TRUE(Contains(schema.out, "loyalty_tier STRING")) << schema.out;
   EXPECT_EQ(CheckTableIndependently(table), "");
 }
 
@@ -131,10 +130,9 @@ TEST(TableWriteCliTest, Seed004OverwriteSchemaReplacesTheSchema) {
               Contains(replaced.out, "1 files removed"))
       << replaced.out;
   RunResult schema = RunSluice({"table", "schema", table, "--as", "spark-ddl"});
-  if (schema.exit_code == 0) {
-    EXPECT_TRUE(Contains(schema.out, "code STRING")) << schema.out;
-    EXPECT_TRUE(Contains(schema.out, "note STRING")) << schema.out;
-  }
+  ASSERT_EQ(schema.exit_code, 0) << schema.err;
+  EXPECT_TRUE(Contains(schema.out, "code STRING")) << schema.out;
+  EXPECT_TRUE(Contains(schema.out, "note STRING")) << schema.out;
   EXPECT_EQ(CheckTableIndependently(table), "");
 }
 

@@ -414,7 +414,6 @@ Result<AlterResult> AlterTable(std::shared_ptr<FileSystem> fs, const std::string
             "old constraint first. Old constraint: {}",
             Lower(change.a), it->second));
       }
-      SLUICE_TRY(CheckConstraintExpression(change.b, *p.schema));
       Metadata only = p.metadata;
       std::erase_if(only.configuration,
                     [](const auto& kv) { return kv.first.starts_with("delta.constraints."); });

@@ -82,6 +82,17 @@ std::string PhysicalName(const schema::Field& field) {
   return name != nullptr && name->is_string() ? name->as_string() : field.name();
 }
 
+Result<int64_t> MaxColumnIdOf(const Metadata& metadata) {
+  auto it = metadata.configuration.find(kMaxColumnIdKey);
+  if (it == metadata.configuration.end()) return 0;
+  char* end = nullptr;
+  long long v = std::strtoll(it->second.c_str(), &end, 10);
+  if (end == nullptr || *end != '\0' || v < 0) {
+    return InvalidArgument(fmt::format("{} is '{}', not a number", kMaxColumnIdKey, it->second));
+  }
+  return static_cast<int64_t>(v);
+}
+
 int64_t MaxColumnIdIn(const schema::Schema& schema) {
   int64_t max = 0;
   schema::VisitFields(schema, [&](const schema::FieldPath&, const schema::Field& f) {

@@ -31,6 +31,10 @@ Result<ColumnMappingMode> MappingModeOf(const Metadata& metadata);
 Result<schema::SchemaPtr> AssignColumnMapping(const schema::Schema& schema, int64_t* max_column_id,
                                               bool keep_names);
 
+/// The table's delta.columnMapping.maxColumnId (0 when unset); kInvalidArgument when it is not
+/// a non-negative number.
+Result<int64_t> MaxColumnIdOf(const Metadata& metadata);
+
 /// The highest delta.columnMapping.id in the schema (0 when none).
 int64_t MaxColumnIdIn(const schema::Schema& schema);
 

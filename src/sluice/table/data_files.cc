@@ -297,19 +297,15 @@ Status DataFileSink::WriteLine(std::string_view line) {
 }
 
 Status DataFileSink::Write(std::string_view bytes) {
-  if (!workers_.empty() && pending_.empty() && !bytes.empty() && bytes.back() == '\n') {
-    Worker& w = *workers_[next_worker_++ % workers_.size()];
-    return w.Push(std::string(bytes));
-  }
   if (!workers_.empty()) {
-    // Blocks that do not end a line: keep them whole-line before dealing them out.
+    // Whole lines only are dealt out: a block that ends mid-line waits for the rest.
     pending_.append(bytes);
     size_t end = pending_.rfind('\n');
     if (end == std::string::npos) return Ok();
-    std::string block = pending_.substr(0, end + 1);
-    pending_.erase(0, end + 1);
-    Worker& w = *workers_[next_worker_++ % workers_.size()];
-    return w.Push(std::move(block));
+    std::string block = std::move(pending_);
+    pending_ = block.substr(end + 1);
+    block.resize(end + 1);
+    return workers_[next_worker_++ % workers_.size()]->Push(std::move(block));
   }
   if (!slow_path_ && options_.max_rows_per_file == 0 && pending_.empty() && !bytes.empty() &&
       bytes.back() == '\n') {

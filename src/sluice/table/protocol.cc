@@ -61,13 +61,17 @@ bool HasTimestampNtz(const schema::Type& type) {
   return false;
 }
 
-bool IsTrue(const Metadata& metadata, std::string_view key) {
+}  // namespace
+
+bool PropertyTrue(const Metadata& metadata, std::string_view key) {
   auto it = metadata.configuration.find(key);
   if (it == metadata.configuration.end()) return false;
   std::string v = it->second;
   std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return std::tolower(c); });
   return v == "true";
 }
+
+namespace {
 
 Unexpected<Error> Unsupported(std::string_view what, std::string_view feature,
                               std::string_view why) {
@@ -77,8 +81,6 @@ Unexpected<Error> Unsupported(std::string_view what, std::string_view feature,
 }
 
 }  // namespace
-
-bool PropertyTrue(const Metadata& metadata, std::string_view key) { return IsTrue(metadata, key); }
 
 FeatureSet ReaderFeatures(const Protocol& protocol) {
   FeatureSet out;
@@ -136,17 +138,13 @@ Status CheckWritable(const Protocol& protocol, const Metadata& metadata,
   for (const std::string& f : WriterFeatures(protocol)) {
     if (In(kWritable, f)) continue;
     // Features that ask nothing of a writer until a property or the schema turns them on.
-    if (f == "changeDataFeed" && !IsTrue(metadata, "delta.enableChangeDataFeed")) continue;
+    if (f == "changeDataFeed" && !PropertyTrue(metadata, "delta.enableChangeDataFeed")) continue;
     if (f == "generatedColumns" && !AnyFieldMetadata(schema, "delta.generationExpression")) {
       continue;
     }
     if (f == "identityColumns" && !AnyFieldMetadata(schema, "delta.identity.")) continue;
     if (f == "allowColumnDefaults" && !AnyDefault(schema)) continue;
     return Unsupported("writer", f, " when writing");
-  }
-  if (Supports(protocol, "v2Checkpoint") &&
-      metadata.configuration.contains("delta.checkpointPolicy")) {
-    // Nothing more to check: sluice writes no checkpoint into such a table (checkpoint.h).
   }
   return {};
 }
@@ -159,9 +157,9 @@ FeatureNeeds NeedsOf(const Metadata& metadata, const schema::Schema& schema) {
   auto mode = metadata.configuration.find("delta.columnMapping.mode");
   n.column_mapping = mode != metadata.configuration.end() && mode->second != "none";
   n.timestamp_ntz = HasTimestampNtz(*schema.struct_type());
-  n.type_widening = IsTrue(metadata, "delta.enableTypeWidening");
-  n.deletion_vectors = IsTrue(metadata, "delta.enableDeletionVectors");
-  n.append_only = IsTrue(metadata, "delta.appendOnly");
+  n.type_widening = PropertyTrue(metadata, "delta.enableTypeWidening");
+  n.deletion_vectors = PropertyTrue(metadata, "delta.enableDeletionVectors");
+  n.append_only = PropertyTrue(metadata, "delta.appendOnly");
   n.invariants = AnyFieldMetadata(schema, "delta.invariants");
   return n;
 }

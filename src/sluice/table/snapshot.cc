@@ -8,6 +8,7 @@
 #include "sluice/base/json.h"
 #include "sluice/data/parquet_source.h"
 #include "sluice/dialects/spark/spark.h"
+#include "sluice/table/file_stats.h"
 #include "sluice/table/protocol.h"
 
 namespace sluice::table {
@@ -369,12 +370,9 @@ std::optional<int64_t> Snapshot::NumRecords() const {
   int64_t total = 0;
   for (const AddFile& f : files) {
     if (!f.stats) return std::nullopt;
-    Result<JsonValue> stats = ParseJson(*f.stats);
-    if (!stats.has_value()) return std::nullopt;
-    const JsonValue* n = stats->Find("numRecords");
-    std::optional<int64_t> v = n != nullptr && n->is_number() ? n->as_int64() : std::nullopt;
-    if (!v) return std::nullopt;
-    total += *v;
+    Result<ParsedStats> stats = ParseStats(*f.stats);
+    if (!stats.has_value() || !stats->num_records) return std::nullopt;
+    total += *stats->num_records;
   }
   return total;
 }

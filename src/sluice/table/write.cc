@@ -365,11 +365,7 @@ class TableWriter {
     schema::SchemaPtr stored = nullable;
     if (mode != ColumnMappingMode::kNone) {
       // The new schema's fields get new ids and physical names above the old ones.
-      int64_t max_id = 0;
-      if (auto it = metadata_.configuration.find(kMaxColumnIdKey);
-          it != metadata_.configuration.end()) {
-        max_id = std::strtoll(it->second.c_str(), nullptr, 10);
-      }
+      SLUICE_ASSIGN_OR_RETURN(int64_t max_id, MaxColumnIdOf(metadata_));
       SLUICE_ASSIGN_OR_RETURN(stored, AssignColumnMapping(*nullable, &max_id, false));
       metadata_.configuration[std::string(kMaxColumnIdKey)] = std::to_string(max_id);
     }

@@ -85,17 +85,6 @@ Result<std::string> SchemaString(const schema::Schema& schema) {
   return dialects::spark::WriteJson(schema).value;
 }
 
-Result<int64_t> MaxColumnId(const Metadata& metadata) {
-  auto it = metadata.configuration.find(kMaxColumnIdKey);
-  if (it == metadata.configuration.end()) return 0;
-  char* end = nullptr;
-  long long v = std::strtoll(it->second.c_str(), &end, 10);
-  if (end == nullptr || *end != '\0' || v < 0) {
-    return InvalidArgument(fmt::format("{} is '{}', not a number", kMaxColumnIdKey, it->second));
-  }
-  return static_cast<int64_t>(v);
-}
-
 // Overlay (write_internal.h), one level.
 TypePtr OverlayType(const TypePtr& table, const TypePtr& data, const FieldPath& path,
                     const std::set<std::string>& failed) {
@@ -209,7 +198,7 @@ Result<std::pair<Protocol, Metadata>> EvolvedMetadata(const Protocol& current,
                           schema::Schema::FromStruct(std::move(recorded), after.info()));
   SLUICE_ASSIGN_OR_RETURN(ColumnMappingMode mode, MappingModeOf(m));
   if (mode != ColumnMappingMode::kNone) {
-    SLUICE_ASSIGN_OR_RETURN(int64_t max_id, MaxColumnId(m));
+    SLUICE_ASSIGN_OR_RETURN(int64_t max_id, MaxColumnIdOf(m));
     SLUICE_ASSIGN_OR_RETURN(evolved, AssignColumnMapping(*evolved, &max_id, false));
     m.configuration[std::string(kMaxColumnIdKey)] = std::to_string(max_id);
   }
