@@ -832,6 +832,7 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
   vopts.rescued_column =
       options.mode == ParseMode::kPermissive ? options.rescued_column : std::string();
   vopts.allow_new_fields = options.allow_new_columns;
+  vopts.ignore_unknown_fields = options.ignore_unknown_fields;
   SLUICE_ASSIGN_OR_RETURN(std::shared_ptr<const ValidationPlan> plan,
                           ValidationPlan::Compile(schema, vopts));
   const bool csv = options.format == RecordFormat::kCsv;

@@ -68,6 +68,8 @@ struct ValidateRunOptions {
   /// Keys outside the schema are new columns the caller allows (a contract's
   /// allowed_new_columns): kept in the rescued column, the record valid (ValidatorOptions).
   bool allow_new_columns = false;
+  /// Keys outside the schema are dropped (ValidatorOptions::ignore_unknown_fields).
+  bool ignore_unknown_fields = false;
   /// Line numbers kept per violation in the report.
   size_t example_lines = 5;
   std::function<void(const Progress&)> progress;

@@ -1499,7 +1499,9 @@ struct alignas(128) RecordValidator::Impl {
             return n.path.empty() ? schema::QuoteFieldName(key)
                                   : n.path + "." + schema::QuoteFieldName(key);
           };
-          if (NewFieldAllowed(case_variant)) {
+          if (!case_variant && plan->options().ignore_unknown_fields) {
+            // dropped: Spark's reader with a schema ignores keys it does not know
+          } else if (NewFieldAllowed(case_variant)) {
             KeepNewField(ViolationsFull() ? std::string() : path(), raw, false);
           } else {
             if (!ViolationsFull()) {
@@ -1861,6 +1863,7 @@ const RecordResult& RecordValidator::CheckCsv(const CsvRecord& record, const Csv
     int col = layout.columns[i];
     if (col < 0) {
       s.frames.back().name = layout.header[i];
+      if (col == -1 && s.plan->options().ignore_unknown_fields) continue;
       if (col == -1 && s.NewFieldAllowed(false)) {
         s.KeepNewField(schema::QuoteFieldName(layout.header[i]), f.value, true);
         continue;

@@ -93,6 +93,9 @@ struct ValidatorOptions {
   /// caller allows: kept in the rescued column, noted as kNewColumn, the record stays valid.
   /// Without a rescued column there is nowhere to keep them, and they stay unknown_field.
   bool allow_new_fields = false;
+  /// Keys outside the schema (not case variants of a field) are dropped without a trace, as
+  /// Spark's reader with a schema drops them. Wins over allow_new_fields.
+  bool ignore_unknown_fields = false;
 };
 
 /// A schema compiled for checking. Immutable; share it between threads.

@@ -11,7 +11,8 @@
 //   schema spark-json <StructType>   what DDL cannot say (containsNull, valueContainsNull)
 //   schema avro <Avro schema>        the model's types Spark lacks (time, uuid)
 //   option <field> <value>           a ValidatorOptions field: rescued_column, file_path_key
-//                                    (`none` for empty), max_depth, allow_new_fields (true|false)
+//                                    (`none` for empty), max_depth, allow_new_fields (true|false),
+//                                    ignore_unknown_fields (true|false)
 //   csv-header <row>                 CsvLayout::header, written as a `csv` row
 //   csv-columns <n>,<n>,...          CsvLayout::columns: a schema field index per CSV column,
 //                                    -1 unknown, -2 case variant, -3 repeated
@@ -384,6 +385,8 @@ class FileRunner {
         options_.max_depth = static_cast<uint32_t>(*ParseInt(rest));
       } else if (key == "allow_new_fields" && (rest == "true" || rest == "false")) {
         options_.allow_new_fields = rest == "true";
+      } else if (key == "ignore_unknown_fields" && (rest == "true" || rest == "false")) {
+        options_.ignore_unknown_fields = rest == "true";
       } else {
         ADD_FAILURE_AT(path(), d.line) << "unknown option or bad value: " << d.value;
         return false;

@@ -99,8 +99,7 @@ std::vector<Action> Transaction::Actions(const CommitOptions& options, int64_t n
   out.push_back(CommitInfo{std::move(info)});
   if (protocol_ && (!snapshot_ || !(snapshot_->protocol == *protocol_))) out.push_back(*protocol_);
   if (metadata_ && (!snapshot_ || !(snapshot_->metadata == *metadata_))) out.push_back(*metadata_);
-  if (txn_) {
-    Txn t = *txn_;
+  for (Txn t : txns_) {
     if (!t.last_updated) t.last_updated = now_ms;
     out.push_back(std::move(t));
   }
@@ -133,7 +132,9 @@ Status Transaction::CheckWinner(int64_t version, const std::vector<Action>& winn
                            "update.",
                            version);
     }
-    if (const auto* t = std::get_if<Txn>(&a); t != nullptr && txn_ && t->app_id == txn_->app_id) {
+    const auto* t = std::get_if<Txn>(&a);
+    if (t != nullptr && std::any_of(txns_.begin(), txns_.end(),
+                                    [&](const Txn& mine) { return mine.app_id == t->app_id; })) {
       return ConflictError("DELTA_CONCURRENT_TRANSACTION", "ConcurrentTransactionException",
                            fmt::format("This error occurs when multiple streaming queries are "
                                        "using the same checkpoint to write into this table "

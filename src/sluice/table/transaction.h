@@ -72,7 +72,9 @@ class Transaction {
 
   void AddFile(table::AddFile add) { adds_.push_back(std::move(add)); }
   void RemoveFile(table::RemoveFile remove) { removes_.push_back(std::move(remove)); }
-  void SetTxn(Txn txn) { txn_ = std::move(txn); }
+  /// An idempotent writer's (appId, version); several for several appIds (one per Kafka
+  /// partition). A concurrent commit of one of them is DELTA_CONCURRENT_TRANSACTION.
+  void SetTxn(Txn txn) { txns_.push_back(std::move(txn)); }
   /// The transaction's result depends on every file of the snapshot (an overwrite, adding a
   /// CHECK constraint): a concurrent append then conflicts.
   void ReadAllFiles() { read_all_files_ = true; }
@@ -97,7 +99,7 @@ class Transaction {
   std::optional<Metadata> metadata_;
   std::vector<table::AddFile> adds_;
   std::vector<table::RemoveFile> removes_;
-  std::optional<Txn> txn_;
+  std::vector<Txn> txns_;
   bool read_all_files_ = false;
   std::string txn_id_ = RandomUuid();
 };

@@ -145,6 +145,7 @@ Result<PassResult> RunPass(const std::shared_ptr<FileSystem>& fs, const std::str
   ro.threads = options.threads;
   ro.csv = options.csv;
   ro.rescued_column = rescue ? options.rescued_column : "";
+  ro.ignore_unknown_fields = options.ignore_unknown_fields;
   ro.progress = options.progress;
   Result<data::ValidateReport> report =
       data::ValidateFiles(inputs, validate, ro, *out.files, *quarantine);
@@ -319,9 +320,11 @@ class TableWriter {
 
   // An idempotent writer's version the table holds already: nothing to do.
   bool AlreadyCommitted() {
-    if (!options_.txn || snapshot_ == nullptr) return false;
-    auto it = snapshot_->app_versions.find(options_.txn->app_id);
-    if (it == snapshot_->app_versions.end() || it->second < options_.txn->version) return false;
+    if (options_.txns.empty() || snapshot_ == nullptr) return false;
+    for (const Txn& t : options_.txns) {
+      auto it = snapshot_->app_versions.find(t.app_id);
+      if (it == snapshot_->app_versions.end() || it->second < t.version) return false;
+    }
     result_.outcome = WriteOutcome::kSkipped;
     result_.version = snapshot_->version;
     result_.schema = snapshot_->schema;
@@ -511,6 +514,7 @@ class TableWriter {
           "[DELTA_NOT_NULL_CONSTRAINT_VIOLATED] NOT NULL constraint violated for column: {}.",
           findings.not_null.front());
     } else if (!findings.retyped.empty() && options_.parse_mode == data::ParseMode::kPermissive &&
+               !options_.quarantine_mismatches &&
                target_.schema->struct_type()->FindField(options_.rescued_column) == nullptr) {
       why = fmt::format("values of {} do not fit the table's type; see the report",
                         *findings.retyped.begin());
@@ -546,7 +550,7 @@ class TableWriter {
 
   CommitOptions CommitInfoOf(uint64_t removed) const {
     CommitOptions co;
-    co.operation = "WRITE";
+    co.operation = options_.operation.empty() ? "WRITE" : options_.operation;
     co.operation_parameters.Set(
         "mode", JsonValue::String(result_.created                          ? "ErrorIfExists"
                                   : options_.mode == WriteMode::kOverwrite ? "Overwrite"
@@ -570,6 +574,12 @@ class TableWriter {
     metric("numOutputRows", pass_.files->rows());
     metric("numOutputBytes", pass_.files->bytes());
     if (removed > 0) metric("numRemovedFiles", removed);
+    for (const auto& [key, value] : options_.operation_parameters) {
+      co.operation_parameters.Set(key, JsonValue::String(value));
+    }
+    for (const auto& [key, value] : options_.operation_metrics) {
+      co.operation_metrics.Set(key, JsonValue::String(value));
+    }
     return co;
   }
 
@@ -580,7 +590,14 @@ class TableWriter {
     }
     SLUICE_ASSIGN_OR_RETURN(uint64_t removed, RemoveReplaced());
     for (const AddFile& a : pass_.files->adds()) txn_->AddFile(a);
-    if (options_.txn) txn_->SetTxn(*options_.txn);
+    for (const Txn& t : options_.txns) txn_->SetTxn(t);
+    if (options_.before_commit) {
+      Status kept = options_.before_commit(pass_.quarantine, pass_.report);
+      if (!kept.has_value()) {
+        pass_.files->Abort();
+        return Fail(kept.error());
+      }
+    }
     Result<CommitResult> committed = txn_->Commit(CommitInfoOf(removed));
     if (!committed.has_value()) {
       pass_.files->Abort();

@@ -60,9 +60,25 @@ struct TableWriteOptions {
   std::optional<parquet::Codec> codec;
   size_t row_group_bytes = size_t{128} << 20;
   uint64_t max_rows_per_file = 0;
-  /// An idempotent writer's (appId, version): a version at or below the one the table holds
-  /// for appId is skipped; otherwise it is committed with the data.
-  std::optional<Txn> txn;
+  /// An idempotent writer's (appId, version) pairs: when the table holds every appId at or
+  /// above its version the write is skipped; otherwise they are committed with the data.
+  std::vector<Txn> txns;
+  /// Keys the schema lacks are dropped, not rescued nor quarantined (Spark's reader with a
+  /// schema; Auto Loader's `none` mode without a rescued-data column).
+  bool ignore_unknown_fields = false;
+  /// A value that does not fit its column's type, with no rescued-data column to keep it: the
+  /// record is quarantined (true) or the whole write refused, as a DataFrame write is (false).
+  bool quarantine_mismatches = false;
+  /// commitInfo: the operation (default "WRITE") and parameters and metrics added to the
+  /// writer's own (strings, as Delta writes them).
+  std::string operation;
+  std::vector<std::pair<std::string, std::string>> operation_parameters;
+  std::vector<std::pair<std::string, std::string>> operation_metrics;
+  /// Called once the data files are written and the commit is about to be attempted, with the
+  /// quarantine lines and the validation report of the write: a caller that must not lose them
+  /// keeps them durably first. An error stops the write before the commit.
+  std::function<Status(std::string_view quarantine, const data::ValidateReport& report)>
+      before_commit;
   std::function<void(const data::Progress&)> progress;
 };
 
