@@ -173,7 +173,8 @@ Result<table::TableWriteOptions> WriteOptions(const WriteFlags& f,
   if (f.txn_app_id.empty() != (f.txn_version < 0)) {
     return InvalidArgument("--txn-app-id and --txn-version go together");
   }
-  if (!f.txn_app_id.empty()) o.txns.push_back(table::Txn{f.txn_app_id, f.txn_version, std::nullopt});
+  if (!f.txn_app_id.empty())
+    o.txns.push_back(table::Txn{f.txn_app_id, f.txn_version, std::nullopt});
   return o;
 }
 

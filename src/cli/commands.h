@@ -23,6 +23,8 @@ void RegisterCatCommand(CLI::App& app, int& exit_code);
 void RegisterInferCommand(CLI::App& app, int& exit_code);
 /// `sluice registry serve|register|get|list|versions|compat|config|delete|hash-password`.
 void RegisterRegistryCommand(CLI::App& app, int& exit_code);
+/// `sluice ingest SOURCE --to TABLE --checkpoint CKPT`.
+void RegisterIngestCommand(CLI::App& app, int& exit_code);
 /// `sluice decode FILE` and `sluice encode FILE.jsonl` (Confluent-framed Avro messages).
 void RegisterWireCommands(CLI::App& app, int& exit_code);
 

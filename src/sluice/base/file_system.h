@@ -112,6 +112,11 @@ class FileSystem {
   virtual Status RemoveFile(std::string_view path) = 0;
   /// Move a file to a new name, replacing what was there.
   virtual Status Rename(std::string_view from, std::string_view to) = 0;
+  /// Cut `path` to its first `offset` bytes, then write `data` after them, synced before it
+  /// returns; a missing file is created (offset must then be 0). Repeating a call that was cut
+  /// short leaves the same file, which is what a log appended to exactly once needs.
+  /// kInvalidArgument when the file is shorter than `offset`.
+  virtual Status AppendAt(std::string_view path, uint64_t offset, std::string_view data) = 0;
 
   static constexpr size_t kDefaultMaxRead = size_t{1} << 30;
 };
@@ -140,6 +145,7 @@ class MemoryFileSystem final : public FileSystem {
   Status CreateDirs(std::string_view path) override;
   Status RemoveFile(std::string_view path) override;
   Status Rename(std::string_view from, std::string_view to) override;
+  Status AppendAt(std::string_view path, uint64_t offset, std::string_view data) override;
 
   /// Set a file's modification time (tests of discovery by time). kNotFound if absent.
   Status SetModifiedTime(std::string_view path, int64_t modified_ms);

@@ -143,11 +143,26 @@ void ExerciseExclusiveRace(FileSystem& fs, const std::string& root) {
   EXPECT_EQ(*fs.ListDir(root + "/race"), std::vector<std::string>{"00000001.json"});
 }
 
+// AppendAt cuts to the offset and appends: redoing an append cut short gives the same file.
+void ExerciseAppendAt(FileSystem& fs, const std::string& root) {
+  ASSERT_TRUE(fs.CreateDirs(root + "/log").has_value());
+  const std::string path = root + "/log/q.jsonl";
+  ASSERT_TRUE(fs.AppendAt(path, 0, "a\n").has_value());
+  ASSERT_TRUE(fs.AppendAt(path, 2, "b\n").has_value());
+  EXPECT_EQ(*fs.ReadFile(path), "a\nb\n");
+  // The second append again, as after a crash before its end was recorded.
+  ASSERT_TRUE(fs.AppendAt(path, 2, "b\n").has_value());
+  EXPECT_EQ(*fs.ReadFile(path), "a\nb\n");
+  EXPECT_EQ(fs.AppendAt(path, 99, "c").error().code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(*fs.ReadFile(path), "a\nb\n");
+}
+
 TEST(FileSystemTest, MemoryFileSystem) {
   MemoryFileSystem fs;
   ExerciseFileSystem(fs, "/mem");
   ExerciseStreams(fs, "/mem");
   ExerciseExclusiveRace(fs, "/mem");
+  ExerciseAppendAt(fs, "/mem");
   ASSERT_TRUE(fs.SetModifiedTime("/mem/s/y", 42).has_value());
   EXPECT_EQ(fs.Stat("/mem/s/y")->modified_ms, 42);
 }
@@ -159,6 +174,7 @@ TEST(FileSystemTest, LocalFileSystem) {
   ExerciseFileSystem(*fs, root);
   ExerciseStreams(*fs, root);
   ExerciseExclusiveRace(*fs, root);
+  ExerciseAppendAt(*fs, root);
   std::filesystem::remove_all(root);
 }
 

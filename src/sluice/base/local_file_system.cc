@@ -314,6 +314,31 @@ class LocalFileSystemImpl final : public FileSystem {
     return Ok();
   }
 
+  Status AppendAt(std::string_view path, uint64_t offset, std::string_view data) override {
+    std::string p(path);
+    Fd fd(::open(p.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+    if (fd.get() < 0) return ErrnoError("cannot open", path, errno);
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0) return ErrnoError("cannot stat", path, errno);
+    if (static_cast<uint64_t>(st.st_size) < offset) {
+      return InvalidArgument(
+          fmt::format("{}: {} bytes, shorter than the offset {}", path, st.st_size, offset));
+    }
+    if (::ftruncate(fd.get(), static_cast<off_t>(offset)) != 0) {
+      return ErrnoError("cannot truncate", path, errno);
+    }
+    uint64_t at = offset;
+    while (!data.empty()) {
+      ssize_t n = ::pwrite(fd.get(), data.data(), data.size(), static_cast<off_t>(at));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return ErrnoError("write failed", path, errno);
+      data.remove_prefix(static_cast<size_t>(n));
+      at += static_cast<uint64_t>(n);
+    }
+    if (::fsync(fd.get()) != 0) return ErrnoError("fsync failed", path, errno);
+    return fd.Close(path);
+  }
+
   Result<std::unique_ptr<SequentialFile>> OpenSequential(std::string_view path) override {
     SLUICE_ASSIGN_OR_RETURN(auto opened, OpenForRead(path));
     auto& [fd, st] = opened;

@@ -196,6 +196,22 @@ Status MemoryFileSystem::Rename(std::string_view from, std::string_view to) {
   return Ok();
 }
 
+Status MemoryFileSystem::AppendAt(std::string_view path, uint64_t offset, std::string_view data) {
+  std::lock_guard lock(mu_);
+  auto it = files_.find(path);
+  const std::string empty;
+  const std::string& old = it == files_.end() ? empty : *it->second.data;
+  if (old.size() < offset) {
+    return InvalidArgument(
+        fmt::format("{}: {} bytes, shorter than the offset {}", path, old.size(), offset));
+  }
+  std::string next = old.substr(0, offset);
+  next.append(data);
+  Entry e{std::make_shared<const std::string>(std::move(next)), NowMs()};
+  files_.insert_or_assign(std::string(path), std::move(e));
+  return Ok();
+}
+
 Status MemoryFileSystem::SetModifiedTime(std::string_view path, int64_t modified_ms) {
   std::lock_guard lock(mu_);
   auto it = files_.find(path);

@@ -282,6 +282,7 @@ class TableWriter {
     snapshot_ = txn_->snapshot();
     result_.read_version = txn_->read_version();
     if (AlreadyCommitted()) return result_;
+    if (options_.check_snapshot) SLUICE_TRY(options_.check_snapshot(snapshot_));
     typed_ = options_.data_schema != nullptr || options_.format == data::RecordFormat::kParquet;
     if (snapshot_ == nullptr || options_.overwrite_schema) {
       SLUICE_TRY(PlanFromData());
@@ -551,12 +552,15 @@ class TableWriter {
   CommitOptions CommitInfoOf(uint64_t removed) const {
     CommitOptions co;
     co.operation = options_.operation.empty() ? "WRITE" : options_.operation;
-    co.operation_parameters.Set(
-        "mode", JsonValue::String(result_.created                          ? "ErrorIfExists"
-                                  : options_.mode == WriteMode::kOverwrite ? "Overwrite"
-                                                                           : "Append"));
-    co.operation_parameters.Set("partitionBy",
-                                JsonValue::String(PartitionList(metadata_.partition_columns)));
+    if (options_.operation.empty()) {
+      // A DataFrame write's parameters; a named operation (a stream's) brings its own.
+      co.operation_parameters.Set(
+          "mode", JsonValue::String(result_.created                          ? "ErrorIfExists"
+                                    : options_.mode == WriteMode::kOverwrite ? "Overwrite"
+                                                                             : "Append"));
+      co.operation_parameters.Set("partitionBy",
+                                  JsonValue::String(PartitionList(metadata_.partition_columns)));
+    }
     if (options_.merge_schema) {
       co.operation_parameters.Set("mergeSchema", JsonValue::String("true"));
     }
@@ -574,6 +578,11 @@ class TableWriter {
     metric("numOutputRows", pass_.files->rows());
     metric("numOutputBytes", pass_.files->bytes());
     if (removed > 0) metric("numRemovedFiles", removed);
+    if (options_.validation_metrics) {
+      metric("numSourceRows", pass_.report.records_in);
+      metric("numRescuedRows", pass_.report.rescued);
+      metric("numQuarantinedRows", pass_.report.quarantined + pass_.files->quarantined());
+    }
     for (const auto& [key, value] : options_.operation_parameters) {
       co.operation_parameters.Set(key, JsonValue::String(value));
     }

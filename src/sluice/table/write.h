@@ -79,6 +79,12 @@ struct TableWriteOptions {
   /// keeps them durably first. An error stops the write before the commit.
   std::function<Status(std::string_view quarantine, const data::ValidateReport& report)>
       before_commit;
+  /// Called with the snapshot the write reads (nullptr for a new table) before anything is
+  /// written: an error (a precondition the caller's state needs) stops the write.
+  std::function<Status(const Snapshot* snapshot)> check_snapshot;
+  /// operationMetrics also account for the records read: numSourceRows, numRescuedRows,
+  /// numQuarantinedRows.
+  bool validation_metrics = false;
   std::function<void(const data::Progress&)> progress;
 };
 

@@ -1,0 +1,218 @@
+// `sluice ingest SOURCE --to TABLE --checkpoint CKPT ...`: a folder (or a Kafka topic) landed
+// into a Delta table batch by batch with Auto Loader's options (sluice::ingest).
+#include <fmt/format.h>
+
+#include <atomic>
+#include <csignal>
+#include <filesystem>
+
+#include "cli/cli_common.h"
+#include "cli/commands.h"
+#include "cli/data_flags.h"
+#include "sluice/base/strings.h"
+#include "sluice/ingest/ingest.h"
+#include "sluice/report/diff_render.h"
+#include "sluice/report/ingest_render.h"
+
+namespace sluice::cli {
+namespace {
+
+std::atomic<bool> g_stop{false};
+void StopOnSignal(int) { g_stop = true; }
+
+struct IngestFlags {
+  std::string source;
+  std::string table;
+  std::string checkpoint;
+  std::string input_format = "auto";
+  std::string schema_location;
+  std::string mode;
+  bool infer_column_types = false;
+  std::string hints;
+  std::string rescued_column;
+  std::string schema;
+  std::string schema_from;
+  std::string pattern;
+  double min_file_age = 0;
+  size_t max_files = 1000;
+  uint64_t max_bytes = 0;
+  std::string quarantine;
+  std::string report;
+  bool once = false;
+  bool watch = false;
+  double interval = 10;
+  std::string partition_by;
+  std::vector<std::string> properties;
+  bool allow_new_checkpoint = false;
+  unsigned threads = 0;
+  std::string format = "text";
+  bool quiet = false;
+  CsvFlags csv;
+};
+
+std::string Absolute(const std::string& path) {
+  std::error_code ec;
+  auto abs = std::filesystem::absolute(path, ec);
+  return ec ? path : abs.lexically_normal().string();
+}
+
+Result<ingest::IngestOptions> Options(const IngestFlags& f) {
+  ingest::IngestOptions o;
+  o.source = Absolute(f.source);
+  while (o.source.size() > 1 && o.source.back() == '/') o.source.pop_back();
+  o.table = Absolute(f.table);
+  o.checkpoint = Absolute(f.checkpoint);
+  if (!f.schema_location.empty()) o.schema_location = Absolute(f.schema_location);
+  if (f.input_format != "auto") {
+    // cloudFiles.format "json" is JSON lines, as Auto Loader reads it.
+    SLUICE_ASSIGN_OR_RETURN(
+        o.format, data::ParseRecordFormat(f.input_format == "json" ? "jsonl" : f.input_format));
+  }
+  SLUICE_ASSIGN_OR_RETURN(o.csv, f.csv.Build());
+  if (!f.schema.empty()) {
+    SLUICE_ASSIGN_OR_RETURN(LoadedSchema loaded, LoadSchema(f.schema, f.schema_from));
+    o.schema = loaded.schema;
+  }
+  if (!f.mode.empty()) {
+    SLUICE_ASSIGN_OR_RETURN(o.evolution_mode, ingest::ParseEvolutionMode(f.mode));
+  }
+  o.auto_loader.infer_column_types = f.infer_column_types;
+  o.auto_loader.schema_hints = f.hints;
+  if (!f.hints.empty()) {
+    if (auto hints = data::ParseSchemaHints(f.hints); !hints.has_value()) {
+      return Fail(hints.error().WithContext("--schema-hints"));
+    }
+  }
+  if (!f.rescued_column.empty()) {
+    o.auto_loader.rescued_data_column = f.rescued_column;
+    o.rescued_column_given = true;
+  }
+  o.pattern = f.pattern;
+  o.min_file_age_ms = static_cast<int64_t>(f.min_file_age * 1000);
+  if (f.max_files == 0) return InvalidArgument("--max-files-per-batch must be at least 1");
+  o.max_files_per_batch = f.max_files;
+  o.max_bytes_per_batch = f.max_bytes;
+  o.quarantine = f.quarantine.empty() ? "" : Absolute(f.quarantine);
+  o.report = f.report.empty() ? "" : Absolute(f.report);
+  for (std::string_view c : SplitString(f.partition_by, ',')) {
+    std::string t(TrimWhitespace(c));
+    if (!t.empty()) o.partition_by.push_back(t);
+  }
+  for (const std::string& p : f.properties) {
+    size_t eq = p.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return InvalidArgument("--property takes KEY=VALUE, not '" + p + "'");
+    }
+    o.table_properties.emplace_back(p.substr(0, eq), p.substr(eq + 1));
+  }
+  o.allow_new_checkpoint = f.allow_new_checkpoint;
+  o.threads = f.threads;
+  return o;
+}
+
+// failOnNewColumns and refused batches: the reason on stderr, the schema change on stdout.
+int ReportStop(const ingest::IngestStop& stop, bool json) {
+  fmt::print(stderr, "sluice ingest: stopped: {}\n", stop.message);
+  if (stop.kind == ingest::IngestStop::Kind::kNewColumns && stop.before && stop.after) {
+    auto diff = evolution::Diff(*stop.before, *stop.after);
+    auto text = report::Render(diff, {"schema", "batch"},
+                               json ? report::Format::kJson : report::Format::kText);
+    if (text.has_value()) fmt::print("{}", *text);
+  }
+  return kExitFindings;
+}
+
+int RunIngest(const IngestFlags& f) {
+  if (Status cpu = CheckCpu(); !cpu.has_value()) return ReportError(cpu.error());
+  auto options = Options(f);
+  if (!options.has_value()) return ReportError(options.error());
+  const bool json = f.format == "json";
+  ingest::RunControl control;
+  control.watch = f.watch;
+  control.interval_ms = static_cast<int64_t>(f.interval * 1000);
+  control.stop = &g_stop;
+  control.on_batch = [&](const ingest::BatchReport& r) {
+    if (f.quiet && !json) return;
+    auto text = report::Render(r, json ? report::Format::kJson : report::Format::kText);
+    if (text.has_value()) {
+      fmt::print("{}", *text);
+      std::fflush(stdout);
+    }
+  };
+  if (f.watch) {
+    std::signal(SIGINT, StopOnSignal);
+    std::signal(SIGTERM, StopOnSignal);
+  }
+  auto run = ingest::RunFolderIngest(*options, control);
+  if (!run.has_value()) return ReportError(run.error());
+  if (run->stopped) return ReportStop(*run->stopped, json);
+  if (!f.quiet && !json && run->batches.empty()) {
+    fmt::print(stderr, "sluice ingest: no new files in {}\n", options->source);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void RegisterIngestCommand(CLI::App& app, int& exit_code) {
+  auto flags = std::make_shared<IngestFlags>();
+  IngestFlags& f = *flags;
+  CLI::App* cmd = app.add_subcommand(
+      "ingest",
+      "Land new files of a folder into a Delta table, batch by batch, exactly once, evolving the "
+      "schema as Auto Loader does");
+  cmd->add_option("source", f.source, "The folder to read (its files, recursively)")->required();
+  cmd->add_option("--to", f.table, "The Delta table written (created when absent)")->required();
+  cmd->add_option("--checkpoint", f.checkpoint,
+                  "Folder of the ingest's state (what was read, batch by batch)")
+      ->required();
+  cmd->add_option("--input-format", f.input_format,
+                  "cloudFiles.format: json (JSON lines), csv, parquet, avro, or auto (default)")
+      ->transform(OneOf({"json", "jsonl", "csv", "parquet", "avro", "auto"}));
+  cmd->add_option("--schema-location", f.schema_location,
+                  "cloudFiles.schemaLocation: where schema versions live (default: the "
+                  "checkpoint)");
+  cmd->add_option("--schema-evolution-mode", f.mode,
+                  "cloudFiles.schemaEvolutionMode: addNewColumns (default without --schema), "
+                  "addNewColumnsWithTypeWidening, rescue, failOnNewColumns, none (default with "
+                  "--schema)");
+  cmd->add_flag("--infer-column-types", f.infer_column_types,
+                "cloudFiles.inferColumnTypes: infer types (default: JSON and CSV leaves are "
+                "strings)");
+  cmd->add_option("--schema-hints", f.hints,
+                  "cloudFiles.schemaHints, e.g. 'amount DECIMAL(10,2), tags MAP<STRING,STRING>'");
+  cmd->add_option("--rescued-column", f.rescued_column,
+                  "rescuedDataColumn (default _rescued_data; naming it makes `none` rescue)");
+  cmd->add_option("--schema", f.schema, "The schema to read with (any schema language)");
+  cmd->add_option("--from", f.schema_from, "The --schema's format, when detection is not enough");
+  cmd->add_option("--pattern", f.pattern, "pathGlobFilter: a glob file names must match");
+  cmd->add_option("--min-file-age", f.min_file_age,
+                  "Seconds a file must be unchanged before it is read (files still being "
+                  "written wait)");
+  cmd->add_option("--max-files-per-batch", f.max_files,
+                  "cloudFiles.maxFilesPerTrigger (default 1000)");
+  cmd->add_option("--max-bytes-per-batch", f.max_bytes,
+                  "cloudFiles.maxBytesPerTrigger, a soft limit in bytes (default: none)");
+  cmd->add_option("--quarantine", f.quarantine,
+                  "Quarantined records as JSON lines, appended once per batch (default: "
+                  "CKPT/quarantine.jsonl)");
+  cmd->add_option("--report", f.report, "Batch reports as JSON lines, appended once per batch");
+  auto* once =
+      cmd->add_flag("--once", f.once, "Process what is there and exit (availableNow; the default)");
+  auto* watch = cmd->add_flag("--watch", f.watch, "Keep looking for new files until stopped");
+  once->excludes(watch);
+  cmd->add_option("--interval", f.interval, "--watch: seconds between looks (default 10)");
+  cmd->add_option("--partition-by", f.partition_by, "A new table's partition columns");
+  cmd->add_option("--property", f.properties, "A new table's property KEY=VALUE (repeatable)");
+  cmd->add_flag("--allow-new-checkpoint", f.allow_new_checkpoint,
+                "Start a new checkpoint although the table holds batches of this source from "
+                "another one (they are written again)");
+  AddThreadsFlag(cmd, f.threads);
+  cmd->add_option("--format", f.format, "Batch lines: text (default) or json")
+      ->transform(OneOf({"text", "json"}));
+  cmd->add_flag("-q,--quiet", f.quiet, "No batch lines");
+  f.csv.Register(cmd);
+  cmd->callback([flags, &exit_code] { exit_code = RunIngest(*flags); });
+}
+
+}  // namespace sluice::cli

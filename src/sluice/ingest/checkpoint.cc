@@ -1,0 +1,282 @@
+#include "sluice/ingest/checkpoint.h"
+
+#include <sqlite3.h>
+
+#include <chrono>
+#include <initializer_list>
+#include <map>
+#include <variant>
+
+#include "sluice/base/file_system.h"
+#include "sluice/table/transaction.h"
+
+namespace sluice::ingest {
+
+using Param = std::variant<std::nullptr_t, int64_t, std::string_view>;
+using Row = std::vector<std::optional<std::string>>;
+
+// The few statements the checkpoint runs, over one connection. SQLite is the store the issue
+// names: one file, transactions, durable commits (synchronous=FULL in WAL mode).
+class Checkpoint::Db {
+ public:
+  explicit Db(sqlite3* db) : db_(db) {}
+  ~Db() { sqlite3_close(db_); }
+
+  Result<std::vector<Row>> Query(std::string_view sql, std::initializer_list<Param> params = {}) {
+    sqlite3_stmt* stmt = nullptr;
+    if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr) !=
+        SQLITE_OK) {
+      return IoError("checkpoint database: " + std::string(sqlite3_errmsg(db_)));
+    }
+    int i = 1;
+    for (const Param& p : params) {
+      if (const auto* v = std::get_if<int64_t>(&p)) {
+        sqlite3_bind_int64(stmt, i, *v);
+      } else if (const auto* t = std::get_if<std::string_view>(&p)) {
+        sqlite3_bind_text64(stmt, i, t->data(), t->size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+      } else {
+        sqlite3_bind_null(stmt, i);
+      }
+      ++i;
+    }
+    std::vector<Row> rows;
+    for (;;) {
+      int rc = sqlite3_step(stmt);
+      if (rc == SQLITE_DONE) break;
+      if (rc != SQLITE_ROW) {
+        std::string message = sqlite3_errmsg(db_);
+        sqlite3_finalize(stmt);
+        return IoError("checkpoint database: " + message);
+      }
+      Row row;
+      for (int c = 0; c < sqlite3_column_count(stmt); ++c) {
+        if (sqlite3_column_type(stmt, c) == SQLITE_NULL) {
+          row.emplace_back();
+        } else {
+          const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, c));
+          row.emplace_back(std::string(text, static_cast<size_t>(sqlite3_column_bytes(stmt, c))));
+        }
+      }
+      rows.push_back(std::move(row));
+    }
+    sqlite3_finalize(stmt);
+    return rows;
+  }
+
+  Status Exec(std::string_view sql, std::initializer_list<Param> params = {}) {
+    SLUICE_ASSIGN_OR_RETURN(auto rows, Query(sql, params));
+    (void)rows;
+    return Ok();
+  }
+
+ private:
+  sqlite3* db_;
+};
+
+namespace {
+
+constexpr const char* kSchema[] = {
+    "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS batches(id INTEGER PRIMARY KEY, state TEXT NOT NULL, "
+    "schema_version INTEGER NOT NULL DEFAULT -1, table_version INTEGER NOT NULL DEFAULT -1, "
+    "quarantine TEXT NOT NULL DEFAULT '', report TEXT NOT NULL DEFAULT '', "
+    "quarantine_offset INTEGER NOT NULL DEFAULT -1, report_offset INTEGER NOT NULL DEFAULT -1, "
+    "started_ms INTEGER NOT NULL DEFAULT 0)",
+    "CREATE TABLE IF NOT EXISTS files(path TEXT PRIMARY KEY, size INTEGER NOT NULL, "
+    "modified_ms INTEGER NOT NULL, batch INTEGER NOT NULL, reason TEXT)",
+    "CREATE INDEX IF NOT EXISTS files_batch ON files(batch)",
+    "CREATE TABLE IF NOT EXISTS ranges(batch INTEGER NOT NULL, topic TEXT NOT NULL, "
+    "part INTEGER NOT NULL, from_offset INTEGER NOT NULL, until_offset INTEGER NOT NULL, "
+    "PRIMARY KEY(batch, topic, part))",
+};
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+int64_t ToInt(const std::optional<std::string>& v) { return v ? std::stoll(*v) : -1; }
+
+BatchState StateOf(const std::string& s) {
+  if (s == "committed") return BatchState::kCommitted;
+  if (s == "done") return BatchState::kDone;
+  return BatchState::kPlanned;
+}
+
+// BEGIN IMMEDIATE .. COMMIT around `body`, rolled back when it fails.
+template <typename F>
+Status InTransaction(Checkpoint::Db& db, F&& body) {
+  SLUICE_TRY(db.Exec("BEGIN IMMEDIATE"));
+  Status s = body();
+  if (!s.has_value()) {
+    (void)db.Exec("ROLLBACK");
+    return s;
+  }
+  return db.Exec("COMMIT");
+}
+
+}  // namespace
+
+Checkpoint::~Checkpoint() = default;
+
+Result<std::unique_ptr<Checkpoint>> Checkpoint::Open(const std::string& dir,
+                                                     const CheckpointIdentity& identity) {
+  SLUICE_TRY(LocalFileSystem()->CreateDirs(dir));
+  std::unique_ptr<Checkpoint> ckpt(new Checkpoint());
+  ckpt->path_ = dir + "/checkpoint.db";
+  sqlite3* raw = nullptr;
+  if (sqlite3_open_v2(ckpt->path_.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                      nullptr) != SQLITE_OK) {
+    std::string message = raw ? sqlite3_errmsg(raw) : "out of memory";
+    sqlite3_close(raw);
+    return IoError("cannot open the checkpoint " + ckpt->path_ + ": " + message);
+  }
+  ckpt->db_ = std::make_unique<Db>(raw);
+  sqlite3_busy_timeout(raw, 30000);
+  Db& db = *ckpt->db_;
+  for (const char* pragma : {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL"}) {
+    if (auto r = db.Query(pragma); !r.has_value()) {
+      return Fail(r.error().WithContext(ckpt->path_));
+    }
+  }
+  Status made = InTransaction(db, [&]() -> Status {
+    for (const char* s : kSchema) SLUICE_TRY(db.Exec(s));
+    SLUICE_ASSIGN_OR_RETURN(auto rows, db.Query("SELECT key, value FROM meta"));
+    if (rows.empty()) {
+      ckpt->created_ = true;
+      ckpt->id_ = table::RandomUuid();
+      for (auto [k, v] : {std::pair<std::string_view, std::string_view>{"id", ckpt->id_},
+                          {"kind", identity.kind},
+                          {"source", identity.source},
+                          {"table", identity.table}}) {
+        SLUICE_TRY(db.Exec("INSERT INTO meta(key, value) VALUES(?, ?)", {k, v}));
+      }
+      std::string created = std::to_string(NowMs());
+      return db.Exec("INSERT INTO meta(key, value) VALUES('created_ms', ?)",
+                     {std::string_view(created)});
+    }
+    std::map<std::string, std::string> meta;
+    for (const Row& r : rows) meta[*r[0]] = *r[1];
+    ckpt->id_ = meta["id"];
+    auto differs = [&](const char* key, const std::string& want) -> Status {
+      if (meta[key] == want) return Ok();
+      return InvalidArgument("the checkpoint " + dir + " belongs to the " + key + " " + meta[key] +
+                             ", not " + want + ": give each source and table its own checkpoint");
+    };
+    SLUICE_TRY(differs("kind", identity.kind));
+    SLUICE_TRY(differs("source", identity.source));
+    return differs("table", identity.table);
+  });
+  if (!made.has_value()) return Fail(made.error());
+  return ckpt;
+}
+
+Result<std::set<std::string>> Checkpoint::KnownFiles() {
+  SLUICE_ASSIGN_OR_RETURN(auto rows, db_->Query("SELECT path FROM files"));
+  std::set<std::string> out;
+  for (const Row& r : rows) out.insert(*r[0]);
+  return out;
+}
+
+Result<std::optional<Batch>> Checkpoint::OpenBatch() {
+  SLUICE_ASSIGN_OR_RETURN(
+      auto rows, db_->Query("SELECT id, state, schema_version, table_version, quarantine, report, "
+                            "quarantine_offset, report_offset, started_ms FROM batches "
+                            "WHERE state != 'done' ORDER BY id DESC LIMIT 1"));
+  if (rows.empty()) return std::optional<Batch>();
+  const Row& r = rows[0];
+  Batch b;
+  b.id = ToInt(r[0]);
+  b.state = StateOf(*r[1]);
+  b.schema_version = ToInt(r[2]);
+  b.table_version = ToInt(r[3]);
+  b.quarantine = r[4].value_or("");
+  b.report = r[5].value_or("");
+  b.quarantine_offset = ToInt(r[6]);
+  b.report_offset = ToInt(r[7]);
+  b.started_ms = ToInt(r[8]);
+  SLUICE_ASSIGN_OR_RETURN(
+      auto files,
+      db_->Query("SELECT path, size, modified_ms FROM files WHERE batch = ? ORDER BY rowid",
+                 {b.id}));
+  for (const Row& f : files)
+    b.files.push_back({*f[0], static_cast<uint64_t>(ToInt(f[1])), ToInt(f[2])});
+  SLUICE_ASSIGN_OR_RETURN(
+      auto ranges, db_->Query("SELECT topic, part, from_offset, until_offset FROM ranges WHERE "
+                              "batch = ? ORDER BY topic, part",
+                              {b.id}));
+  for (const Row& g : ranges) {
+    b.ranges.push_back({*g[0], static_cast<int32_t>(ToInt(g[1])), ToInt(g[2]), ToInt(g[3])});
+  }
+  return std::optional<Batch>(std::move(b));
+}
+
+Result<int64_t> Checkpoint::NextBatchId() {
+  SLUICE_ASSIGN_OR_RETURN(auto rows, db_->Query("SELECT MAX(id) FROM batches"));
+  return rows.empty() || !rows[0][0] ? int64_t{0} : ToInt(rows[0][0]) + 1;
+}
+
+Status Checkpoint::Plan(const Batch& batch) {
+  return InTransaction(*db_, [&]() -> Status {
+    SLUICE_TRY(db_->Exec("INSERT INTO batches(id, state, started_ms) VALUES(?, 'planned', ?)",
+                         {batch.id, batch.started_ms}));
+    for (const BatchFile& f : batch.files) {
+      SLUICE_TRY(db_->Exec(
+          "INSERT INTO files(path, size, modified_ms, batch) VALUES(?, ?, ?, ?)",
+          {std::string_view(f.path), static_cast<int64_t>(f.size), f.modified_ms, batch.id}));
+    }
+    for (const PartitionRange& g : batch.ranges) {
+      SLUICE_TRY(
+          db_->Exec("INSERT INTO ranges(batch, topic, part, from_offset, until_offset) "
+                    "VALUES(?, ?, ?, ?, ?)",
+                    {batch.id, std::string_view(g.topic), int64_t{g.partition}, g.from, g.until}));
+    }
+    return Ok();
+  });
+}
+
+Status Checkpoint::Drop(int64_t batch) {
+  return InTransaction(*db_, [&]() -> Status {
+    SLUICE_TRY(db_->Exec("DELETE FROM files WHERE batch = ?", {batch}));
+    SLUICE_TRY(db_->Exec("DELETE FROM ranges WHERE batch = ?", {batch}));
+    return db_->Exec("DELETE FROM batches WHERE id = ?", {batch});
+  });
+}
+
+Status Checkpoint::Stage(int64_t batch, int64_t schema_version, const std::string& quarantine,
+                         const std::string& report) {
+  return db_->Exec("UPDATE batches SET schema_version = ?, quarantine = ?, report = ? WHERE id = ?",
+                   {schema_version, std::string_view(quarantine), std::string_view(report), batch});
+}
+
+Status Checkpoint::MarkCommitted(int64_t batch, int64_t table_version, int64_t quarantine_offset,
+                                 int64_t report_offset) {
+  return db_->Exec(
+      "UPDATE batches SET state = 'committed', table_version = ?, quarantine_offset = ?, "
+      "report_offset = ? WHERE id = ?",
+      {table_version, quarantine_offset, report_offset, batch});
+}
+
+Status Checkpoint::MarkDone(int64_t batch) {
+  return db_->Exec("UPDATE batches SET state = 'done', quarantine = '' WHERE id = ?", {batch});
+}
+
+Status Checkpoint::RecordUnreadable(const UnreadableFile& file) {
+  return db_->Exec(
+      "INSERT OR REPLACE INTO files(path, size, modified_ms, batch, reason) VALUES(?, ?, ?, ?, ?)",
+      {std::string_view(file.file.path), static_cast<int64_t>(file.file.size),
+       file.file.modified_ms, file.batch, std::string_view(file.reason)});
+}
+
+Result<std::vector<std::string>> Checkpoint::RecentReports(size_t n) {
+  SLUICE_ASSIGN_OR_RETURN(
+      auto rows, db_->Query("SELECT report FROM (SELECT id, report FROM batches WHERE state = "
+                            "'done' ORDER BY id DESC LIMIT ?) ORDER BY id",
+                            {static_cast<int64_t>(n)}));
+  std::vector<std::string> out;
+  for (const Row& r : rows) out.push_back(r[0].value_or(""));
+  return out;
+}
+
+}  // namespace sluice::ingest

@@ -1,0 +1,57 @@
+#include "sluice/ingest/inference.h"
+
+#include <utility>
+
+#include "sluice/data/auto_loader.h"
+
+namespace sluice::ingest {
+namespace {
+
+Result<schema::SchemaPtr> AppendRescued(const schema::Schema& schema, const std::string& column) {
+  if (column.empty() || schema.struct_type()->FindField(column) != nullptr) {
+    return schema::Schema::FromStruct(schema.struct_type());
+  }
+  std::vector<schema::Field> fields = schema.fields();
+  fields.emplace_back(column, schema::Type::String(), true);
+  return schema::Schema::Make(std::move(fields));
+}
+
+}  // namespace
+
+Result<schema::SchemaPtr> InferSchemaOf(const IngestOptions& options,
+                                        const std::vector<std::string>& files,
+                                        data::RecordFormat format) {
+  data::InferRunOptions ro;
+  ro.fs = options.fs;
+  ro.format = format;
+  ro.threads = options.threads;
+  ro.csv = options.csv;
+  const bool text = format == data::RecordFormat::kJsonLines ||
+                    format == data::RecordFormat::kJson || format == data::RecordFormat::kCsv;
+  // Malformed records are quarantined when read; they say nothing about the schema.
+  ro.json.mode = data::ParseMode::kDropMalformed;
+  ro.json.auto_loader = options.auto_loader;
+  ro.csv_infer.infer_schema = options.auto_loader.infer_column_types;
+  ro.csv_infer.null_value = options.csv.null_value;
+  ro.csv_infer.auto_loader = options.auto_loader;
+  SLUICE_ASSIGN_OR_RETURN(data::InferResult inferred, data::InferFiles(files, ro));
+  if (text) {
+    return inferred.schema;  // hints and the rescued column are applied by the inference
+  }
+  // Typed files: their own schemas, then hints and the rescued column as Auto Loader does.
+  SLUICE_ASSIGN_OR_RETURN(auto hints, data::ParseSchemaHints(options.auto_loader.schema_hints));
+  SLUICE_ASSIGN_OR_RETURN(schema::SchemaPtr hinted,
+                          data::ApplySchemaHints(*inferred.schema, hints));
+  return AppendRescued(*hinted, options.auto_loader.rescued_data_column);
+}
+
+Result<schema::SchemaPtr> WithRescuedColumn(const schema::Schema& schema,
+                                            const IngestOptions& options) {
+  // Type mismatches go to the rescued-data column in every mode; `none` keeps one only when it
+  // is named, as Auto Loader's rescuedDataColumn option.
+  const bool rescues =
+      EffectiveMode(options) != EvolutionMode::kNone || options.rescued_column_given;
+  return AppendRescued(schema, rescues ? options.auto_loader.rescued_data_column : "");
+}
+
+}  // namespace sluice::ingest

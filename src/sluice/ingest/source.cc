@@ -1,0 +1,62 @@
+#include <utility>
+
+#include "sluice/ingest/inference.h"
+#include "sluice/ingest/source_internal.h"
+#include "sluice/table/history.h"
+
+namespace sluice::ingest {
+
+Result<std::unique_ptr<Checkpoint>> OpenCheckpoint(const IngestOptions& options,
+                                                   const std::string& kind) {
+  if (options.source.empty() || options.table.empty() || options.checkpoint.empty()) {
+    return InvalidArgument("an ingest needs a source, a table and a checkpoint");
+  }
+  SLUICE_ASSIGN_OR_RETURN(
+      std::unique_ptr<Checkpoint> checkpoint,
+      Checkpoint::Open(options.checkpoint, {kind, options.source, options.table}));
+  if (!checkpoint->created() || options.allow_new_checkpoint) return checkpoint;
+  auto history = table::TableHistory(*options.fs, options.table);
+  if (!history.has_value()) {
+    if (history.error().code() == ErrorCode::kNotFound) return checkpoint;
+    return Fail(history.error());
+  }
+  for (const table::HistoryEntry& e : *history) {
+    if (e.operation != "STREAMING UPDATE") continue;
+    const JsonValue* source = e.operation_parameters.Find("source");
+    const JsonValue* query = e.operation_parameters.Find("queryId");
+    if (source == nullptr || !source->is_string() || source->as_string() != options.source) {
+      continue;
+    }
+    if (query != nullptr && query->is_string() && query->as_string() == checkpoint->id()) continue;
+    return InvalidArgument(
+        "the table " + options.table + " holds batches ingested from " + options.source +
+        " by checkpoint " + (query != nullptr && query->is_string() ? query->as_string() : "?") +
+        " (version " + std::to_string(e.version) + "), but " + options.checkpoint +
+        " is a new checkpoint: its files would be written again. Restore that checkpoint, or "
+        "pass --allow-new-checkpoint to ingest everything again");
+  }
+  return checkpoint;
+}
+
+Result<SchemaVersion> EnsureSchema(const IngestOptions& options, SchemaLocation& location,
+                                   const std::function<Result<schema::SchemaPtr>()>& infer) {
+  SLUICE_ASSIGN_OR_RETURN(std::optional<SchemaVersion> latest, location.Latest());
+  if (options.schema) {
+    SLUICE_ASSIGN_OR_RETURN(schema::SchemaPtr given, WithRescuedColumn(*options.schema, options));
+    if (latest && latest->schema->Equals(*given)) return std::move(*latest);
+    if (latest && latest->reason.starts_with("batch ")) {
+      // The given schema evolved since (addNewColumns with a schema): keep the evolved one
+      // unless the user changed the given schema itself.
+      SLUICE_ASSIGN_OR_RETURN(auto versions, location.All());
+      for (const SchemaVersion& v : versions) {
+        if (v.reason == "given" && v.schema->Equals(*given)) return std::move(*latest);
+      }
+    }
+    return location.Write(*given, "given");
+  }
+  if (latest) return std::move(*latest);
+  SLUICE_ASSIGN_OR_RETURN(schema::SchemaPtr inferred, infer());
+  return location.Write(*inferred, "inferred");
+}
+
+}  // namespace sluice::ingest
