@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "sluice/data/auto_loader.h"
+#include "sluice/ingest/schema_evolution.h"
 
 namespace sluice::ingest {
 namespace {
@@ -21,6 +22,25 @@ Result<schema::SchemaPtr> AppendRescued(const schema::Schema& schema, const std:
 Result<schema::SchemaPtr> InferSchemaOf(const IngestOptions& options,
                                         const std::vector<std::string>& files,
                                         data::RecordFormat format) {
+  if (format == data::RecordFormat::kCsv && files.size() > 1) {
+    // Auto Loader reads each CSV file by its own header: infer file by file, merge by name.
+    schema::SchemaPtr merged;
+    EvolveOptions eo;
+    eo.widen = true;
+    eo.conflicts_become_string = true;
+    eo.case_sensitive = options.auto_loader.case_sensitive;
+    eo.rescued_column = options.auto_loader.rescued_data_column;
+    for (const std::string& f : files) {
+      SLUICE_ASSIGN_OR_RETURN(schema::SchemaPtr one, InferSchemaOf(options, {f}, format));
+      if (merged == nullptr) {
+        merged = std::move(one);
+        continue;
+      }
+      SLUICE_ASSIGN_OR_RETURN(SchemaEvolution next, EvolveSchema(*merged, *one, eo));
+      merged = std::move(next.schema);
+    }
+    return merged;
+  }
   data::InferRunOptions ro;
   ro.fs = options.fs;
   ro.format = format;

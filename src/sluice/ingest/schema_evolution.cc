@@ -95,6 +95,12 @@ class Evolver {
       out_.widened.push_back(path);
       return incoming;
     }
+    if (options_.conflicts_become_string && !current->Equals(*incoming, false) &&
+        !(options_.widen && CanWiden(*incoming, *current)) &&
+        current->kind() != TypeKind::kString) {
+      out_.widened.push_back(path);
+      return Type::String();
+    }
     return current;
   }
 

@@ -28,6 +28,9 @@ struct EvolveOptions {
   bool case_sensitive = false;
   /// Never added from the batch (the rescued-data column the inference appends).
   std::string rescued_column = "_rescued_data";
+  /// Two atomic types that neither widens to become a string (Spark's compatibleType default):
+  /// merging the schemas inferred from several files, not evolving a schema.
+  bool conflicts_become_string = false;
 };
 
 /// Auto Loader's widening table: byte -> short, int, long, decimal, double; short -> int, long,

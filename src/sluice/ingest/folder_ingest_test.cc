@@ -1,0 +1,345 @@
+// The folder source end to end on the local file system (the checkpoint is SQLite on disk):
+// seed 004's landing folder, every evolution mode, restarts, a lost checkpoint, unreadable and
+// half-written files, a table changed under the ingest.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "sluice/base/json.h"
+#include "sluice/dialects/spark/spark.h"
+#include "sluice/ingest/ingest.h"
+#include "sluice/ingest/schema_location.h"
+#include "sluice/table/scan.h"
+#include "sluice/table/snapshot.h"
+#include "sluice/table/write.h"
+
+namespace sluice::ingest {
+namespace {
+
+namespace fs = std::filesystem;
+
+class NullByteSink final : public ByteSink {
+ public:
+  Status Write(std::string_view) override { return Ok(); }
+};
+
+class FolderIngestTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = fs::temp_directory_path() /
+            ("sluice_ingest_" + std::to_string(::getpid()) + "_" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(root_);
+    fs::create_directories(root_ / "land");
+    options_.source = (root_ / "land").string();
+    options_.table = (root_ / "table").string();
+    options_.checkpoint = (root_ / "ckpt").string();
+    options_.threads = 1;
+  }
+  void TearDown() override { fs::remove_all(root_); }
+
+  void Land(const std::string& name, const std::string& text) {
+    fs::create_directories((root_ / "land" / name).parent_path());
+    std::ofstream(root_ / "land" / name) << text;
+    // Distinct modification times keep the discovery order the landing order.
+    auto t = fs::file_time_type::clock::now() + std::chrono::seconds(++landed_ - 1000);
+    fs::last_write_time(root_ / "land" / name, t);
+  }
+
+  IngestRun Run(const IngestOptions& options) {
+    auto run = RunFolderIngest(options, {});
+    EXPECT_TRUE(run.has_value()) << run.error().message();
+    return run.has_value() ? *run : IngestRun{};
+  }
+  IngestRun Run() { return Run(options_); }
+
+  // The table's rows, each as a map of column to JSON text.
+  std::vector<std::map<std::string, std::string>> Rows() {
+    std::vector<std::map<std::string, std::string>> out;
+    auto scanned = table::ScanTable(
+        LocalFileSystem(), options_.table, {}, [&](std::string_view row) -> Status {
+          auto json = ParseJson(row);
+          if (!json.has_value()) return Fail(json.error());
+          std::map<std::string, std::string> m;
+          for (const JsonMember& member : json->members()) {
+            m[member.key] = member.value.is_string() ? member.value.as_string()
+                            : member.value.is_null() ? "null"
+                                                     : member.value.number_text();
+          }
+          out.push_back(std::move(m));
+          return Ok();
+        });
+    EXPECT_TRUE(scanned.has_value()) << scanned.error().message();
+    return out;
+  }
+
+  std::vector<std::string> Columns() {
+    auto snapshot = table::LoadSnapshot(*LocalFileSystem(), options_.table);
+    std::vector<std::string> out;
+    if (!snapshot.has_value()) return out;
+    for (const schema::Field& f : snapshot->schema->fields()) out.push_back(f.name());
+    return out;
+  }
+
+  std::string ReadFile(const fs::path& p) {
+    std::ifstream in(p);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
+
+  fs::path root_;
+  IngestOptions options_;
+  int landed_ = 0;
+};
+
+TEST_F(FolderIngestTest, Seed004NewColumnJoinsWithoutStoppingAndMismatchesAreRescued) {
+  options_.auto_loader.infer_column_types = true;
+  Land("orders-001.json",
+       "{\"order_id\":1,\"customer\":\"ann\",\"amount\":10.5}\n"
+       "{\"order_id\":2,\"customer\":\"bob\",\"amount\":20.0}\n");
+  IngestRun first = Run();
+  ASSERT_EQ(first.batches.size(), 1u);
+  EXPECT_EQ(first.batches[0].written, 2u);
+  EXPECT_EQ(first.schema_version, 0);
+  EXPECT_EQ(Columns(),
+            (std::vector<std::string>{"amount", "customer", "order_id", "_rescued_data"}));
+
+  Land("orders-002.json",
+       "{\"order_id\":3,\"customer\":\"cy\",\"amount\":5.0,\"coupon\":\"X1\"}\n"
+       "{\"order_id\":\"four\",\"customer\":\"di\",\"amount\":7.0}\n"
+       "{broken\n");
+  IngestRun second = Run();
+  ASSERT_FALSE(second.stopped);
+  ASSERT_EQ(second.batches.size(), 1u);
+  const BatchReport& b = second.batches[0];
+  EXPECT_EQ(b.records_in, 3u);
+  EXPECT_EQ(b.written, 2u);
+  EXPECT_EQ(b.rescued, 1u);
+  EXPECT_EQ(b.quarantined, 1u);
+  EXPECT_TRUE(b.invariant_holds());
+  EXPECT_EQ(b.added_columns, std::vector<std::string>{"coupon"});
+  EXPECT_EQ(second.schema_version, 1);
+  auto cols = Columns();
+  EXPECT_NE(std::find(cols.begin(), cols.end(), "coupon"), cols.end());
+
+  auto rows = Rows();
+  ASSERT_EQ(rows.size(), 4u);
+  int rescued = 0;
+  for (auto& r : rows) {
+    if (r["customer"] == "cy") {
+      EXPECT_EQ(r["coupon"], "X1");
+    }
+    if (r["customer"] == "di") {
+      EXPECT_EQ(r["order_id"], "null");
+      EXPECT_NE(r["_rescued_data"].find("\"order_id\":\"four\""), std::string::npos);
+      ++rescued;
+    }
+  }
+  EXPECT_EQ(rescued, 1);
+  // The malformed line is in the quarantine, once; a third run reads nothing.
+  std::string quarantine = ReadFile(root_ / "ckpt" / "quarantine.jsonl");
+  EXPECT_NE(quarantine.find("{broken"), std::string::npos);
+  EXPECT_EQ(Run().batches.size(), 0u);
+  EXPECT_EQ(ReadFile(root_ / "ckpt" / "quarantine.jsonl"), quarantine);
+  EXPECT_EQ(Rows().size(), 4u);
+
+  // The commit says what the batch did.
+  auto snapshot = table::LoadSnapshot(*LocalFileSystem(), options_.table);
+  ASSERT_TRUE(snapshot.has_value());
+  EXPECT_EQ(snapshot->app_versions.at(second.checkpoint_id), 1);
+}
+
+TEST_F(FolderIngestTest, StringsUnlessInferColumnTypesAndHintsWin) {
+  options_.auto_loader.schema_hints = "amount DECIMAL(10,2)";
+  Land("a.json", "{\"id\":1,\"amount\":2.5,\"tags\":{\"k\":\"v\"}}\n");
+  Run();
+  auto snapshot = table::LoadSnapshot(*LocalFileSystem(), options_.table);
+  ASSERT_TRUE(snapshot.has_value());
+  EXPECT_EQ(dialects::spark::WriteDdl(*snapshot->schema).value,
+            "amount DECIMAL(10,2),id STRING,tags STRUCT<k: STRING>,_rescued_data STRING");
+}
+
+TEST_F(FolderIngestTest, FailOnNewColumnsStopsAndWritesNothingOfTheBatch) {
+  options_.evolution_mode = EvolutionMode::kFailOnNewColumns;
+  Land("1.json", "{\"id\":\"1\"}\n");
+  ASSERT_EQ(Run().batches.size(), 1u);
+  Land("2.json", "{\"id\":\"2\",\"extra\":\"x\"}\n");
+  IngestRun stopped = Run();
+  ASSERT_TRUE(stopped.stopped);
+  EXPECT_EQ(stopped.stopped->kind, IngestStop::Kind::kNewColumns);
+  EXPECT_EQ(stopped.stopped->columns, std::vector<std::string>{"extra"});
+  EXPECT_EQ(Rows().size(), 1u);
+  // The file is not consumed: after switching to addNewColumns it is read.
+  options_.evolution_mode = EvolutionMode::kAddNewColumns;
+  IngestRun resumed = Run();
+  ASSERT_EQ(resumed.batches.size(), 1u);
+  EXPECT_EQ(resumed.batches[0].added_columns, std::vector<std::string>{"extra"});
+  EXPECT_EQ(Rows().size(), 2u);
+}
+
+TEST_F(FolderIngestTest, RescueModeKeepsTheSchemaAndRescuesNewColumns) {
+  options_.evolution_mode = EvolutionMode::kRescue;
+  Land("1.json", "{\"id\":\"1\"}\n");
+  Run();
+  Land("2.json", "{\"id\":\"2\",\"extra\":\"x\"}\n");
+  IngestRun run = Run();
+  ASSERT_EQ(run.batches.size(), 1u);
+  EXPECT_EQ(run.batches[0].rescued, 1u);
+  EXPECT_EQ(run.schema_version, 0);
+  EXPECT_EQ(Columns(), (std::vector<std::string>{"id", "_rescued_data"}));
+  bool found = false;
+  for (auto& r : Rows()) {
+    if (r["id"] == "2") found = r["_rescued_data"].find("\"extra\":\"x\"") != std::string::npos;
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST_F(FolderIngestTest, NoneModeWithASchemaIgnoresNewColumnsAndQuarantinesMismatches) {
+  auto schema = dialects::spark::ReadDdl("id BIGINT, name STRING");
+  ASSERT_TRUE(schema.has_value());
+  options_.schema = schema->value;  // mode defaults to none with a schema
+  Land("1.json", "{\"id\":1,\"name\":\"a\",\"extra\":true}\n{\"id\":\"x\",\"name\":\"b\"}\n");
+  IngestRun run = Run();
+  ASSERT_EQ(run.batches.size(), 1u);
+  EXPECT_EQ(run.batches[0].written, 1u);
+  EXPECT_EQ(run.batches[0].quarantined, 1u);
+  EXPECT_EQ(Columns(), (std::vector<std::string>{"id", "name"}));
+  EXPECT_NE(ReadFile(root_ / "ckpt" / "quarantine.jsonl").find("type_mismatch"), std::string::npos);
+}
+
+TEST_F(FolderIngestTest, TypeWideningModeWidensAlongAutoLoadersTable) {
+  auto schema = dialects::spark::ReadDdl("id INT, amount INT");
+  ASSERT_TRUE(schema.has_value());
+  options_.schema = schema->value;
+  options_.evolution_mode = EvolutionMode::kAddNewColumnsWithTypeWidening;
+  options_.auto_loader.infer_column_types = true;
+  // JSON numbers without a fraction infer as BIGINT: INT widens to it.
+  Land("1.json", "{\"id\":1,\"amount\":3000000000}\n");
+  IngestRun first = Run();
+  ASSERT_EQ(first.batches.size(), 1u);
+  EXPECT_EQ(first.batches[0].widened_columns, (std::vector<std::string>{"amount", "id"}));
+  // A string where a number was is no widening: rescued, the type kept.
+  Land("2.json", "{\"id\":2,\"amount\":\"lots\",\"note\":\"big\"}\n");
+  IngestRun second = Run();
+  ASSERT_EQ(second.batches.size(), 1u);
+  EXPECT_TRUE(second.batches[0].widened_columns.empty());
+  EXPECT_EQ(second.batches[0].added_columns, std::vector<std::string>{"note"});
+  EXPECT_EQ(second.batches[0].rescued, 1u);
+  auto snapshot = table::LoadSnapshot(*LocalFileSystem(), options_.table);
+  ASSERT_TRUE(snapshot.has_value());
+  EXPECT_EQ(snapshot->schema->struct_type()->FindField("amount")->type()->kind(),
+            schema::TypeKind::kInt64);
+  bool big = false;
+  for (auto& r : Rows()) big = big || r["amount"] == "3000000000";
+  EXPECT_TRUE(big);
+}
+
+TEST_F(FolderIngestTest, ALostCheckpointIsRefusedRatherThanWritingTwice) {
+  Land("1.json", "{\"id\":\"1\"}\n");
+  Run();
+  fs::remove_all(root_ / "ckpt");
+  auto again = RunFolderIngest(options_, {});
+  ASSERT_FALSE(again.has_value());
+  EXPECT_NE(again.error().message().find("new checkpoint"), std::string::npos);
+  EXPECT_EQ(Rows().size(), 1u);
+  options_.allow_new_checkpoint = true;
+  Run();
+  EXPECT_EQ(Rows().size(), 2u);
+}
+
+TEST_F(FolderIngestTest, ACheckpointOfAnotherSourceIsRefused) {
+  Land("1.json", "{\"id\":\"1\"}\n");
+  Run();
+  IngestOptions other = options_;
+  other.source = (root_ / "elsewhere").string();
+  auto run = RunFolderIngest(other, {});
+  ASSERT_FALSE(run.has_value());
+  EXPECT_NE(run.error().message().find("belongs to the source"), std::string::npos);
+}
+
+TEST_F(FolderIngestTest, UnreadableFilesAreQuarantinedWholeAndTheRestIsWritten) {
+  options_.format = data::RecordFormat::kParquet;
+  Land("bad.parquet", "PAR1 this is not a parquet file at all PAR1");
+  auto schema = dialects::spark::ReadDdl("id BIGINT");
+  ASSERT_TRUE(schema.has_value());
+  options_.schema = schema->value;
+  IngestRun run = Run();
+  ASSERT_EQ(run.batches.size(), 1u);
+  EXPECT_EQ(run.batches[0].unreadable_files, 1u);
+  std::string quarantine = ReadFile(root_ / "ckpt" / "quarantine.jsonl");
+  EXPECT_NE(quarantine.find("unreadable_file"), std::string::npos);
+  EXPECT_NE(quarantine.find("bad.parquet"), std::string::npos);
+  EXPECT_EQ(Run().batches.size(), 0u);  // not read again
+}
+
+TEST_F(FolderIngestTest, HiddenAndYoungFilesWaitAndBatchesAreCut) {
+  Land(".orders-3.json.tmp", "{\"id\":\"half\n");
+  Land("_SUCCESS", "");
+  Land("day=1/a.json", "{\"id\":\"1\"}\n");
+  Land("day=2/b.json", "{\"id\":\"2\"}\n");
+  Land("c.json", "{\"id\":\"3\"}\n");
+  std::ofstream(root_ / "land" / "young.json") << "{\"id\":\"4\"}\n";  // modified now
+  options_.min_file_age_ms = 60000;
+  options_.max_files_per_batch = 2;
+  IngestRun run = Run();
+  ASSERT_EQ(run.batches.size(), 2u);
+  EXPECT_EQ(run.batches[0].files.size(), 2u);
+  EXPECT_EQ(run.batches[1].files.size(), 1u);
+  EXPECT_EQ(Rows().size(), 3u);
+  options_.min_file_age_ms = 0;
+  EXPECT_EQ(Run().batches.size(), 1u);
+  EXPECT_EQ(Rows().size(), 4u);
+}
+
+TEST_F(FolderIngestTest, CsvLandingReadsByHeader) {
+  options_.format = data::RecordFormat::kCsv;
+  options_.auto_loader.infer_column_types = true;
+  Land("1.csv", "id,name\n1,ann\n2,bob\n");
+  Land("2.csv", "name,id,city\ncy,3,Oslo\n");
+  IngestRun run = Run();
+  ASSERT_EQ(run.batches.size(), 1u);
+  EXPECT_EQ(run.batches[0].written, 3u);
+  bool oslo = false;
+  for (auto& r : Rows()) oslo = oslo || (r["city"] == "Oslo" && r["id"] == "3");
+  EXPECT_TRUE(oslo);
+}
+
+TEST_F(FolderIngestTest, ATableChangedUnderTheIngestStopsIt) {
+  Land("1.json", "{\"id\":\"1\",\"n\":\"x\"}\n");
+  Run();
+  // Someone replaces the table's schema: `n` is now a number.
+  auto data = root_ / "replacement.jsonl";
+  std::ofstream(data) << "{\"id\":\"9\",\"n\":9}\n";
+  table::TableWriteOptions w;
+  w.mode = table::WriteMode::kOverwrite;
+  w.overwrite_schema = true;
+  NullByteSink none;
+  auto replaced = table::WriteTable(LocalFileSystem(), options_.table, {data.string()}, w, none);
+  ASSERT_TRUE(replaced.has_value());
+  ASSERT_EQ(replaced->outcome, table::WriteOutcome::kCommitted);
+  Land("2.json", "{\"id\":\"2\",\"n\":\"y\"}\n");
+  IngestRun run = Run();
+  ASSERT_TRUE(run.stopped);
+  EXPECT_EQ(run.stopped->kind, IngestStop::Kind::kRejected);
+  EXPECT_EQ(Rows().size(), 1u);  // the replacement's row only
+}
+
+TEST_F(FolderIngestTest, SchemaVersionsAreKeptInTheSchemaLocation) {
+  options_.schema_location = (root_ / "schemas").string();
+  Land("1.json", "{\"a\":\"1\"}\n");
+  Run();
+  Land("2.json", "{\"a\":\"2\",\"b\":\"3\"}\n");
+  Run();
+  SchemaLocation location(LocalFileSystem(), options_.schema_location);
+  auto all = location.All();
+  ASSERT_TRUE(all.has_value());
+  ASSERT_EQ(all->size(), 2u);
+  EXPECT_EQ((*all)[0].reason, "inferred");
+  EXPECT_EQ((*all)[1].reason, "batch 1 added b");
+  EXPECT_TRUE(fs::exists(root_ / "schemas" / "_schemas" / "1"));
+}
+
+}  // namespace
+}  // namespace sluice::ingest
