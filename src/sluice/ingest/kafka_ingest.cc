@@ -1,0 +1,506 @@
+#include "sluice/ingest/kafka_ingest.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <map>
+#include <thread>
+#include <utility>
+
+#include "sluice/base/json_writer.h"
+#include "sluice/base/strings.h"
+#include "sluice/data/avro_binary.h"
+#include "sluice/data/avro_container.h"
+#include "sluice/data/wire_format.h"
+#include "sluice/dialects/avro/avro_convert.h"
+#include "sluice/ingest/batch_internal.h"
+#include "sluice/ingest/kafka_client.h"
+#include "sluice/ingest/schema_evolution.h"
+#include "sluice/ingest/source_internal.h"
+#include "sluice/registry/client.h"
+#include "sluice/table/snapshot.h"
+
+namespace sluice::ingest {
+namespace {
+
+using schema::Field;
+using schema::Type;
+
+std::string AppId(const std::string& group, const TopicPartition& tp) {
+  return "kafka:" + group + ":" + tp.topic + ":" + std::to_string(tp.partition);
+}
+
+// Spark's Kafka source columns (key and header values as binary, base64 in the records).
+std::vector<Field> MetadataFields() {
+  auto header = Type::Struct({Field("key", Type::String()), Field("value", Type::Binary())});
+  return {Field("key", Type::Binary()),
+          Field("topic", Type::String()),
+          Field("partition", Type::Int32()),
+          Field("offset", Type::Int64()),
+          Field("timestamp", Type::Timestamp()),
+          Field("timestampType", Type::Int32()),
+          Field("headers", *Type::Array(*header))};
+}
+
+std::string Base64(std::string_view bytes) { return Base64Encode(bytes); }
+
+// Appends Spark's Kafka columns to a record's JSON object text (`{...}`), the value's own
+// fields winning where names meet.
+void AppendMetadata(const KafkaMessage& m, const JsonValue& record, std::string& line) {
+  line.pop_back();  // the closing brace
+  auto add = [&](std::string_view key, const std::string& json) {
+    if (record.Find(key) != nullptr) return;
+    if (line.size() > 1) line += ',';
+    JsonWriter w;
+    w.String(key);
+    line += w.str();
+    line += ':';
+    line += json;
+  };
+  auto str = [](std::string_view s) {
+    JsonWriter w;
+    w.String(s);
+    return w.str();
+  };
+  add("key", m.key ? str(Base64(*m.key)) : "null");
+  add("topic", str(m.topic));
+  add("partition", std::to_string(m.partition));
+  add("offset", std::to_string(m.offset));
+  add("timestamp", m.timestamp_type < 0 ? "null" : std::to_string(m.timestamp_ms * 1000));
+  add("timestampType", std::to_string(m.timestamp_type));
+  std::string headers = "[";
+  for (const KafkaHeader& h : m.headers) {
+    if (headers.size() > 1) headers += ',';
+    headers += "{\"key\":" + str(h.key) + ",\"value\":" + (h.value ? str(Base64(*h.value)) : "null") +
+               "}";
+  }
+  add("headers", headers + "]");
+  line += '}';
+}
+
+std::string PoisonLine(const KafkaMessage& m, const std::string& reason) {
+  JsonValue line = JsonValue::Object();
+  line.Set("topic", JsonValue::String(m.topic));
+  line.Set("partition", JsonValue::Int(m.partition));
+  line.Set("offset", JsonValue::Int(m.offset));
+  line.Set("error", JsonValue::String(reason));
+  JsonValue violation = JsonValue::Object();
+  violation.Set("path", JsonValue::String(""));
+  violation.Set("kind", JsonValue::String("undecodable"));
+  JsonValue violations = JsonValue::Array();
+  violations.Append(std::move(violation));
+  line.Set("violations", std::move(violations));
+  line.Set("raw", m.value ? JsonValue::String(Base64(*m.value)) : JsonValue::Null());
+  line.Set("raw_encoding", JsonValue::String("base64"));
+  return ToJson(line) + "\n";
+}
+
+// The writer schemas of a topic, fetched from the registry once each.
+class WriterSchemas {
+ public:
+  explicit WriterSchemas(std::unique_ptr<registry::Client> client)
+      : client_(std::move(client)),
+        cache_([this](int32_t id) -> Result<std::string> { return Fetch(id); }) {}
+
+  struct Writer {
+    std::shared_ptr<const dialects::avro::AvroSchema> schema;
+    std::shared_ptr<const data::AvroDecoder> decoder;
+    schema::SchemaPtr model;
+  };
+
+  Result<const Writer*> Get(int32_t id) {
+    if (auto it = writers_.find(id); it != writers_.end()) return &it->second;
+    SLUICE_ASSIGN_OR_RETURN(auto parsed, cache_.Get(id));
+    SLUICE_ASSIGN_OR_RETURN(data::AvroDecoder decoder, data::AvroDecoder::Make(*parsed));
+    SLUICE_ASSIGN_OR_RETURN(auto model, dialects::avro::ToModel(*parsed));
+    Writer w{parsed, std::make_shared<const data::AvroDecoder>(std::move(decoder)), model.value};
+    return &writers_.emplace(id, std::move(w)).first->second;
+  }
+
+ private:
+  Result<std::string> Fetch(int32_t id) {
+    if (client_ == nullptr) return InvalidArgument("no --registry to look schema ids up in");
+    SLUICE_ASSIGN_OR_RETURN(registry::HttpReply reply,
+                            client_->Call("GET", "/schemas/ids/" + std::to_string(id)));
+    if (reply.status == 404) return NotFound(fmt::format("schema id {} is not in the registry", id));
+    if (reply.status != 200) {
+      return IoError(fmt::format("the registry answered {} for schema id {}: {}", reply.status, id,
+                                 registry::Client::ErrorMessage(reply)));
+    }
+    SLUICE_ASSIGN_OR_RETURN(JsonValue body, ParseJson(reply.body));
+    if (const JsonValue* t = body.Find("schemaType"); t != nullptr && t->is_string() &&
+                                                      t->as_string() != "AVRO") {
+      return InvalidArgument(fmt::format("schema id {} is {}, not Avro", id, t->as_string()));
+    }
+    const JsonValue* text = body.Find("schema");
+    if (text == nullptr || !text->is_string()) {
+      return ParseError(fmt::format("the registry's reply for id {} has no schema", id));
+    }
+    return text->as_string();
+  }
+
+  std::unique_ptr<registry::Client> client_;
+  data::SchemaCache cache_;
+  std::map<int32_t, Writer> writers_;
+};
+
+class KafkaIngest {
+ public:
+  KafkaIngest(const IngestOptions& options, const KafkaIngestOptions& kafka,
+              const RunControl& control, Checkpoint& checkpoint,
+              std::unique_ptr<registry::Client> registry)
+      : options_(options),
+        kafka_(kafka),
+        control_(control),
+        checkpoint_(checkpoint),
+        location_(options.fs,
+                  options.schema_location.empty() ? options.checkpoint : options.schema_location),
+        writers_(std::move(registry)) {}
+
+  Result<IngestRun> Run() {
+    run_.checkpoint_id = checkpoint_.id();
+    SLUICE_TRY(RecoverOpenBatch());
+    KafkaConsumerOptions co;
+    co.brokers = kafka_.brokers;
+    co.group_id = kafka_.group_id;
+    co.topics = {kafka_.topic};
+    co.config = kafka_.config;
+    SLUICE_ASSIGN_OR_RETURN(
+        consumer_, KafkaConsumer::Create(
+                       co, [this](const std::vector<TopicPartition>& tps) { return Assign(tps); },
+                       [this](const std::vector<TopicPartition>& tps) { Revoke(tps); }));
+    Status loop = Loop();
+    Status closed = consumer_->Close();
+    SLUICE_TRY(loop);
+    (void)closed;  // leaving the group cleanly is best effort: the table holds the offsets
+    if (runner_) run_.schema_version = runner_->schema().version;
+    return std::move(run_);
+  }
+
+ private:
+  bool Stopping() const { return control_.stop != nullptr && control_.stop->load(); }
+
+  // A batch a crashed run left: finished when its commit is in the table, else forgotten (its
+  // messages are read again from the offsets the table holds).
+  Status RecoverOpenBatch() {
+    SLUICE_ASSIGN_OR_RETURN(std::optional<Batch> open, checkpoint_.OpenBatch());
+    if (!open) return Ok();
+    SLUICE_TRY(Ready(nullptr));
+    SLUICE_ASSIGN_OR_RETURN(std::optional<BatchReport> recovered, runner_->Recover(*open));
+    if (!recovered) return checkpoint_.Drop(open->id);
+    Report(std::move(*recovered));
+    return Ok();
+  }
+
+  Result<std::map<std::string, int64_t, std::less<>>> TableOffsets() {
+    auto snapshot = table::LoadSnapshot(*options_.fs, options_.table);
+    if (!snapshot.has_value()) {
+      if (snapshot.error().code() == ErrorCode::kNotFound) {
+        return std::map<std::string, int64_t, std::less<>>();
+      }
+      return Fail(snapshot.error());
+    }
+    return std::move(snapshot->app_versions);
+  }
+
+  Result<std::map<TopicPartition, int64_t>> Assign(const std::vector<TopicPartition>& tps) {
+    SLUICE_ASSIGN_OR_RETURN(auto held, TableOffsets());
+    std::map<TopicPartition, int64_t> start;
+    for (const TopicPartition& tp : tps) {
+      Drop(tp);
+      auto it = held.find(AppId(kafka_.group_id, tp));
+      int64_t from = it != held.end() ? it->second
+                     : kafka_.start_at_earliest ? kOffsetBeginning
+                                                : kOffsetEnd;
+      SLUICE_ASSIGN_OR_RETURN(auto marks, consumer_->Watermarks(tp, 10000));
+      if (from == kOffsetBeginning) from = marks.first;
+      if (from == kOffsetEnd) from = marks.second;
+      start[tp] = from;
+      next_[tp] = from;
+      end_[tp] = marks.second;
+    }
+    return start;
+  }
+
+  void Revoke(const std::vector<TopicPartition>& tps) {
+    for (const TopicPartition& tp : tps) {
+      Drop(tp);
+      next_.erase(tp);
+      end_.erase(tp);
+    }
+  }
+
+  // Forget buffered messages of `tp`: its next owner reads them from the table's offset.
+  void Drop(const TopicPartition& tp) {
+    std::erase_if(buffer_, [&](const KafkaMessage& m) {
+      return m.topic == tp.topic && m.partition == tp.partition;
+    });
+  }
+
+  bool AllAtEnd() const {
+    if (next_.empty()) return false;
+    for (const auto& [tp, next] : next_) {
+      auto it = end_.find(tp);
+      if (it != end_.end() && next < it->second) return false;
+    }
+    return true;
+  }
+
+  Status Loop() {
+    const auto started = std::chrono::steady_clock::now();
+    auto last_message = std::chrono::steady_clock::now();
+    for (;;) {
+      if (Stopping() || run_.stopped) break;
+      SLUICE_ASSIGN_OR_RETURN(std::vector<KafkaMessage> got,
+                              consumer_->Poll(kafka_.max_messages_per_batch - buffer_.size(), 200));
+      const auto now = std::chrono::steady_clock::now();
+      for (KafkaMessage& m : got) {
+        next_[{m.topic, m.partition}] = m.offset + 1;
+        buffer_.push_back(std::move(m));
+      }
+      if (!got.empty()) last_message = now;
+      const bool full = buffer_.size() >= kafka_.max_messages_per_batch;
+      const bool idle = now - last_message >= std::chrono::milliseconds(kafka_.idle_ms);
+      const bool done = !control_.watch && AllAtEnd();
+      if (!buffer_.empty() && (full || idle || done)) SLUICE_TRY(WriteBatch());
+      if (!control_.watch) {
+        if (done && buffer_.empty()) break;
+        // A member the group gives no partition has nothing to read.
+        if (next_.empty() && now - started > std::chrono::seconds(30)) break;
+      }
+    }
+    if (!buffer_.empty() && !run_.stopped) SLUICE_TRY(WriteBatch());
+    return Ok();
+  }
+
+  Status Ready(schema::SchemaPtr first) {
+    if (runner_) return Ok();
+    SLUICE_ASSIGN_OR_RETURN(
+        SchemaVersion current, EnsureSchema(options_, location_, [&]() -> Result<schema::SchemaPtr> {
+          if (first == nullptr) return InvalidArgument("no schema yet: no message has been read");
+          return first;
+        }));
+    runner_.emplace(options_, checkpoint_, location_, std::move(current));
+    return Ok();
+  }
+
+  // The model schema of one decoded message (Avro: its writer's), with the metadata columns.
+  Result<schema::SchemaPtr> WithMetadata(schema::SchemaPtr value_schema) {
+    if (!kafka_.with_metadata || value_schema == nullptr) return value_schema;
+    std::vector<Field> fields = value_schema->fields();
+    for (Field& f : MetadataFields()) {
+      if (value_schema->struct_type()->FindField(f.name()) == nullptr) fields.push_back(f);
+    }
+    return schema::Schema::Make(std::move(fields));
+  }
+
+  // Decode one message into `lines`; false with `reason` when it cannot be.
+  Result<bool> Decode(const KafkaMessage& m, std::string& lines, schema::SchemaPtr& batch_schema,
+                      std::string& reason) {
+    if (!m.value) {
+      reason = "a null value (tombstone)";
+      return false;
+    }
+    std::string line;
+    JsonValue record = JsonValue::Object();
+    schema::SchemaPtr value_schema;
+    std::string_view payload = *m.value;
+    if (kafka_.value_format == ValueFormat::kAvro || kafka_.value_format == ValueFormat::kJsonSchema) {
+      auto frame = data::ParseFrame(payload);
+      if (!frame.has_value()) {
+        reason = frame.error().message();
+        return false;
+      }
+      payload = frame->payload;
+      if (kafka_.value_format == ValueFormat::kAvro) {
+        auto writer = writers_.Get(frame->schema_id);
+        if (!writer.has_value()) {
+          if (writer.error().code() == ErrorCode::kIoError) return Fail(writer.error());
+          reason = writer.error().message();
+          return false;
+        }
+        auto datum = (*writer)->decoder->Decode(payload);
+        if (!datum.has_value()) {
+          reason = fmt::format("schema id {}: {}", frame->schema_id, datum.error().message());
+          return false;
+        }
+        data::AppendSparkAvroRow(*(*writer)->schema, *datum, line);
+        value_schema = (*writer)->model;
+        if (kafka_.with_metadata) {
+          auto parsed = ParseJson(line);
+          if (parsed.has_value()) record = std::move(*parsed);
+        }
+      }
+    }
+    if (kafka_.value_format == ValueFormat::kString) {
+      JsonWriter w;
+      w.String(payload);
+      line = "{\"value\":" + w.str() + "}";
+      value_schema = *schema::Schema::Make({Field("value", Type::String())});
+    } else if (kafka_.value_format != ValueFormat::kAvro) {
+      auto parsed = ParseJson(payload);
+      if (!parsed.has_value() || !parsed->is_object()) {
+        reason = parsed.has_value() ? "the value is not a JSON object" : parsed.error().message();
+        return false;
+      }
+      line = ToJson(*parsed);
+      record = std::move(*parsed);
+    }
+    if (kafka_.with_metadata) AppendMetadata(m, record, line);
+    lines += line;
+    lines += '\n';
+    if (value_schema != nullptr) {
+      SLUICE_ASSIGN_OR_RETURN(value_schema, WithMetadata(value_schema));
+      if (batch_schema == nullptr) {
+        batch_schema = value_schema;
+      } else if (!batch_schema->Equals(*value_schema)) {
+        EvolveOptions eo;
+        eo.widen = true;
+        SLUICE_ASSIGN_OR_RETURN(SchemaEvolution merged, EvolveSchema(*batch_schema, *value_schema, eo));
+        batch_schema = merged.schema;
+      }
+    }
+    return true;
+  }
+
+  Status WriteBatch() {
+    SLUICE_ASSIGN_OR_RETURN(int64_t id, checkpoint_.NextBatchId());
+    Batch batch;
+    batch.id = id;
+    batch.started_ms = NowMs();
+    BatchInput input;
+    input.format = data::RecordFormat::kJsonLines;
+    std::string lines;
+    schema::SchemaPtr batch_schema;
+    std::map<TopicPartition, PartitionRange> ranges;
+    for (const KafkaMessage& m : buffer_) {
+      TopicPartition tp{m.topic, m.partition};
+      auto [it, fresh] = ranges.try_emplace(tp, PartitionRange{m.topic, m.partition, m.offset, 0});
+      it->second.until = m.offset + 1;
+      std::string reason;
+      SLUICE_ASSIGN_OR_RETURN(bool ok, Decode(m, lines, batch_schema, reason));
+      if (!ok) {
+        input.source_quarantine += PoisonLine(m, reason);
+        ++input.source_quarantined;
+      }
+    }
+    for (auto& [tp, range] : ranges) {
+      batch.ranges.push_back(range);
+      input.txns.push_back(table::Txn{AppId(kafka_.group_id, tp), range.until, std::nullopt});
+    }
+    SLUICE_TRY(Ready(batch_schema));
+    if (kafka_.value_format == ValueFormat::kAvro || kafka_.value_format == ValueFormat::kString) {
+      input.batch_schema = batch_schema;
+    }
+    const std::string staged = options_.checkpoint + "/staging/batch-" + std::to_string(id) + ".jsonl";
+    if (!lines.empty()) {
+      SLUICE_TRY(options_.fs->CreateDirs(options_.checkpoint + "/staging"));
+      SLUICE_TRY(options_.fs->WriteFile(staged, lines));
+      input.paths.push_back(staged);
+    }
+    // No other member may have written these offsets since the partitions were assigned.
+    input.check_snapshot = [this, ranges](const table::Snapshot* snapshot) -> Status {
+      if (snapshot == nullptr) return Ok();
+      for (const auto& [tp, range] : ranges) {
+        auto it = snapshot->app_versions.find(AppId(kafka_.group_id, tp));
+        if (it != snapshot->app_versions.end() && it->second > range.from) {
+          return Fail(ErrorCode::kConflict,
+                      fmt::format("{} was written up to offset {} by another member of group {}",
+                                  ToString(tp), it->second, kafka_.group_id));
+        }
+      }
+      return Ok();
+    };
+    SLUICE_TRY(checkpoint_.Plan(batch));
+    CrashPoint("batch planned");
+    auto outcome = runner_->Write(batch, input);
+    buffer_.clear();
+    if (!outcome.has_value()) {
+      if (outcome.error().code() != ErrorCode::kConflict) return Fail(outcome.error());
+      // Another member wrote some of these offsets (a rebalance): drop the batch, read again
+      // from what the table holds.
+      SLUICE_TRY(checkpoint_.Drop(batch.id));
+      SLUICE_ASSIGN_OR_RETURN(auto held, TableOffsets());
+      for (auto& [tp, next] : next_) {
+        auto it = held.find(AppId(kafka_.group_id, tp));
+        if (it == held.end()) continue;
+        next = it->second;
+        SLUICE_TRY(consumer_->Seek(tp, next, 10000));
+      }
+      (void)options_.fs->RemoveFile(staged);
+      return Ok();
+    }
+    (void)options_.fs->RemoveFile(staged);
+    if (outcome->stop) {
+      run_.stopped = std::move(outcome->stop);
+      return Ok();
+    }
+    std::map<TopicPartition, int64_t> commit;
+    for (const auto& [tp, range] : ranges) commit[tp] = range.until;
+    (void)consumer_->CommitOffsets(commit);  // informational: the table holds the offsets
+    if (outcome->report) Report(std::move(*outcome->report));
+    return Ok();
+  }
+
+  void Report(BatchReport report) {
+    if (control_.on_batch) control_.on_batch(report);
+    run_.batches.push_back(std::move(report));
+  }
+
+  const IngestOptions& options_;
+  const KafkaIngestOptions& kafka_;
+  const RunControl& control_;
+  Checkpoint& checkpoint_;
+  SchemaLocation location_;
+  WriterSchemas writers_;
+  std::unique_ptr<KafkaConsumer> consumer_;
+  std::optional<BatchRunner> runner_;
+  std::vector<KafkaMessage> buffer_;
+  std::map<TopicPartition, int64_t> next_;
+  std::map<TopicPartition, int64_t> end_;
+  IngestRun run_;
+};
+
+}  // namespace
+
+Result<ValueFormat> ParseValueFormat(std::string_view name) {
+  if (name == "avro") return ValueFormat::kAvro;
+  if (name == "json") return ValueFormat::kJson;
+  if (name == "json-schema") return ValueFormat::kJsonSchema;
+  if (name == "string") return ValueFormat::kString;
+  return InvalidArgument("unknown value format '" + std::string(name) +
+                         "' (avro, json, json-schema, string)");
+}
+
+Result<std::pair<std::string, std::string>> ParseKafkaSource(std::string_view source) {
+  constexpr std::string_view kScheme = "kafka://";
+  if (!source.starts_with(kScheme)) return InvalidArgument("not a kafka:// source");
+  std::string_view rest = source.substr(kScheme.size());
+  size_t slash = rest.find('/');
+  if (slash == std::string_view::npos || slash == 0 || slash + 1 == rest.size()) {
+    return InvalidArgument("a Kafka source is kafka://BROKERS/TOPIC, not '" + std::string(source) +
+                           "'");
+  }
+  return std::pair<std::string, std::string>(std::string(rest.substr(0, slash)),
+                                             std::string(rest.substr(slash + 1)));
+}
+
+Result<IngestRun> RunKafkaIngest(const IngestOptions& options, const KafkaIngestOptions& kafka,
+                                 const RunControl& control) {
+  if (kafka.group_id.empty()) return InvalidArgument("a Kafka ingest needs a --group-id");
+  if (kafka.value_format == ValueFormat::kAvro && kafka.registry_url.empty()) {
+    return InvalidArgument("Avro values need the --registry that holds their schemas");
+  }
+  std::unique_ptr<registry::Client> client;
+  if (!kafka.registry_url.empty()) {
+    registry::ClientOptions co;
+    co.url = kafka.registry_url;
+    co.user_info = kafka.registry_user_info;
+    SLUICE_ASSIGN_OR_RETURN(client, registry::Client::Create(co));
+  }
+  SLUICE_ASSIGN_OR_RETURN(std::unique_ptr<Checkpoint> checkpoint, OpenCheckpoint(options, "kafka"));
+  KafkaIngest ingest(options, kafka, control, *checkpoint, std::move(client));
+  return ingest.Run();
+}
+
+}  // namespace sluice::ingest
