@@ -97,16 +97,6 @@ class AvroContainerReader::Input {
   bool eof_ = false;
 };
 
-namespace {
-
-// Avro's long: a zigzag varint of at most ten bytes.
-struct VarintOutcome {
-  enum Kind : uint8_t { kValue, kEnd, kTruncated, kTooLong } kind = kValue;
-  int64_t value = 0;
-};
-
-}  // namespace
-
 AvroContainerReader::AvroContainerReader(std::string path, const AvroContainerLimits& limits,
                                          std::unique_ptr<Input> in)
     : path_(std::move(path)), limits_(limits), in_(std::move(in)) {}
@@ -126,79 +116,56 @@ Result<std::unique_ptr<AvroContainerReader>> AvroContainerReader::Open(
   return reader;
 }
 
-namespace {
-
-// Reads a long from `in`, naming `what` in errors. Kept outside the class so the header's and
-// the blocks' frames share it.
-template <typename In>
-Result<VarintOutcome> ReadVarint(In& in) {
+Result<int64_t> AvroContainerReader::ReadLong(std::string_view what) {
+  const uint64_t at = in_->offset();
   uint64_t acc = 0;
-  for (int shift = 0; shift < 70; shift += 7) {
-    SLUICE_ASSIGN_OR_RETURN(std::optional<uint8_t> b, in.Byte());
-    if (!b) return VarintOutcome{shift == 0 ? VarintOutcome::kEnd : VarintOutcome::kTruncated, 0};
-    if (shift == 63 && (*b & 0x7e) != 0) return VarintOutcome{VarintOutcome::kTooLong, 0};
+  for (int shift = 0; shift < 64; shift += 7) {
+    SLUICE_ASSIGN_OR_RETURN(std::optional<uint8_t> b, in_->Byte());
+    if (!b) return Corrupt(at, fmt::format("the file ends inside {}", what));
+    // The tenth byte holds the long's last bit: anything above it is not a long.
+    if (shift == 63 && (*b & 0xfe) != 0) break;
     acc |= uint64_t{*b & 0x7fu} << shift;
     if ((*b & 0x80) == 0) {
-      const int64_t v = static_cast<int64_t>(acc >> 1) ^ -static_cast<int64_t>(acc & 1);
-      return VarintOutcome{VarintOutcome::kValue, v};
+      return static_cast<int64_t>(acc >> 1) ^ -static_cast<int64_t>(acc & 1);
     }
   }
-  return VarintOutcome{VarintOutcome::kTooLong, 0};
+  return Corrupt(at, fmt::format("{} is a varint longer than 10 bytes or out of range", what));
 }
 
-}  // namespace
-
-Status AvroContainerReader::ReadHeader() {
-  std::string magic;
-  SLUICE_ASSIGN_OR_RETURN(bool whole, in_->Take(kAvroMagic.size(), &magic));
-  if (!whole || magic != kAvroMagic) {
-    return Corrupt(0, "not an Avro container file: it does not start with the magic \"Obj\\x01\"");
+Status AvroContainerReader::ReadMetadataBytes(std::string_view what, size_t& budget,
+                                              std::string& out) {
+  const uint64_t at = in_->offset();
+  SLUICE_ASSIGN_OR_RETURN(int64_t n, ReadLong(fmt::format("the length of a metadata {}", what)));
+  if (n < 0) return Corrupt(at, fmt::format("a metadata {} has a negative length {}", what, n));
+  if (static_cast<uint64_t>(n) > budget) {
+    return Corrupt(
+        at, fmt::format("the metadata is over the limit of {} bytes", limits_.max_metadata_bytes));
   }
-  // The metadata: a map of bytes, in blocks (a negative count is followed by the block's size).
-  auto read_long = [&](std::string_view what) -> Result<int64_t> {
-    const uint64_t at = in_->offset();
-    SLUICE_ASSIGN_OR_RETURN(VarintOutcome v, ReadVarint(*in_));
-    switch (v.kind) {
-      case VarintOutcome::kValue:
-        return v.value;
-      case VarintOutcome::kEnd:
-      case VarintOutcome::kTruncated:
-        return Corrupt(at, fmt::format("the header ends inside the {}", what));
-      case VarintOutcome::kTooLong:
-        return Corrupt(at, fmt::format("the {} is a varint longer than 10 bytes", what));
-    }
-    return Corrupt(at, "bad varint");
-  };
-  size_t metadata_bytes = 0;
-  auto read_bytes = [&](std::string_view what, std::string& out) -> Status {
-    const uint64_t at = in_->offset();
-    SLUICE_ASSIGN_OR_RETURN(int64_t n, read_long(fmt::format("length of a metadata {}", what)));
-    if (n < 0) return Corrupt(at, fmt::format("a metadata {} has a negative length {}", what, n));
-    if (static_cast<uint64_t>(n) > limits_.max_metadata_bytes - metadata_bytes) {
-      return Corrupt(at, fmt::format("the metadata is over the limit of {} bytes",
-                                     limits_.max_metadata_bytes));
-    }
-    metadata_bytes += static_cast<size_t>(n);
-    SLUICE_ASSIGN_OR_RETURN(bool got, in_->Take(static_cast<uint64_t>(n), &out));
-    if (!got) {
-      return Corrupt(at, fmt::format("the header ends inside a metadata {} of {} bytes", what, n));
-    }
-    return Ok();
-  };
+  budget -= static_cast<size_t>(n);
+  SLUICE_ASSIGN_OR_RETURN(bool got, in_->Take(static_cast<uint64_t>(n), &out));
+  if (!got) {
+    return Corrupt(at, fmt::format("the header ends inside a metadata {} of {} bytes", what, n));
+  }
+  return Ok();
+}
+
+Status AvroContainerReader::ReadMetadata() {
+  // A map of bytes, in blocks; a negative count is followed by the block's byte size.
+  size_t budget = limits_.max_metadata_bytes;
   while (true) {
     const uint64_t at = in_->offset();
-    SLUICE_ASSIGN_OR_RETURN(int64_t count, read_long("metadata map's count"));
-    if (count == 0) break;
+    SLUICE_ASSIGN_OR_RETURN(int64_t count, ReadLong("the metadata map's count"));
+    if (count == 0) return Ok();
     if (count < 0) {
       if (count == std::numeric_limits<int64_t>::min()) {
         return Corrupt(at, "the metadata map's count is out of range");
       }
       count = -count;
-      SLUICE_ASSIGN_OR_RETURN(int64_t size, read_long("metadata map's block size"));
+      SLUICE_ASSIGN_OR_RETURN(int64_t size, ReadLong("the metadata map's block size"));
       if (size < 0) return Corrupt(at, "the metadata map's block size is negative");
     }
     // Each entry takes at least its two length bytes.
-    if (static_cast<uint64_t>(count) > (limits_.max_metadata_bytes - metadata_bytes) / 2 + 1) {
+    if (static_cast<uint64_t>(count) > budget / 2 + 1) {
       return Corrupt(at, fmt::format("the metadata map claims {} entries, more than its limit "
                                      "of {} bytes can hold",
                                      count, limits_.max_metadata_bytes));
@@ -207,9 +174,9 @@ Status AvroContainerReader::ReadHeader() {
       const uint64_t key_at = in_->offset();
       std::string key;
       std::string value;
-      SLUICE_TRY(read_bytes("key", key));
-      SLUICE_TRY(read_bytes("value", value));
-      metadata_bytes += 2;
+      SLUICE_TRY(ReadMetadataBytes("key", budget, key));
+      SLUICE_TRY(ReadMetadataBytes("value", budget, value));
+      budget -= std::min<size_t>(budget, 2);
       for (const auto& [k, v] : metadata_) {
         if (k == key) {
           return Corrupt(key_at, fmt::format("the metadata key \"{}\" appears twice",
@@ -219,37 +186,43 @@ Status AvroContainerReader::ReadHeader() {
       metadata_.emplace_back(std::move(key), std::move(value));
     }
   }
+}
+
+Result<AvroCodec> AvroContainerReader::CodecNamed(std::string_view name) const {
+  for (AvroCodec c :
+       {AvroCodec::kNull, AvroCodec::kDeflate, AvroCodec::kSnappy, AvroCodec::kZstandard}) {
+    if (name == AvroCodecName(c)) return c;
+  }
+  if (name == "bzip2" || name == "xz") {
+    return Unimplemented(fmt::format(
+        "{}: unsupported codec \"{}\" (sluice reads null, deflate, snappy and zstandard)", path_,
+        name));
+  }
+  return Corrupt(4, fmt::format("unknown codec \"{}\" in avro.codec", EscapeForMessage(name, 80)));
+}
+
+Status AvroContainerReader::ReadHeader() {
+  std::string magic;
+  SLUICE_ASSIGN_OR_RETURN(bool whole, in_->Take(kAvroMagic.size(), &magic));
+  if (!whole || magic != kAvroMagic) {
+    return Corrupt(0, "not an Avro container file: it does not start with the magic \"Obj\\x01\"");
+  }
+  SLUICE_TRY(ReadMetadata());
   const uint64_t sync_at = in_->offset();
   SLUICE_ASSIGN_OR_RETURN(bool got_sync, in_->Take(kAvroSyncSize, &sync_));
   if (!got_sync) return Corrupt(sync_at, "the header ends inside the 16-byte sync marker");
 
   const std::string* schema_text = nullptr;
-  const std::string* codec_name = nullptr;
+  std::string_view codec = "null";
   for (const auto& [k, v] : metadata_) {
     if (k == "avro.schema") schema_text = &v;
-    if (k == "avro.codec") codec_name = &v;
+    if (k == "avro.codec") codec = v;
   }
+  SLUICE_ASSIGN_OR_RETURN(codec_, CodecNamed(codec));
   if (schema_text == nullptr) return Corrupt(4, "the header has no avro.schema");
   auto parsed = avro::Parse(*schema_text);
   if (!parsed.has_value()) return Fail(parsed.error().WithContext(path_ + ": avro.schema"));
   schema_.emplace(std::move(parsed).value());
-  const std::string codec = codec_name == nullptr ? "null" : *codec_name;
-  if (codec == "null") {
-    codec_ = AvroCodec::kNull;
-  } else if (codec == "deflate") {
-    codec_ = AvroCodec::kDeflate;
-  } else if (codec == "snappy") {
-    codec_ = AvroCodec::kSnappy;
-  } else if (codec == "zstandard") {
-    codec_ = AvroCodec::kZstandard;
-  } else if (codec == "bzip2" || codec == "xz") {
-    return Unimplemented(fmt::format(
-        "{}: unsupported codec \"{}\" (sluice reads null, deflate, snappy and zstandard)", path_,
-        codec));
-  } else {
-    return Corrupt(4,
-                   fmt::format("unknown codec \"{}\" in avro.codec", EscapeForMessage(codec, 80)));
-  }
   AvroDecodeOptions options;
   options.max_depth = limits_.max_depth;
   options.max_zero_byte_items = limits_.max_empty_records;
@@ -264,24 +237,11 @@ Result<bool> AvroContainerReader::ReadBlockFrame(bool skip) {
   if (end) return false;
   block_offset_ = in_->offset();
   ++block_number_;
-  auto read_long = [&](std::string_view what) -> Result<int64_t> {
-    const uint64_t at = in_->offset();
-    SLUICE_ASSIGN_OR_RETURN(VarintOutcome v, ReadVarint(*in_));
-    switch (v.kind) {
-      case VarintOutcome::kValue:
-        return v.value;
-      case VarintOutcome::kEnd:
-      case VarintOutcome::kTruncated:
-        return Corrupt(at, fmt::format("the file ends inside block {}'s {}", block_number_, what));
-      case VarintOutcome::kTooLong:
-        return Corrupt(
-            at, fmt::format("block {}'s {} is a varint longer than 10 bytes", block_number_, what));
-    }
-    return Corrupt(at, "bad varint");
-  };
-  SLUICE_ASSIGN_OR_RETURN(int64_t count, read_long("record count"));
+  SLUICE_ASSIGN_OR_RETURN(int64_t count,
+                          ReadLong(fmt::format("block {}'s record count", block_number_)));
   const uint64_t size_at = in_->offset();
-  SLUICE_ASSIGN_OR_RETURN(int64_t size, read_long("byte size"));
+  SLUICE_ASSIGN_OR_RETURN(int64_t size,
+                          ReadLong(fmt::format("block {}'s byte size", block_number_)));
   if (count < 0) {
     return Corrupt(block_offset_,
                    fmt::format("block {} has a negative record count {}", block_number_, count));

@@ -98,6 +98,12 @@ class AvroContainerReader {
   AvroContainerReader(std::string path, const AvroContainerLimits& limits,
                       std::unique_ptr<Input> in);
   Status ReadHeader();
+  Status ReadMetadata();
+  // A length-prefixed metadata key or value into `out`, within `budget` bytes (reduced).
+  Status ReadMetadataBytes(std::string_view what, size_t& budget, std::string& out);
+  Result<AvroCodec> CodecNamed(std::string_view name) const;
+  // A zigzag varint long; errors name `what` ("block 2's byte size") and its offset.
+  Result<int64_t> ReadLong(std::string_view what);
   // Read the next block's frame into stored_ (or past it when `skip`); false at the end.
   Result<bool> ReadBlockFrame(bool skip);
   // Decompress stored_ into block_ and check the block's count against its bytes.
