@@ -1,5 +1,6 @@
-// `sluice cat FILE...`: records of JSON lines, JSON documents, CSV and Parquet files as JSON
-// lines, with a projection and a limit; `--meta` describes a Parquet file's layout instead.
+// `sluice cat FILE...`: records of JSON lines, JSON documents, CSV, Parquet and Avro container
+// files as JSON lines, with a projection and a limit; `--meta` describes a Parquet file's layout
+// instead.
 #include <unistd.h>
 
 #include <optional>
@@ -81,11 +82,12 @@ int RunCat(const CatFlags& flags) {
 void RegisterCatCommand(CLI::App& app, int& exit_code) {
   auto flags = std::make_shared<CatFlags>();
   CLI::App* cmd = app.add_subcommand(
-      "cat", "Print the records of JSON lines, JSON, CSV or Parquet files as JSON lines");
+      "cat", "Print the records of JSON lines, JSON, CSV, Parquet or Avro files as JSON lines");
   cmd->add_option("paths", flags->files, "Files or folders ('-' for standard input)")->required();
   cmd->add_option("--input-format", flags->input,
-                  "Record format: jsonl, json, csv, parquet or auto (default: by name and content)")
-      ->transform(OneOf({"jsonl", "json", "csv", "parquet", "auto"}));
+                  "Record format: jsonl, json, csv, parquet, avro or auto (default: by name and "
+                  "content)")
+      ->transform(OneOf({"jsonl", "json", "csv", "parquet", "avro", "auto"}));
   cmd->add_option("--pattern", flags->pattern,
                   "A glob the names of files found in folders must match, e.g. '*.parquet'");
   cmd->add_option("--columns", flags->columns,

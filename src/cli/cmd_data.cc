@@ -272,7 +272,8 @@ void RegisterValidateCommand(CLI::App& app, int& exit_code) {
       "validate",
       "Check records against a schema or contract: valid records out, bad ones to quarantine, "
       "a report that accounts for every record");
-  cmd->add_option("files", opt->files, "Record files or folders (JSON lines, JSON, CSV)")
+  cmd->add_option("files", opt->files,
+                  "Record files or folders (JSON lines, JSON, CSV, Parquet, Avro)")
       ->required();
   cmd->add_option("--schema", opt->schema, "The schema (any schema language)");
   cmd->add_option("--from", opt->schema_from, "The schema's format, when detection is not enough");
@@ -300,7 +301,8 @@ void RegisterInferCommand(CLI::App& app, int& exit_code) {
   auto opt = std::make_shared<InferOptions>();
   CLI::App* cmd = app.add_subcommand(
       "infer", "Infer the schema of record files as Spark (or Auto Loader) would");
-  cmd->add_option("files", opt->files, "Record files or folders (JSON lines, JSON, CSV)")
+  cmd->add_option("files", opt->files,
+                  "Record files or folders (JSON lines, JSON, CSV, Parquet, Avro)")
       ->required();
   opt->formats.Register(cmd);
   cmd->add_option("--mode", opt->mode,

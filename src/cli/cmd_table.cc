@@ -82,7 +82,8 @@ struct WriteFlags {
 
   void Register(CLI::App* cmd, bool overwrite) {
     cmd->add_option("path", path, "The table's folder")->required();
-    cmd->add_option("files", files, "Record files or folders (JSON lines, JSON, CSV, Parquet)")
+    cmd->add_option("files", files,
+                    "Record files or folders (JSON lines, JSON, CSV, Parquet, Avro)")
         ->required();
     if (overwrite) {
       cmd->add_flag("--overwrite-schema", overwrite_schema,
@@ -96,12 +97,12 @@ struct WriteFlags {
     cmd->add_flag("--type-widening", type_widening,
                   "Turn on delta.enableTypeWidening and let the write widen column types");
     cmd->add_option("--schema", schema,
-                    "The data's schema, as a DataFrame's (default: Parquet footers, or the "
-                    "fields the records hold)");
+                    "The data's schema, as a DataFrame's (default: Parquet footers, Avro "
+                    "writer schemas, or the fields the records hold)");
     cmd->add_option("--from", schema_from, "The --schema's format, when detection is not enough");
     cmd->add_option("--input-format", input_format,
-                    "Record format: jsonl, json, csv, parquet or auto (default)")
-        ->transform(OneOf({"jsonl", "json", "csv", "parquet", "auto"}));
+                    "Record format: jsonl, json, csv, parquet, avro or auto (default)")
+        ->transform(OneOf({"jsonl", "json", "csv", "parquet", "avro", "auto"}));
     cmd->add_option("--pattern", pattern,
                     "A glob the names of files found in folders must match, e.g. '*.json'");
     cmd->add_option("--mode", parse_mode, "permissive (default), dropmalformed or failfast")

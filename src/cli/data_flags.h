@@ -136,8 +136,9 @@ struct DataFormats {
   std::string pattern;
 
   void Register(CLI::App* cmd) {
-    cmd->add_option("--input-format", input, "Record format: jsonl, json, csv or auto (default)")
-        ->transform(OneOf({"jsonl", "json", "csv", "auto"}));
+    cmd->add_option("--input-format", input,
+                    "Record format: jsonl, json, csv, parquet, avro or auto (default)")
+        ->transform(OneOf({"jsonl", "json", "csv", "parquet", "avro", "auto"}));
     cmd->add_option("--format", format,
                     "Output format: text (default) or json (the report on standard output)")
         ->transform(OneOf({"text", "json", "jsonl", "csv", "auto"}));

@@ -1770,6 +1770,16 @@ Result<AvroDecoder> AvroDecoder::Make(const AvroSchema& writer, const AvroSchema
   return AvroDecoder(std::move(plan));
 }
 
+namespace {
+
+Unexpected<Error> DecodeError(const Failure& f) {
+  std::string where = f.Path();
+  return ParseError(
+      fmt::format("byte {}: {}{}", f.offset, where.empty() ? "" : where + ": ", f.message));
+}
+
+}  // namespace
+
 Result<JsonValue> AvroDecoder::Decode(std::string_view bytes) const {
   Decoder decoder(*plan_, bytes);
   JsonValue out;
@@ -1779,12 +1789,15 @@ Result<JsonValue> AvroDecoder::Decode(std::string_view bytes) const {
     ok = decoder.Fail(decoder.pos(),
                       fmt::format("{} byte{} after the datum", extra, extra == 1 ? "" : "s"));
   }
-  if (!ok) {
-    const Failure& f = decoder.failure();
-    std::string where = f.Path();
-    return ParseError(
-        fmt::format("byte {}: {}{}", f.offset, where.empty() ? "" : where + ": ", f.message));
-  }
+  if (!ok) return DecodeError(decoder.failure());
+  return out;
+}
+
+Result<JsonValue> AvroDecoder::DecodePrefix(std::string_view bytes, size_t* consumed) const {
+  Decoder decoder(*plan_, bytes);
+  JsonValue out;
+  if (!decoder.Read(*plan_->root, out, 0)) return DecodeError(decoder.failure());
+  *consumed = decoder.pos();
   return out;
 }
 

@@ -103,6 +103,9 @@ class AvroDecoder {
   /// Decode exactly one datum that fills `bytes`. kParseError with the byte offset and the
   /// datum's path: `byte 14: items[2].qty: truncated int`, `byte 9: 3 bytes after the datum`.
   Result<JsonValue> Decode(std::string_view bytes) const;
+  /// Decode the one datum that starts `bytes` and may be followed by others (an object container
+  /// file's block holds datums back to back); `*consumed` gets its length. Errors as Decode's.
+  Result<JsonValue> DecodePrefix(std::string_view bytes, size_t* consumed) const;
 
  private:
   explicit AvroDecoder(std::unique_ptr<internal::AvroDecodePlan> plan);

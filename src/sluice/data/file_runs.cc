@@ -18,6 +18,7 @@
 #include "sluice/base/json_writer.h"
 #include "sluice/base/std_io.h"
 #include "sluice/base/strings.h"
+#include "sluice/data/avro_container.h"
 #include "sluice/data/name_index_internal.h"
 #include "sluice/data/parquet_source.h"
 #include "sluice/data/rescued_object_internal.h"
@@ -87,15 +88,17 @@ class BlockReader {
  public:
   explicit BlockReader(FileSystem& fs) : fs_(fs) {}
 
-  // `parquet`: the file's rows are read as JSON lines.
-  Status Open(const std::string& path, bool parquet = false) {
+  // Parquet and Avro container files: their rows are read as JSON lines.
+  Status Open(const std::string& path, RecordFormat format) {
     path_ = path;
     carry_.clear();
     offset_ = 0;
     eof_ = false;
     first_ = true;
-    if (parquet) {
+    if (format == RecordFormat::kParquet) {
       SLUICE_ASSIGN_OR_RETURN(file_, OpenParquetRows(fs_, path));
+    } else if (format == RecordFormat::kAvro) {
+      SLUICE_ASSIGN_OR_RETURN(file_, OpenAvroRows(fs_, path));
     } else {
       SLUICE_ASSIGN_OR_RETURN(file_, OpenInput(fs_, path));
     }
@@ -334,8 +337,8 @@ unsigned ThreadCount(unsigned requested) {
 // stop reading (failfast, a failed sink).
 struct BlockDriver {
   unsigned threads = 1;
-  // The inputs are Parquet files, read as their rows' JSON lines.
-  bool parquet = false;
+  // Parquet and Avro inputs are read as their rows' JSON lines.
+  RecordFormat format = RecordFormat::kJsonLines;
   size_t block_bytes = 0;
   std::function<bool(uint32_t file)> whole_file;
   std::function<Status(Block&)> prepare;
@@ -385,7 +388,7 @@ struct BlockDriver {
     Status status = Ok();
     BlockReader reader(fs);
     for (uint32_t fi = 0; fi < files.size() && go_on && status.has_value(); ++fi) {
-      status = reader.Open(files[fi], parquet);
+      status = reader.Open(files[fi], format);
       if (!status.has_value()) break;
       const bool whole = whole_file && whole_file(fi);
       while (go_on) {
@@ -617,6 +620,8 @@ std::string_view FormatName(RecordFormat f) {
       return "csv";
     case RecordFormat::kParquet:
       return "parquet";
+    case RecordFormat::kAvro:
+      return "avro";
   }
   return "jsonl";
 }
@@ -806,14 +811,16 @@ Result<RecordFormat> ParseRecordFormat(std::string_view name) {
   if (n == "json") return RecordFormat::kJson;
   if (n == "csv") return RecordFormat::kCsv;
   if (n == "parquet") return RecordFormat::kParquet;
+  if (n == "avro") return RecordFormat::kAvro;
   return InvalidArgument(
-      fmt::format("unknown record format '{}' (jsonl, json, csv, parquet, auto)", name));
+      fmt::format("unknown record format '{}' (jsonl, json, csv, parquet, avro, auto)", name));
 }
 
 RecordFormat GuessRecordFormat(const std::string& path, std::string_view head) {
   std::string lower = AsciiLower(path);
   if (lower.ends_with(".csv") || lower.ends_with(".tsv")) return RecordFormat::kCsv;
   if (IsParquetFile(path, head)) return RecordFormat::kParquet;
+  if (IsAvroContainer(path, head)) return RecordFormat::kAvro;
   if (lower.ends_with(".json")) {
     if (head.starts_with(kBom)) head.remove_prefix(kBom.size());
     size_t i = 0;
@@ -923,7 +930,7 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
 
   BlockDriver driver;
   driver.threads = threads;
-  driver.parquet = options.format == RecordFormat::kParquet;
+  driver.format = options.format;
   driver.block_bytes = std::max<size_t>(options.block_bytes, 4096);
   driver.whole_file = [&](uint32_t) {
     return options.format == RecordFormat::kJson || (csv && options.csv.reader.multi_line);
@@ -958,7 +965,8 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
     const std::string& file = files[b.file];
     switch (options.format) {
       case RecordFormat::kJsonLines:
-      case RecordFormat::kParquet: {
+      case RecordFormat::kParquet:
+      case RecordFormat::kAvro: {
         r.newlines = ForEachLine(b, [&](uint64_t rel, size_t pos, std::string_view line) {
           const RecordResult& res = v.CheckJson(line, file, r.out);
           return account(r, res, rel, b.base_offset + pos, line) && MergeSoFar(job);
@@ -1123,10 +1131,12 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
 Result<InferResult> InferFiles(const std::vector<std::string>& files,
                                const InferRunOptions& options) {
   if (files.empty()) return InvalidArgument("no input files");
-  if (options.format == RecordFormat::kParquet) {
+  if (options.format == RecordFormat::kParquet || options.format == RecordFormat::kAvro) {
     InferResult result;
     SLUICE_ASSIGN_OR_RETURN(schema::Converted<schema::SchemaPtr> merged,
-                            MergeParquetSchemas(*options.fs, files, &result.records));
+                            options.format == RecordFormat::kParquet
+                                ? MergeParquetSchemas(*options.fs, files, &result.records)
+                                : MergeAvroSchemas(*options.fs, files, &result.records));
     result.schema = std::move(merged.value);
     result.notes = std::move(merged.notes);
     return result;
@@ -1150,7 +1160,7 @@ Result<InferResult> InferFiles(const std::vector<std::string>& files,
 
   BlockDriver driver;
   driver.threads = threads;
-  driver.parquet = options.format == RecordFormat::kParquet;
+  driver.format = options.format;
   driver.block_bytes = std::max<size_t>(options.block_bytes, 4096);
   driver.whole_file = [&](uint32_t) {
     return options.format == RecordFormat::kJson || (csv && options.csv.reader.multi_line);
@@ -1201,7 +1211,8 @@ Result<InferResult> InferFiles(const std::vector<std::string>& files,
     BlockResult& r = job.result;
     switch (options.format) {
       case RecordFormat::kJsonLines:
-      case RecordFormat::kParquet: {
+      case RecordFormat::kParquet:
+      case RecordFormat::kAvro: {
         JsonInferrer& inf = json_inferrers[worker];
         r.newlines = ForEachLine(b, [&](uint64_t rel, size_t pos, std::string_view line) {
           if (!Sampled(options.sampling_ratio, b.file, b.base_offset + pos)) return true;

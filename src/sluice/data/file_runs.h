@@ -25,12 +25,15 @@ namespace sluice::data {
 /// jsonl: one JSON object per line (Spark's default). json: each file is one JSON document, an
 /// object or an array of objects (Spark's multiLine). csv: see CsvRunOptions.
 /// kParquet: Parquet files, whose rows are read as JSON lines (data/parquet_source.h).
-enum class RecordFormat : uint8_t { kJsonLines, kJson, kCsv, kParquet };
+/// kAvro: Avro object container files, whose records are read as JSON lines
+/// (data/avro_container.h).
+enum class RecordFormat : uint8_t { kJsonLines, kJson, kCsv, kParquet, kAvro };
 
-/// "jsonl", "json", "csv", "parquet"; kInvalidArgument otherwise.
+/// "jsonl", "json", "csv", "parquet", "avro"; kInvalidArgument otherwise.
 Result<RecordFormat> ParseRecordFormat(std::string_view name);
 /// The format a file name suggests: .csv/.tsv -> csv, .parquet (or the magic "PAR1" first) ->
-/// parquet, .json -> json when the file's first non-blank byte is '[', else jsonl.
+/// parquet, .avro (or the magic "Obj\x01" first) -> avro, .json -> json when the file's first
+/// non-blank byte is '[', else jsonl.
 RecordFormat GuessRecordFormat(const std::string& path, std::string_view head);
 
 struct CsvRunOptions {
@@ -146,12 +149,14 @@ struct InferResult {
   schema::SchemaPtr schema;
   uint64_t records = 0;
   uint64_t malformed = 0;
-  /// What reading the inputs' own schemas could not carry over (Parquet footers).
+  /// What reading the inputs' own schemas could not carry over (Parquet footers, Avro writer
+  /// schemas).
   std::vector<schema::LossyNote> notes;
 };
 
 /// Parquet inputs are not inferred from their rows: their footers' schemas are merged as Spark's
-/// mergeSchema does (MergeParquetSchemas).
+/// mergeSchema does (MergeParquetSchemas). Nor are Avro container files: their writer schemas
+/// are merged as Auto Loader merges them (MergeAvroSchemas).
 Result<InferResult> InferFiles(const std::vector<std::string>& files,
                                const InferRunOptions& options);
 

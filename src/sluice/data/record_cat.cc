@@ -9,6 +9,7 @@
 #include "sluice/base/json.h"
 #include "sluice/base/json_writer.h"
 #include "sluice/base/std_io.h"
+#include "sluice/data/avro_container.h"
 #include "sluice/data/csv_reader.h"
 #include "sluice/data/parquet_source.h"
 #include "sluice/parquet/file_reader.h"
@@ -213,6 +214,32 @@ Status CatParquet(FileSystem& fs, const std::string& path, const std::vector<std
   return Ok();
 }
 
+// Records of an Avro container file in the shape OpenAvroRows gives them, projected here.
+Status CatAvro(FileSystem& fs, const std::string& path, Printer& printer) {
+  SLUICE_ASSIGN_OR_RETURN(std::unique_ptr<SequentialFile> rows, OpenAvroRows(fs, path));
+  std::string text;
+  std::string chunk(size_t{1} << 16, '\0');
+  bool end = false;
+  while (!end && !printer.full()) {
+    SLUICE_ASSIGN_OR_RETURN(size_t n, rows->Read(chunk.data(), chunk.size()));
+    end = n == 0;
+    text.append(chunk, 0, n);
+    size_t pos = 0;
+    for (size_t nl; (nl = text.find('\n', pos)) != std::string::npos && !printer.full();
+         pos = nl + 1) {
+      std::string_view row(text.data() + pos, nl - pos);
+      if (!printer.projected()) {
+        SLUICE_TRY(printer.Text(row));
+        continue;
+      }
+      SLUICE_ASSIGN_OR_RETURN(JsonValue value, ParseJson(row));
+      SLUICE_TRY(printer.Value(value));
+    }
+    text.erase(0, pos);
+  }
+  return Ok();
+}
+
 }  // namespace
 
 Result<uint64_t> CatFiles(const std::vector<std::string>& files, const CatOptions& options,
@@ -221,11 +248,14 @@ Result<uint64_t> CatFiles(const std::vector<std::string>& files, const CatOption
   Printer printer(options, std::move(projection), out);
   for (const std::string& path : files) {
     if (printer.full()) break;
-    const bool parquet = options.format
-                             ? *options.format == RecordFormat::kParquet
-                             : path != "-" && IsParquetFile(path, PeekFile(*options.fs, path, 4));
-    if (parquet) {
-      Status status = CatParquet(*options.fs, path, options.columns, printer);
+    const std::string head = options.format || path == "-" ? "" : PeekFile(*options.fs, path, 4);
+    const bool parquet = options.format ? *options.format == RecordFormat::kParquet
+                                        : path != "-" && IsParquetFile(path, head);
+    const bool avro = options.format ? *options.format == RecordFormat::kAvro
+                                     : path != "-" && IsAvroContainer(path, head);
+    if (parquet || avro) {
+      Status status = parquet ? CatParquet(*options.fs, path, options.columns, printer)
+                              : CatAvro(*options.fs, path, printer);
       if (!status.has_value()) {
         SLUICE_TRY(printer.Flush());
         return Fail(status.error());
@@ -247,6 +277,7 @@ Result<uint64_t> CatFiles(const std::vector<std::string>& files, const CatOption
         status = CatCsv(path, text, options.csv, printer);
         break;
       case RecordFormat::kParquet:
+      case RecordFormat::kAvro:
         break;  // read above
     }
     if (!status.has_value()) {

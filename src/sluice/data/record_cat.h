@@ -1,5 +1,5 @@
-// Printing records of any format as JSON lines (`sluice cat`): JSON lines and documents, CSV
-// and Parquet files, each record one compact JSON object per line, with a column projection
+// Printing records of any format as JSON lines (`sluice cat`): JSON lines and documents, CSV,
+// Parquet and Avro container files, each record one compact JSON object per line, with a column projection
 // and a row limit.
 #pragma once
 #include <cstdint>
@@ -30,7 +30,8 @@ struct CatOptions {
 /// Write the records of `files` to `out`, in order. JSON lines pass through as written (blank
 /// lines skipped) unless projected, when they are re-written compactly; CSV rows become objects
 /// of strings named by the header (the null value reads as null); Parquet rows are written in
-/// the form docs/formats/parquet.md gives. A line that is not a JSON object is an error naming
+/// the form docs/formats/parquet.md gives, Avro records in the shape OpenAvroRows gives
+/// (data/avro_container.h). A line that is not a JSON object is an error naming
 /// its file and line. Returns the number of records written.
 Result<uint64_t> CatFiles(const std::vector<std::string>& files, const CatOptions& options,
                           ByteSink& out);

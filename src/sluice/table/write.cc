@@ -60,7 +60,8 @@ bool IsNotNull(ViolationKind k) {
   return k == ViolationKind::kNullNotAllowed || k == ViolationKind::kMissingRequired;
 }
 
-// The (validated) schema of the inputs: --schema, Parquet footers, or inferred by Spark's rules.
+// The (validated) schema of the inputs: --schema, Parquet footers, Avro writer schemas, or
+// inferred by Spark's rules.
 Result<schema::SchemaPtr> InputSchema(const std::shared_ptr<FileSystem>& fs,
                                       const std::vector<std::string>& inputs,
                                       const TableWriteOptions& options) {
@@ -283,7 +284,8 @@ class TableWriter {
     result_.read_version = txn_->read_version();
     if (AlreadyCommitted()) return result_;
     if (options_.check_snapshot) SLUICE_TRY(options_.check_snapshot(snapshot_));
-    typed_ = options_.data_schema != nullptr || options_.format == data::RecordFormat::kParquet;
+    typed_ = options_.data_schema != nullptr || options_.format == data::RecordFormat::kParquet ||
+             options_.format == data::RecordFormat::kAvro;
     if (snapshot_ == nullptr || options_.overwrite_schema) {
       SLUICE_TRY(PlanFromData());
     } else {

@@ -39,8 +39,8 @@ struct TableWriteOptions {
   /// Overwrite only the rows this predicate holds for (Delta's replaceWhere); the written rows
   /// must all hold it. Only predicates over partition columns are supported.
   std::optional<std::string> replace_where;
-  /// The data's schema, as a DataFrame's (`--schema`); else Parquet inputs' footers, or, for
-  /// JSON and CSV, the fields the records hold.
+  /// The data's schema, as a DataFrame's (`--schema`); else Parquet inputs' footers, Avro
+  /// inputs' writer schemas, or, for JSON and CSV, the fields the records hold.
   schema::SchemaPtr data_schema;
   /// A new table's (or, with overwrite_schema, the new) partition columns.
   std::vector<std::string> partition_by;
