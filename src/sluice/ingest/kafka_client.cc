@@ -400,8 +400,8 @@ Result<std::pair<int64_t, int64_t>> KafkaConsumer::Watermarks(const TopicPartiti
 
 Result<std::vector<int32_t>> KafkaConsumer::Partitions(const std::string& topic, int timeout_ms) {
   if (state_->rk == nullptr) return InvalidArgument("Kafka consumer is closed");
-  // All topics rather than this one: a request naming a topic lets brokers that speak an older
-  // Metadata version (librdkafka's mock among them) create it on the spot.
+  // All topics rather than this one: a request naming a missing topic may create it (brokers
+  // with auto-creation on and older protocol versions; librdkafka's mock always does).
   const rd_kafka_metadata_t* metadata = nullptr;
   if (rd_kafka_resp_err_t err = rd_kafka_metadata(state_->rk, 1, nullptr, &metadata, timeout_ms)) {
     return IoError(WithLastWarning(
