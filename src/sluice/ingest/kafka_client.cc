@@ -175,6 +175,9 @@ struct KafkaConsumer::State : HandleContext {
   std::optional<Error> pending;
   std::set<TopicPartition> assigned;
   std::set<TopicPartition> at_end;
+  // The messages the running Poll has read; a revoke inside it drops those of the revoked
+  // partitions, which their next owner reads from the offsets its OnAssign gives.
+  std::vector<KafkaMessage> batch;
 
   void Defer(Error error) {
     if (!pending) pending = std::move(error);
@@ -281,6 +284,9 @@ void KafkaConsumer::State::Assign(rd_kafka_topic_partition_list_t* partitions) {
 void KafkaConsumer::State::Revoke(rd_kafka_topic_partition_list_t* partitions) {
   std::vector<TopicPartition> tps = ToVector(partitions);
   if (!tps.empty() && on_revoke) on_revoke(tps);
+  std::erase_if(batch, [&](const KafkaMessage& m) {
+    return std::binary_search(tps.begin(), tps.end(), TopicPartition{m.topic, m.partition});
+  });
   if (Cooperative(rk)) {
     ErrorPtr(rd_kafka_incremental_unassign(rk, partitions));
   } else {
@@ -340,15 +346,9 @@ Result<std::vector<KafkaMessage>> KafkaConsumer::Poll(size_t max_messages, int t
   State& s = *state_;
   if (s.rk == nullptr) return InvalidArgument("Kafka consumer is closed");
   const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
-  std::vector<KafkaMessage> out;
-  while (out.size() < max_messages) {
+  s.batch.clear();
+  while (!s.pending && s.batch.size() < max_messages) {
     rd_kafka_message_t* m = rd_kafka_consumer_poll(s.rk, RemainingMs(deadline));
-    if (s.pending) {
-      if (m != nullptr) rd_kafka_message_destroy(m);
-      Error error = std::move(*s.pending);
-      s.pending.reset();
-      return Fail(std::move(error));
-    }
     if (m == nullptr) {
       if (Clock::now() >= deadline) break;
       continue;
@@ -356,8 +356,8 @@ Result<std::vector<KafkaMessage>> KafkaConsumer::Poll(size_t max_messages, int t
     std::unique_ptr<rd_kafka_message_t, decltype(&rd_kafka_message_destroy)> owned(
         m, rd_kafka_message_destroy);
     if (m->err == RD_KAFKA_RESP_ERR_NO_ERROR) {
-      out.push_back(ToMessage(*m));
-      if (!s.at_end.empty()) s.at_end.erase({out.back().topic, out.back().partition});
+      s.batch.push_back(ToMessage(*m));
+      if (!s.at_end.empty()) s.at_end.erase({s.batch.back().topic, s.batch.back().partition});
       continue;
     }
     if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
@@ -368,12 +368,17 @@ Result<std::vector<KafkaMessage>> KafkaConsumer::Poll(size_t max_messages, int t
     std::string where = m->rkt != nullptr ? ToString({rd_kafka_topic_name(m->rkt), m->partition})
                                           : std::string("Kafka consumer");
     std::string reason = rd_kafka_message_errstr(m);
-    if (m->err == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART ||
-        m->err == RD_KAFKA_RESP_ERR__UNKNOWN_TOPIC ||
-        m->err == RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION) {
-      return NotFound(where + ": " + reason);
-    }
-    return IoError(where + ": " + reason);
+    bool missing = m->err == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART ||
+                   m->err == RD_KAFKA_RESP_ERR__UNKNOWN_TOPIC ||
+                   m->err == RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION;
+    s.Defer(Error(missing ? ErrorCode::kNotFound : ErrorCode::kIoError, where + ": " + reason));
+  }
+  std::vector<KafkaMessage> out = std::exchange(s.batch, {});
+  // Messages read before an error are returned first; the error comes with the next Poll.
+  if (out.empty() && s.pending) {
+    Error error = std::move(*s.pending);
+    s.pending.reset();
+    return Fail(std::move(error));
   }
   return out;
 }

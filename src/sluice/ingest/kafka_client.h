@@ -65,12 +65,16 @@ class KafkaConsumer {
  public:
   /// On a rebalance: the newly assigned partitions; returns each one's start offset (an offset,
   /// kOffsetBeginning or kOffsetEnd). A partition missing from the map starts at the group's
-  /// committed offset, else at the earliest. An error is returned by the Poll that ran it, and
+  /// committed offset, else at the earliest; so does an offset outside the partition's
+  /// watermarks (auto.offset.reset=earliest): to fail on lost data instead, compare with
+  /// Watermarks, which OnAssign may call. An error is returned by the Poll that ran it, and
   /// nothing of that assignment is read.
   using OnAssign =
       std::function<Result<std::map<TopicPartition, int64_t>>(const std::vector<TopicPartition>&)>;
-  /// On a rebalance, and on Close: the partitions taken away. Messages of them returned before
-  /// are still the caller's to finish; none come after.
+  /// On a rebalance, and on Close: the partitions taken away. Messages of them returned by
+  /// earlier Polls are the caller's to finish or drop; the Poll running this callback drops
+  /// those it had read of them (their next owner starts where its OnAssign says), and none
+  /// come after.
   using OnRevoke = std::function<void(const std::vector<TopicPartition>&)>;
 
   /// Join `options.group_id` subscribed to `options.topics` (the join itself happens in Poll).
@@ -84,9 +88,10 @@ class KafkaConsumer {
   /// Up to `max_messages` messages from the assigned partitions, in offset order per partition,
   /// waiting at most `timeout_ms` (returns sooner once every assigned partition is at its end).
   /// Rebalance callbacks run inside. Reaching a partition's end is not an error (see AtEnd).
-  /// kIoError when librdkafka reports a fatal error, when every broker is unreachable (the
-  /// consumer keeps trying; the caller may Poll again), or for a partition error such as a topic
-  /// that vanished; the error of a failed OnAssign as it was returned.
+  /// Errors: kIoError on a fatal librdkafka error, when every broker is unreachable (librdkafka
+  /// keeps trying; Poll again to wait for them) or a partition error; kNotFound for a topic or
+  /// partition the cluster lacks; a failed OnAssign's error as it returned it. Messages read
+  /// before an error are returned first and the error by the next Poll, so none is skipped.
   Result<std::vector<KafkaMessage>> Poll(size_t max_messages, int timeout_ms);
 
   /// The partitions this member holds now, sorted.
@@ -114,7 +119,8 @@ class KafkaConsumer {
   Status Seek(const TopicPartition& tp, int64_t offset, int timeout_ms);
 
   /// Leave the group cleanly (OnRevoke runs for the partitions held). Idempotent; the destructor
-  /// calls it. kIoError when librdkafka could not leave cleanly (the handle is released anyway).
+  /// calls it, so whatever OnRevoke uses must outlive the consumer. kIoError when librdkafka
+  /// could not leave cleanly (the handle is released anyway).
   Status Close();
 
  private:

@@ -244,6 +244,39 @@ TEST(KafkaClientTest, StartsWhereOnAssignSaysAndSeeksBack) {
   EXPECT_EQ(unassigned.error().code(), ErrorCode::kInvalidArgument);
 }
 
+TEST(KafkaClientTest, OnAssignMayAskForWatermarksAndOffsetsPastTheEndRestartAtTheStart) {
+  auto mock = StartMock("wm2", 2);
+  ASSERT_TRUE(mock);
+  auto producer = NewProducer(*mock);
+  ASSERT_TRUE(producer);
+  ProduceValues(*producer, "wm2", 0, 10, "a");
+  ProduceValues(*producer, "wm2", 1, 4, "b");
+  KafkaConsumer* self = nullptr;
+  std::vector<std::pair<int64_t, int64_t>> seen;
+  auto created = KafkaConsumer::Create(
+      Options(*mock, "g", {"wm2"}),
+      [&](const std::vector<TopicPartition>& tps) -> Result<Offsets> {
+        Offsets out;
+        for (const auto& tp : tps) {
+          SLUICE_ASSIGN_OR_RETURN(auto marks, self->Watermarks(tp, 5000));
+          seen.push_back(marks);
+          // The last three of partition 0; partition 1 from an offset it never had.
+          out[tp] = tp.partition == 0 ? marks.second - 3 : 100;
+        }
+        return out;
+      },
+      nullptr);
+  ASSERT_TRUE(created.has_value()) << created.error().ToString();
+  self = created->get();
+  std::vector<KafkaMessage> got;
+  PollUntil(*self, got, [&] { return AllAtEnd(*self, "wm2", 2); });
+  EXPECT_EQ(seen, (std::vector<std::pair<int64_t, int64_t>>{{0, 10}, {0, 4}}));
+  std::map<int32_t, std::vector<int64_t>> offsets;
+  for (const auto& m : got) offsets[m.partition].push_back(m.offset);
+  EXPECT_EQ(offsets[0], (std::vector<int64_t>{7, 8, 9}));
+  EXPECT_EQ(offsets[1], (std::vector<int64_t>{0, 1, 2, 3}));
+}
+
 TEST(KafkaClientTest, PartitionsOnAssignLeavesOutStartAtTheCommittedOffsets) {
   auto mock = StartMock("commits", 1);
   ASSERT_TRUE(mock);
