@@ -240,12 +240,29 @@ void KafkaConsumer::State::RefreshAssignment() {
   }
 }
 
+namespace {
+
+// The start offsets OnAssign gave, checked: each an offset, beginning or end.
+Result<std::map<TopicPartition, int64_t>> CheckedStarts(
+    Result<std::map<TopicPartition, int64_t>> starts) {
+  if (!starts) return starts;
+  for (const auto& [tp, offset] : *starts) {
+    if (offset < 0 && offset != kOffsetBeginning && offset != kOffsetEnd) {
+      return InvalidArgument("start offset " + std::to_string(offset) + " for " + ToString(tp) +
+                             " is neither an offset nor beginning/end");
+    }
+  }
+  return starts;
+}
+
+}  // namespace
+
 void KafkaConsumer::State::Assign(rd_kafka_topic_partition_list_t* partitions) {
   std::vector<TopicPartition> tps = ToVector(partitions);
-  Result<std::map<TopicPartition, int64_t>> offsets = on_assign(tps);
+  Result<std::map<TopicPartition, int64_t>> starts = CheckedStarts(on_assign(tps));
   bool cooperative = Cooperative(rk);
-  if (!offsets) {
-    Defer(std::move(offsets).error());
+  if (!starts) {
+    Defer(std::move(starts).error());
     // Nothing of this assignment is read: the group still counts the partitions as ours until
     // the caller closes or the next rebalance.
     if (cooperative) {
@@ -258,16 +275,9 @@ void KafkaConsumer::State::Assign(rd_kafka_topic_partition_list_t* partitions) {
   }
   for (int i = 0; i < partitions->cnt; ++i) {
     rd_kafka_topic_partition_t& p = partitions->elems[i];
-    auto it = offsets->find({p.topic, p.partition});
+    auto it = starts->find({p.topic, p.partition});
     // Not given: the group's committed offset, else auto.offset.reset.
-    p.offset = it == offsets->end() ? RD_KAFKA_OFFSET_INVALID : it->second;
-    if (p.offset < 0 && p.offset != kOffsetBeginning && p.offset != kOffsetEnd &&
-        p.offset != RD_KAFKA_OFFSET_INVALID) {
-      Defer(Error(ErrorCode::kInvalidArgument, "start offset " + std::to_string(p.offset) +
-                                                   " for " + ToString({p.topic, p.partition}) +
-                                                   " is neither an offset nor beginning/end"));
-      p.offset = RD_KAFKA_OFFSET_INVALID;
-    }
+    p.offset = it == starts->end() ? RD_KAFKA_OFFSET_INVALID : it->second;
   }
   if (cooperative) {
     if (ErrorPtr error{rd_kafka_incremental_assign(rk, partitions)}) {

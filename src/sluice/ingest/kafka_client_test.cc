@@ -379,26 +379,40 @@ TEST(KafkaClientTest, TwoMembersSplitPartitionsAndTheSurvivorTakesOverOnClose) {
   }
 }
 
-TEST(KafkaClientTest, OnAssignErrorIsReturnedByPoll) {
+TEST(KafkaClientTest, OnAssignErrorsAndBadStartOffsetsAreReturnedByPoll) {
   auto mock = StartMock("t", 1);
   ASSERT_TRUE(mock);
-  auto created = KafkaConsumer::Create(
-      Options(*mock, "g", {"t"}),
+  auto failing = KafkaConsumer::Create(
+      Options(*mock, "g1", {"t"}),
       [](const std::vector<TopicPartition>&) -> Result<Offsets> {
         return Fail(ErrorCode::kConflict, "table offsets unreadable");
       },
       nullptr);
-  ASSERT_TRUE(created.has_value());
+  ASSERT_TRUE(failing.has_value());
+  auto negative = KafkaConsumer::Create(
+      Options(*mock, "g2", {"t"}),
+      [](const std::vector<TopicPartition>& tps) -> Result<Offsets> {
+        return Offsets{{tps.at(0), -5}};
+      },
+      nullptr);
+  ASSERT_TRUE(negative.has_value());
+
+  // Both groups join at once, so the mock's join delay is paid once.
   const auto deadline = Clock::now() + std::chrono::seconds(20);
-  Result<std::vector<KafkaMessage>> polled;
-  while (Clock::now() < deadline) {
-    polled = (*created)->Poll(10, 200);
-    if (!polled) break;
+  Result<std::vector<KafkaMessage>> first;
+  Result<std::vector<KafkaMessage>> second;
+  while (Clock::now() < deadline && (first.has_value() || second.has_value())) {
+    if (first) first = (*failing)->Poll(10, 100);
+    if (second) second = (*negative)->Poll(10, 100);
   }
-  ASSERT_FALSE(polled.has_value());
-  EXPECT_EQ(polled.error().code(), ErrorCode::kConflict);
-  EXPECT_EQ(polled.error().message(), "table offsets unreadable");
-  EXPECT_TRUE((*created)->Assignment().empty());
+  ASSERT_FALSE(first.has_value());
+  EXPECT_EQ(first.error().code(), ErrorCode::kConflict);
+  EXPECT_EQ(first.error().message(), "table offsets unreadable");
+  EXPECT_TRUE((*failing)->Assignment().empty());
+  ASSERT_FALSE(second.has_value());
+  EXPECT_EQ(second.error().code(), ErrorCode::kInvalidArgument);
+  EXPECT_NE(second.error().message().find("t[0]"), std::string::npos) << second.error().message();
+  EXPECT_TRUE((*negative)->Assignment().empty());
 }
 
 TEST(KafkaClientTest, UnreachableBrokerGivesAnErrorNotAHang) {
