@@ -12,9 +12,9 @@
 //
 // Against librdkafka 2.0.2's mock cluster (sluice-mock-kafka) kafkajs 2.2.4 works with plain
 // settings: acks -1, the default partitioner, with or without compression. What does not work:
-// - idempotent: true, and admin.createTopics: both go to the controller, which the mock does
-//   not report usably ("Broker 0 not found in the cached metadata"). Hence idempotent: false,
-//   and topics are created by sluice-mock-kafka --topic.
+// - idempotent: true, and admin.createTopics: both go to the controller, and the mock names
+//   controller 0, which no broker is ("Broker 0 not found in the cached metadata"). Hence
+//   idempotent: false, and topics are created by sluice-mock-kafka --topic.
 // - allowAutoTopicCreation: false does not stop the mock creating a topic the producer names
 //   (seen with kafkajs 2.2.4): a misspelt --topic lands in a new topic, not in an error.
 import { readFileSync } from "node:fs";
