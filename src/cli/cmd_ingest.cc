@@ -11,6 +11,7 @@
 #include "cli/data_flags.h"
 #include "sluice/base/strings.h"
 #include "sluice/ingest/ingest.h"
+#include "sluice/ingest/kafka_ingest.h"
 #include "sluice/report/diff_render.h"
 #include "sluice/report/ingest_render.h"
 
@@ -48,6 +49,15 @@ struct IngestFlags {
   std::string format = "text";
   bool quiet = false;
   CsvFlags csv;
+  // Kafka sources
+  std::string group_id;
+  std::string registry;
+  std::string registry_user_info;
+  std::string value_format = "avro";
+  std::string starting_offsets = "latest";
+  bool with_metadata = false;
+  size_t max_messages = 100000;
+  std::vector<std::string> kafka_options;
 };
 
 std::string Absolute(const std::string& path) {
@@ -58,7 +68,7 @@ std::string Absolute(const std::string& path) {
 
 Result<ingest::IngestOptions> Options(const IngestFlags& f) {
   ingest::IngestOptions o;
-  o.source = Absolute(f.source);
+  o.source = f.source.starts_with("kafka://") ? f.source : Absolute(f.source);
   while (o.source.size() > 1 && o.source.back() == '/') o.source.pop_back();
   o.table = Absolute(f.table);
   o.checkpoint = Absolute(f.checkpoint);
@@ -143,7 +153,29 @@ int RunIngest(const IngestFlags& f) {
     std::signal(SIGINT, StopOnSignal);
     std::signal(SIGTERM, StopOnSignal);
   }
-  auto run = ingest::RunFolderIngest(*options, control);
+  Result<ingest::IngestRun> run = [&]() -> Result<ingest::IngestRun> {
+    if (!f.source.starts_with("kafka://")) return ingest::RunFolderIngest(*options, control);
+    ingest::KafkaIngestOptions k;
+    SLUICE_ASSIGN_OR_RETURN(auto where, ingest::ParseKafkaSource(f.source));
+    k.brokers = where.first;
+    k.topic = where.second;
+    k.group_id = f.group_id;
+    k.registry_url = f.registry;
+    k.registry_user_info = f.registry_user_info;
+    SLUICE_ASSIGN_OR_RETURN(k.value_format, ingest::ParseValueFormat(f.value_format));
+    k.start_at_earliest = f.starting_offsets == "earliest";
+    k.with_metadata = f.with_metadata;
+    if (f.max_messages == 0) return InvalidArgument("--max-messages-per-batch must be at least 1");
+    k.max_messages_per_batch = f.max_messages;
+    for (const std::string& o : f.kafka_options) {
+      size_t eq = o.find('=');
+      if (eq == std::string::npos || eq == 0) {
+        return InvalidArgument("--kafka-option takes KEY=VALUE, not '" + o + "'");
+      }
+      k.config.emplace_back(o.substr(0, eq), o.substr(eq + 1));
+    }
+    return ingest::RunKafkaIngest(*options, k, control);
+  }();
   if (!run.has_value()) return ReportError(run.error());
   if (run->stopped) return ReportStop(*run->stopped, json);
   if (!f.quiet && !json && run->batches.empty()) {
@@ -161,7 +193,9 @@ void RegisterIngestCommand(CLI::App& app, int& exit_code) {
       "ingest",
       "Land new files of a folder into a Delta table, batch by batch, exactly once, evolving the "
       "schema as Auto Loader does");
-  cmd->add_option("source", f.source, "The folder to read (its files, recursively)")->required();
+  cmd->add_option("source", f.source,
+                  "The folder to read (its files, recursively), or kafka://BROKERS/TOPIC")
+      ->required();
   cmd->add_option("--to", f.table, "The Delta table written (created when absent)")->required();
   cmd->add_option("--checkpoint", f.checkpoint,
                   "Folder of the ingest's state (what was read, batch by batch)")
@@ -212,6 +246,25 @@ void RegisterIngestCommand(CLI::App& app, int& exit_code) {
       ->transform(OneOf({"text", "json"}));
   cmd->add_flag("-q,--quiet", f.quiet, "No batch lines");
   f.csv.Register(cmd);
+  cmd->add_option("--group-id", f.group_id,
+                  "Kafka: the consumer group (group.id); members split the topic's partitions");
+  cmd->add_option("--registry", f.registry,
+                  "Kafka: the schema registry URL (schema.registry.url) for avro and json-schema");
+  cmd->add_option("--registry-user-info", f.registry_user_info,
+                  "Kafka: USER:PASSWORD for the registry's basic auth");
+  cmd->add_option("--value-format", f.value_format,
+                  "Kafka: avro (Confluent wire format, default), json, json-schema or string")
+      ->transform(OneOf({"avro", "json", "json-schema", "string"}));
+  cmd->add_option("--starting-offsets", f.starting_offsets,
+                  "Kafka: startingOffsets where the table holds none: earliest or latest "
+                  "(default)")
+      ->transform(OneOf({"earliest", "latest"}));
+  cmd->add_flag("--with-kafka-metadata", f.with_metadata,
+                "Kafka: add key, topic, partition, offset, timestamp, timestampType, headers");
+  cmd->add_option("--max-messages-per-batch", f.max_messages,
+                  "Kafka: maxOffsetsPerTrigger (default 100000)");
+  cmd->add_option("--kafka-option", f.kafka_options,
+                  "Kafka: a librdkafka property KEY=VALUE (repeatable)");
   cmd->callback([flags, &exit_code] { exit_code = RunIngest(*flags); });
 }
 

@@ -153,6 +153,12 @@ Result<std::string> WriteAvroContainer(const dialects::avro::AvroSchema& schema,
 Result<std::unique_ptr<SequentialFile>> OpenAvroRows(FileSystem& fs, const std::string& path,
                                                      const AvroContainerLimits& limits = {});
 
+/// Append one decoded datum (`datum`, Avro's JSON encoding, as AvroDecoder gives it) written
+/// with `writer` to `out` as the JSON object of spark-avro's row, the shape OpenAvroRows gives
+/// each record (no newline). Used for Kafka values as well as container records.
+void AppendSparkAvroRow(const dialects::avro::AvroSchema& writer, const JsonValue& datum,
+                        std::string& out);
+
 /// Each file's writer schema converted to the model (dialects::avro::ToModel, its notes
 /// prefixed with the file's name), merged in order as Auto Loader merges Avro files' schemas:
 /// fields matched by name, a field only some files have added at the end and nullable, nullable

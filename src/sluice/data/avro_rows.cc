@@ -302,6 +302,11 @@ class AvroRows final : public SequentialFile {
 
 }  // namespace
 
+void AppendSparkAvroRow(const dialects::avro::AvroSchema& writer, const JsonValue& datum,
+                        std::string& out) {
+  RowWriter(out).Top(writer.root(), datum);
+}
+
 Result<std::unique_ptr<SequentialFile>> OpenAvroRows(FileSystem& fs, const std::string& path,
                                                      const AvroContainerLimits& limits) {
   SLUICE_ASSIGN_OR_RETURN(std::unique_ptr<AvroContainerReader> reader,

@@ -1,6 +1,6 @@
 // Printing records of any format as JSON lines (`sluice cat`): JSON lines and documents, CSV,
-// Parquet and Avro container files, each record one compact JSON object per line, with a column projection
-// and a row limit.
+// Parquet and Avro container files, each record one compact JSON object per line, with a column
+// projection and a row limit.
 #pragma once
 #include <cstdint>
 #include <memory>

@@ -33,12 +33,9 @@ std::string AppId(const std::string& group, const TopicPartition& tp) {
 // Spark's Kafka source columns (key and header values as binary, base64 in the records).
 std::vector<Field> MetadataFields() {
   auto header = Type::Struct({Field("key", Type::String()), Field("value", Type::Binary())});
-  return {Field("key", Type::Binary()),
-          Field("topic", Type::String()),
-          Field("partition", Type::Int32()),
-          Field("offset", Type::Int64()),
-          Field("timestamp", Type::Timestamp()),
-          Field("timestampType", Type::Int32()),
+  return {Field("key", Type::Binary()),           Field("topic", Type::String()),
+          Field("partition", Type::Int32()),      Field("offset", Type::Int64()),
+          Field("timestamp", Type::Timestamp()),  Field("timestampType", Type::Int32()),
           Field("headers", *Type::Array(*header))};
 }
 
@@ -71,8 +68,8 @@ void AppendMetadata(const KafkaMessage& m, const JsonValue& record, std::string&
   std::string headers = "[";
   for (const KafkaHeader& h : m.headers) {
     if (headers.size() > 1) headers += ',';
-    headers += "{\"key\":" + str(h.key) + ",\"value\":" + (h.value ? str(Base64(*h.value)) : "null") +
-               "}";
+    headers +=
+        "{\"key\":" + str(h.key) + ",\"value\":" + (h.value ? str(Base64(*h.value)) : "null") + "}";
   }
   add("headers", headers + "]");
   line += '}';
@@ -122,14 +119,15 @@ class WriterSchemas {
     if (client_ == nullptr) return InvalidArgument("no --registry to look schema ids up in");
     SLUICE_ASSIGN_OR_RETURN(registry::HttpReply reply,
                             client_->Call("GET", "/schemas/ids/" + std::to_string(id)));
-    if (reply.status == 404) return NotFound(fmt::format("schema id {} is not in the registry", id));
+    if (reply.status == 404)
+      return NotFound(fmt::format("schema id {} is not in the registry", id));
     if (reply.status != 200) {
       return IoError(fmt::format("the registry answered {} for schema id {}: {}", reply.status, id,
                                  registry::Client::ErrorMessage(reply)));
     }
     SLUICE_ASSIGN_OR_RETURN(JsonValue body, ParseJson(reply.body));
-    if (const JsonValue* t = body.Find("schemaType"); t != nullptr && t->is_string() &&
-                                                      t->as_string() != "AVRO") {
+    if (const JsonValue* t = body.Find("schemaType");
+        t != nullptr && t->is_string() && t->as_string() != "AVRO") {
       return InvalidArgument(fmt::format("schema id {} is {}, not Avro", id, t->as_string()));
     }
     const JsonValue* text = body.Find("schema");
@@ -209,7 +207,7 @@ class KafkaIngest {
     for (const TopicPartition& tp : tps) {
       Drop(tp);
       auto it = held.find(AppId(kafka_.group_id, tp));
-      int64_t from = it != held.end() ? it->second
+      int64_t from = it != held.end()           ? it->second
                      : kafka_.start_at_earliest ? kOffsetBeginning
                                                 : kOffsetEnd;
       SLUICE_ASSIGN_OR_RETURN(auto marks, consumer_->Watermarks(tp, 10000));
@@ -275,11 +273,12 @@ class KafkaIngest {
 
   Status Ready(schema::SchemaPtr first) {
     if (runner_) return Ok();
-    SLUICE_ASSIGN_OR_RETURN(
-        SchemaVersion current, EnsureSchema(options_, location_, [&]() -> Result<schema::SchemaPtr> {
-          if (first == nullptr) return InvalidArgument("no schema yet: no message has been read");
-          return first;
-        }));
+    SLUICE_ASSIGN_OR_RETURN(SchemaVersion current,
+                            EnsureSchema(options_, location_, [&]() -> Result<schema::SchemaPtr> {
+                              if (first == nullptr)
+                                return InvalidArgument("no schema yet: no message has been read");
+                              return first;
+                            }));
     runner_.emplace(options_, checkpoint_, location_, std::move(current));
     return Ok();
   }
@@ -305,7 +304,8 @@ class KafkaIngest {
     JsonValue record = JsonValue::Object();
     schema::SchemaPtr value_schema;
     std::string_view payload = *m.value;
-    if (kafka_.value_format == ValueFormat::kAvro || kafka_.value_format == ValueFormat::kJsonSchema) {
+    if (kafka_.value_format == ValueFormat::kAvro ||
+        kafka_.value_format == ValueFormat::kJsonSchema) {
       auto frame = data::ParseFrame(payload);
       if (!frame.has_value()) {
         reason = frame.error().message();
@@ -356,7 +356,8 @@ class KafkaIngest {
       } else if (!batch_schema->Equals(*value_schema)) {
         EvolveOptions eo;
         eo.widen = true;
-        SLUICE_ASSIGN_OR_RETURN(SchemaEvolution merged, EvolveSchema(*batch_schema, *value_schema, eo));
+        SLUICE_ASSIGN_OR_RETURN(SchemaEvolution merged,
+                                EvolveSchema(*batch_schema, *value_schema, eo));
         batch_schema = merged.schema;
       }
     }
@@ -392,7 +393,8 @@ class KafkaIngest {
     if (kafka_.value_format == ValueFormat::kAvro || kafka_.value_format == ValueFormat::kString) {
       input.batch_schema = batch_schema;
     }
-    const std::string staged = options_.checkpoint + "/staging/batch-" + std::to_string(id) + ".jsonl";
+    const std::string staged =
+        options_.checkpoint + "/staging/batch-" + std::to_string(id) + ".jsonl";
     if (!lines.empty()) {
       SLUICE_TRY(options_.fs->CreateDirs(options_.checkpoint + "/staging"));
       SLUICE_TRY(options_.fs->WriteFile(staged, lines));
