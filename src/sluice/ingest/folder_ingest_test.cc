@@ -4,14 +4,20 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <thread>
 
 #include "sluice/base/json.h"
+#include "sluice/data/avro_container.h"
+#include "sluice/dialects/avro/avro_schema.h"
 #include "sluice/dialects/spark/spark.h"
 #include "sluice/ingest/ingest.h"
 #include "sluice/ingest/schema_location.h"
+#include "sluice/table/history.h"
 #include "sluice/table/scan.h"
 #include "sluice/table/snapshot.h"
 #include "sluice/table/write.h"
@@ -339,6 +345,119 @@ TEST_F(FolderIngestTest, SchemaVersionsAreKeptInTheSchemaLocation) {
   EXPECT_EQ((*all)[0].reason, "inferred");
   EXPECT_EQ((*all)[1].reason, "batch 1 added b");
   EXPECT_TRUE(fs::exists(root_ / "schemas" / "_schemas" / "1"));
+}
+
+}  // namespace
+}  // namespace sluice::ingest
+
+namespace sluice::ingest {
+namespace {
+
+TEST_F(FolderIngestTest, ParquetAndAvroLandingsKeepTheirFilesTypes) {
+  // Parquet files as sluice writes them (any writer's would do), then Avro container files.
+  auto pq = root_ / "orders.jsonl";
+  std::ofstream(pq) << "{\"id\":1,\"amount\":2.5}\n{\"id\":2,\"amount\":4.0}\n";
+  auto ddl = root_ / "orders.ddl";
+  std::ofstream(ddl) << "id BIGINT, amount DOUBLE\n";
+  std::string cmd = std::string(SLUICE_BINARY) + " validate -q --schema " + ddl.string() + " " +
+                    pq.string() + " --rescued-column '' -o " +
+                    (root_ / "land" / "a.parquet").string();
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  options_.format = data::RecordFormat::kParquet;
+  IngestRun run = Run();
+  ASSERT_EQ(run.batches.size(), 1u);
+  EXPECT_EQ(run.batches[0].written, 2u);
+  auto snapshot = table::LoadSnapshot(*LocalFileSystem(), options_.table);
+  ASSERT_TRUE(snapshot.has_value());
+  EXPECT_EQ(dialects::spark::WriteDdl(*snapshot->schema).value,
+            "id BIGINT,amount DOUBLE,_rescued_data STRING");
+
+  IngestOptions avro = options_;
+  avro.source = (root_ / "avro").string();
+  avro.table = (root_ / "avro_table").string();
+  avro.checkpoint = (root_ / "avro_ckpt").string();
+  avro.format = data::RecordFormat::kAvro;
+  fs::create_directories(avro.source);
+  auto schema = dialects::avro::Parse(
+      R"({"type":"record","name":"Order","fields":[{"name":"id","type":"long"},)"
+      R"({"name":"coupon","type":["null","string"],"default":null}]})");
+  ASSERT_TRUE(schema.has_value());
+  std::vector<JsonValue> records;
+  for (const char* text : {R"({"id":1,"coupon":null})", R"({"id":2,"coupon":{"string":"K"}})"}) {
+    records.push_back(*ParseJson(text));
+  }
+  auto file = data::WriteAvroContainer(*schema, records, data::AvroCodec::kDeflate);
+  ASSERT_TRUE(file.has_value()) << file.error().message();
+  std::ofstream(fs::path(avro.source) / "o.avro", std::ios::binary) << *file;
+  IngestRun avro_run = Run(avro);
+  ASSERT_EQ(avro_run.batches.size(), 1u);
+  EXPECT_EQ(avro_run.batches[0].written, 2u);
+  auto avro_snapshot = table::LoadSnapshot(*LocalFileSystem(), avro.table);
+  ASSERT_TRUE(avro_snapshot.has_value());
+  EXPECT_EQ(dialects::spark::WriteDdl(*avro_snapshot->schema).value,
+            "id BIGINT,coupon STRING,_rescued_data STRING");
+}
+
+TEST_F(FolderIngestTest, TheCommitAndTheReportFileAccountForEveryRecord) {
+  options_.report = (root_ / "reports.jsonl").string();
+  Land("1.json", "{\"id\":\"1\"}\n{oops\n{\"id\":\"2\",\"id\":\"3\"}\n");
+  IngestRun run = Run();
+  ASSERT_EQ(run.batches.size(), 1u);
+  const BatchReport& b = run.batches[0];
+  EXPECT_EQ(b.records_in, 3u);
+  EXPECT_TRUE(b.invariant_holds());
+  // The report file holds the same report, once.
+  std::string reports = ReadFile(root_ / "reports.jsonl");
+  auto parsed = ParseJson(reports.substr(0, reports.find('\n')));
+  ASSERT_TRUE(parsed.has_value());
+  auto back = BatchReportFromJson(*parsed);
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(*back, b);
+  EXPECT_EQ(std::count(reports.begin(), reports.end(), '\n'), 1);
+  // The commit's operationMetrics carry the accounting.
+  auto history = table::TableHistory(*LocalFileSystem(), options_.table);
+  ASSERT_TRUE(history.has_value());
+  const table::HistoryEntry& e = history->front();
+  EXPECT_EQ(e.operation, "STREAMING UPDATE");
+  auto metric = [&](const char* key) {
+    const JsonValue* v = e.operation_metrics.Find(key);
+    return v != nullptr && v->is_string() ? v->as_string() : std::string("?");
+  };
+  EXPECT_EQ(metric("numSourceRows"), std::to_string(b.records_in));
+  EXPECT_EQ(metric("numOutputRows"), std::to_string(b.written));
+  EXPECT_EQ(metric("numQuarantinedRows"), std::to_string(b.quarantined));
+  EXPECT_EQ(e.operation_parameters.Find("epochId")->as_string(), "0");
+  EXPECT_EQ(e.operation_parameters.Find("queryId")->as_string(), run.checkpoint_id);
+}
+
+TEST_F(FolderIngestTest, WatchPicksUpFilesThatArriveWhileItRuns) {
+  std::atomic<bool> stop{false};
+  RunControl control;
+  control.watch = true;
+  control.interval_ms = 50;
+  control.stop = &stop;
+  std::atomic<int> batches{0};
+  control.on_batch = [&](const BatchReport&) { ++batches; };
+  Land("1.json", "{\"id\":\"1\"}\n");
+  Result<IngestRun> result = Fail(ErrorCode::kInternal, "not run");
+  std::thread runner([&] { result = RunFolderIngest(options_, control); });
+  auto wait_for = [&](int n) {
+    for (int i = 0; i < 400 && batches.load() < n; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    }
+    return batches.load();
+  };
+  EXPECT_EQ(wait_for(1), 1);
+  Land("2.json", "{\"id\":\"2\",\"late\":\"yes\"}\n");
+  EXPECT_EQ(wait_for(2), 2);
+  Land("3.json", "{\"id\":\"3\"}\n");
+  EXPECT_EQ(wait_for(3), 3);
+  stop = true;
+  runner.join();
+  ASSERT_TRUE(result.has_value()) << result.error().message();
+  EXPECT_EQ(result->batches.size(), 3u);
+  EXPECT_EQ(result->batches[1].added_columns, std::vector<std::string>{"late"});
+  EXPECT_EQ(Rows().size(), 3u);
 }
 
 }  // namespace
