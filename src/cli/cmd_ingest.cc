@@ -142,7 +142,7 @@ int RunIngest(const IngestFlags& f) {
   control.interval_ms = static_cast<int64_t>(f.interval * 1000);
   control.stop = &g_stop;
   control.on_batch = [&](const ingest::BatchReport& r) {
-    if (f.quiet && !json) return;
+    if (f.quiet) return;
     auto text = report::Render(r, json ? report::Format::kJson : report::Format::kText);
     if (text.has_value()) {
       fmt::print("{}", *text);
@@ -179,7 +179,7 @@ int RunIngest(const IngestFlags& f) {
   if (!run.has_value()) return ReportError(run.error());
   if (run->stopped) return ReportStop(*run->stopped, json);
   if (!f.quiet && !json && run->batches.empty()) {
-    fmt::print(stderr, "sluice ingest: no new files in {}\n", options->source);
+    fmt::print(stderr, "sluice ingest: nothing new in {}\n", options->source);
   }
   return kExitOk;
 }
@@ -244,12 +244,13 @@ void RegisterIngestCommand(CLI::App& app, int& exit_code) {
   AddThreadsFlag(cmd, f.threads);
   cmd->add_option("--format", f.format, "Batch lines: text (default) or json")
       ->transform(OneOf({"text", "json"}));
-  cmd->add_flag("-q,--quiet", f.quiet, "No batch lines");
+  cmd->add_flag("-q,--quiet", f.quiet, "No batch lines (text or JSON)");
   f.csv.Register(cmd);
   cmd->add_option("--group-id", f.group_id,
                   "Kafka: the consumer group (group.id); members split the topic's partitions");
   cmd->add_option("--registry", f.registry,
-                  "Kafka: the schema registry URL (schema.registry.url) for avro and json-schema");
+                  "Kafka: the schema registry URL (schema.registry.url) the avro values' writer "
+                  "schemas are read from");
   cmd->add_option("--registry-user-info", f.registry_user_info,
                   "Kafka: USER:PASSWORD for the registry's basic auth");
   cmd->add_option("--value-format", f.value_format,

@@ -151,9 +151,22 @@ TEST(TableWriteCliTest, TypeWideningTurnsAnIntColumnIntoALong) {
   std::ifstream log(table + "/_delta_log/00000000000000000001.json");
   std::string text((std::istreambuf_iterator<char>(log)), {});
   EXPECT_TRUE(
-      Contains(text, R"(delta.typeChanges\":[{\"fromType\":\"integer\",\"toType\":\"long\"})"))
+      Contains(text, R"(delta.typeChanges\":[{\"fromType\":\"integer\",\"toType\":\"long\"}])"))
       << text;
   EXPECT_TRUE(Contains(text, "\"typeWidening\"")) << text;
+  // A typed write (--schema) widens the same way, the change recorded once.
+  const std::string typed = dir + "/typed";
+  ASSERT_EQ(RunSluice({"table", "create", typed, "--schema", schema, "-q"}).exit_code, 0);
+  std::string wide = WriteText(dir, "wide.ddl", "id INT, amount BIGINT");
+  ASSERT_EQ(RunSluice({"table", "append", typed, big, "--schema", wide, "--merge-schema",
+                       "--type-widening", "-q"})
+                .exit_code,
+            0);
+  std::ifstream typed_log(typed + "/_delta_log/00000000000000000001.json");
+  std::string typed_text((std::istreambuf_iterator<char>(typed_log)), {});
+  EXPECT_TRUE(Contains(typed_text,
+                       R"(delta.typeChanges\":[{\"fromType\":\"integer\",\"toType\":\"long\"}])"))
+      << typed_text;
   EXPECT_TRUE(Contains(text, "\"minReaderVersion\":3")) << text;
   EXPECT_EQ(CheckTableIndependently(table), "");
 }

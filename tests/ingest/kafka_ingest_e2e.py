@@ -85,9 +85,12 @@ def produce(servers, tmp, schema, ids, extra=None):
 
 
 def produce_poison(servers):
+    """A bad magic byte, an id the registry does not have, a payload that does not decode."""
     from confluent_kafka import Producer
     p = Producer({"bootstrap.servers": servers.brokers})
     p.produce("orders", value=b"\x07not avro at all", key=b"poison", partition=1)
+    p.produce("orders", value=b"\x00\x00\x00\x27\x0f\x02", key=b"poison", partition=1)
+    p.produce("orders", value=b"\x00\x00\x00\x00\x01\xff\xff\xff", key=b"poison", partition=1)
     p.flush(30)
 
 
@@ -95,7 +98,7 @@ def ingest(a, servers, tmp, name, extra_env=None, wait=True):
     cmd = [a.sluice, "ingest", "kafka://%s/orders" % servers.brokers, "--to",
            os.path.join(tmp, "table"), "--checkpoint", os.path.join(tmp, "ckpt-" + name),
            "--group-id", "g", "--registry", servers.url, "--starting-offsets", "earliest",
-           "--once", "-q", "--threads", "1", "--quarantine", os.path.join(tmp, "q.jsonl"),
+           "--once", "-q", "--threads", "1", "--quarantine", os.path.join(tmp, "q-" + name + ".jsonl"),
            "--kafka-option", "session.timeout.ms=6000"]
     env = dict(os.environ)
     env.pop("SLUICE_INGEST_CRASH_AT", None)
@@ -105,6 +108,52 @@ def ingest(a, servers, tmp, name, extra_env=None, wait=True):
         return p
     out, err = p.communicate(timeout=240)
     return p.returncode, out, err
+
+
+def check_json_with_metadata(a, servers, tmp):
+    import base64
+    from confluent_kafka import Producer
+    p = Producer({"bootstrap.servers": servers.brokers})
+    for i in range(20):
+        p.produce("clicks", value=json.dumps({"user": "u%d" % i, "n": i}).encode(),
+                  key=("k%d" % i).encode(), headers=[("trace", b"t%d" % i)], partition=i % 2)
+    p.produce("clicks", value=b"not json", partition=0)
+    p.flush(30)
+    table = os.path.join(tmp, "clicks")
+    cmd = [a.sluice, "ingest", "kafka://%s/clicks" % servers.brokers, "--to", table,
+           "--checkpoint", os.path.join(tmp, "ckpt-clicks"), "--group-id", "clicks",
+           "--value-format", "json", "--with-kafka-metadata", "--infer-column-types",
+           "--starting-offsets", "earliest", "--once", "-q", "--quarantine",
+           os.path.join(tmp, "q-clicks.jsonl"), "--kafka-option", "session.timeout.ms=6000"]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=240)
+    if r.returncode != 0:
+        sys.exit(f"json ingest failed ({r.returncode}): {r.stderr}")
+    # n is a BIGINT now; a later string in it is rescued, not a new type.
+    p.produce("clicks", value=json.dumps({"user": "x", "n": "many"}).encode(), partition=1)
+    p.flush(30)
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=240)
+    if r.returncode != 0:
+        sys.exit(f"json ingest failed ({r.returncode}): {r.stderr}")
+    rows = [json.loads(l) for l in subprocess.run([a.sluice, "table", "cat", table],
+                                                  capture_output=True, text=True).stdout.splitlines()]
+    if len(rows) != 21:
+        sys.exit(f"clicks: {len(rows)} rows, expected 21")
+    by_user = {r["user"]: r for r in rows}
+    r5 = by_user["u5"]
+    if (r5["topic"], r5["partition"], r5["timestampType"]) != ("clicks", 1, 0) or \
+            base64.b64decode(r5["key"]) != b"k5" or \
+            base64.b64decode(r5["headers"][0]["value"]) != b"t5" or not r5["timestamp"]:
+        sys.exit(f"clicks: metadata columns wrong: {r5}")
+    if by_user["x"]["n"] is not None or '"many"' not in by_user["x"]["_rescued_data"]:
+        sys.exit(f"clicks: the mismatched n was not rescued: {by_user['x']}")
+    q = [json.loads(l) for l in open(os.path.join(tmp, "q-clicks.jsonl"))]
+    if len(q) != 1 or q[0]["topic"] != "clicks" or q[0]["partition"] != 0 or "offset" not in q[0]:
+        sys.exit(f"clicks: the non-JSON value is not quarantined with its place: {q}")
+    schema = subprocess.run([a.sluice, "table", "schema", table, "--as", "spark-ddl"],
+                            capture_output=True, text=True).stdout
+    for col in ("key BINARY", "partition INT", "offset BIGINT", "timestamp TIMESTAMP"):
+        if col not in schema:
+            sys.exit(f"clicks: {col} not in the table's schema: {schema}")
 
 
 def table_rows(a, tmp):
@@ -165,10 +214,17 @@ def main():
         channels = {r["order_id"]: r.get("channel") for r in rows}
         if channels[250] != "app" or channels[10] is not None:
             sys.exit(f"channel column wrong: {channels[250]!r} {channels[10]!r}")
-        q = [json.loads(l) for l in open(os.path.join(tmp, "q.jsonl"))]
+        q = [json.loads(l) for l in open(os.path.join(tmp, "q-a.jsonl"))]
         poison = [l for l in q if l.get("topic") == "orders" and l.get("partition") == 1]
-        if len(poison) != 1 or "offset" not in poison[0] or not poison[0].get("raw"):
-            sys.exit(f"poison message not quarantined once with its place: {q}")
+        if len(poison) != 3 or any("offset" not in l or not l.get("raw") for l in poison):
+            sys.exit(f"poison messages not quarantined once each with their place: {q}")
+        reasons = " | ".join(l["error"] for l in poison)
+        for want in ("magic byte", "schema id 9999", "schema id"):
+            if want not in reasons:
+                sys.exit(f"poison reasons lack {want!r}: {reasons}")
+
+        # JSON values with Spark's Kafka columns, into a second table.
+        check_json_with_metadata(a, servers, tmp)
 
         # 3. Kills at seeded crash points, then a clean run: exactly once.
         rng = random.Random(18)
@@ -190,8 +246,8 @@ def main():
         if rc != 0:
             sys.exit(f"final ingest failed ({rc}): {err}")
         check_once(a, tmp, range(1, next_id), "after kills")
-        q = [json.loads(l) for l in open(os.path.join(tmp, "q.jsonl"))]
-        if len([l for l in q if l.get("topic") == "orders"]) != 1:
+        q = [json.loads(l) for l in open(os.path.join(tmp, "q-a.jsonl"))]
+        if len([l for l in q if l.get("topic") == "orders"]) != 3:
             sys.exit("the poison message is in quarantine more than once after the kills")
         if kills < a.min_kills:
             sys.exit(f"only {kills} kill points were hit (wanted {a.min_kills})")

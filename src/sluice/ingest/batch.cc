@@ -11,6 +11,7 @@
 #include "sluice/ingest/batch_internal.h"
 #include "sluice/ingest/inference.h"
 #include "sluice/ingest/schema_evolution.h"
+#include "sluice/table/history.h"
 #include "sluice/table/write.h"
 
 namespace sluice::ingest {
@@ -135,6 +136,7 @@ Result<BatchOutcome> BatchRunner::Write(const Batch& batch, const BatchInput& in
   for (const BatchFile& f : batch.files) report.files.push_back(f.path);
   report.ranges = batch.ranges;
   report.started_ms = started;
+  report.unreadable_files = input.unreadable_files;
   if (input.paths.empty()) {
     // Nothing readable (every file quarantined whole, every message undecodable): no commit,
     // the lines are delivered all the same.
@@ -185,7 +187,11 @@ Result<BatchOutcome> BatchRunner::Write(const Batch& batch, const BatchInput& in
   w.before_commit = [&](std::string_view quarantine,
                         const data::ValidateReport& validated) -> Status {
     staged_quarantine = input.source_quarantine;
-    staged_quarantine.append(quarantine);
+    if (input.annotate_quarantine) {
+      staged_quarantine.append(input.annotate_quarantine(quarantine));
+    } else {
+      staged_quarantine.append(quarantine);
+    }
     report.records_in = validated.records_in + input.source_quarantined;
     report.rescued = validated.rescued;
     report.malformed = validated.malformed;
@@ -264,7 +270,19 @@ Result<std::optional<int64_t>> BatchRunner::CommittedVersion(int64_t batch) {
   }
   auto it = snapshot->app_versions.find(checkpoint_.id());
   if (it == snapshot->app_versions.end() || it->second < batch) return std::optional<int64_t>();
-  return std::optional<int64_t>(it->second);
+  // Which commit it was: the one whose commitInfo names this checkpoint and batch.
+  SLUICE_ASSIGN_OR_RETURN(std::vector<table::HistoryEntry> history,
+                          table::TableHistory(*options_.fs, options_.table));
+  const std::string epoch = std::to_string(batch);
+  for (const table::HistoryEntry& e : history) {
+    const JsonValue* query = e.operation_parameters.Find("queryId");
+    const JsonValue* epoch_id = e.operation_parameters.Find("epochId");
+    if (query != nullptr && query->is_string() && query->as_string() == checkpoint_.id() &&
+        epoch_id != nullptr && epoch_id->is_string() && epoch_id->as_string() == epoch) {
+      return std::optional<int64_t>(e.version);
+    }
+  }
+  return std::optional<int64_t>(-1);  // committed, its commitInfo gone (log cleanup)
 }
 
 Result<std::optional<BatchReport>> BatchRunner::Recover(const Batch& batch) {
@@ -272,6 +290,7 @@ Result<std::optional<BatchReport>> BatchRunner::Recover(const Batch& batch) {
   if (b.state == BatchState::kPlanned) {
     SLUICE_ASSIGN_OR_RETURN(std::optional<int64_t> committed, CommittedVersion(b.id));
     if (!committed) return std::optional<BatchReport>();
+    b.table_version = *committed;
   }
   if (b.report.empty()) {
     // Committed without a staged report cannot happen (it is staged before the commit); a

@@ -35,6 +35,11 @@ struct BatchInput {
   /// and delivered with the batch's; counted in records_in and quarantined.
   std::string source_quarantine;
   uint64_t source_quarantined = 0;
+  /// Files quarantined whole (their lines are in source_quarantine).
+  uint64_t unreadable_files = 0;
+  /// Rewrites the validation's quarantine lines before they are staged (Kafka: the staged
+  /// file's line numbers become topic, partition and offset).
+  std::function<std::string(std::string_view lines)> annotate_quarantine;
 };
 
 struct BatchOutcome {
@@ -65,6 +70,7 @@ class BatchRunner {
  private:
   Result<std::optional<IngestStop>> Evolve(const BatchInput& input, BatchReport& report);
   Status Deliver(const Batch& batch, int64_t table_version);
+  /// The table version of the batch's commit; nullopt when the table does not hold it.
   Result<std::optional<int64_t>> CommittedVersion(int64_t batch);
 
   const IngestOptions& options_;

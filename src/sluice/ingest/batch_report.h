@@ -15,8 +15,7 @@ namespace sluice::ingest {
 
 struct BatchReport {
   int64_t batch = 0;
-  /// "committed"; "recovered" (committed before a crash, finished on restart); "skipped" (the
-  /// table held it already).
+  /// "committed"; "recovered" (committed before a crash, finished on the next start).
   std::string status = "committed";
   std::string source;
   std::vector<std::string> files;

@@ -1,8 +1,13 @@
 #include "sluice/ingest/checkpoint.h"
 
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <sys/file.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <initializer_list>
 #include <map>
 #include <variant>
@@ -118,12 +123,26 @@ Status InTransaction(Checkpoint::Db& db, F&& body) {
 
 }  // namespace
 
-Checkpoint::~Checkpoint() = default;
+Checkpoint::~Checkpoint() {
+  db_.reset();
+  if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the lock
+}
 
 Result<std::unique_ptr<Checkpoint>> Checkpoint::Open(const std::string& dir,
                                                      const CheckpointIdentity& identity) {
   SLUICE_TRY(LocalFileSystem()->CreateDirs(dir));
   std::unique_ptr<Checkpoint> ckpt(new Checkpoint());
+  // One process per checkpoint: two would plan the same files into two batches.
+  const std::string lock = dir + "/lock";
+  ckpt->lock_fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (ckpt->lock_fd_ < 0) {
+    return IoError("cannot open " + lock + ": " + std::strerror(errno));
+  }
+  if (::flock(ckpt->lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+    return Fail(ErrorCode::kConflict, "the checkpoint " + dir +
+                                          " is in use by another sluice ingest; each process "
+                                          "needs its own checkpoint");
+  }
   ckpt->path_ = dir + "/checkpoint.db";
   sqlite3* raw = nullptr;
   if (sqlite3_open_v2(ckpt->path_.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,

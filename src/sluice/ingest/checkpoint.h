@@ -82,8 +82,9 @@ struct CheckpointIdentity {
 class Checkpoint {
  public:
   /// Open `dir`/checkpoint.db, creating the folder and the database when absent (`created()`
-  /// then says so). kInvalidArgument when the checkpoint belongs to another source or table;
-  /// kIoError for a database that cannot be opened (naming the file).
+  /// then says so), and hold `dir`/lock for as long as the object lives. kInvalidArgument when
+  /// the checkpoint belongs to another source or table; kConflict while another process holds
+  /// it; kIoError for a database that cannot be opened (naming the file).
   static Result<std::unique_ptr<Checkpoint>> Open(const std::string& dir,
                                                   const CheckpointIdentity& identity);
   ~Checkpoint();
@@ -120,6 +121,7 @@ class Checkpoint {
 
  private:
   Checkpoint() = default;
+  int lock_fd_ = -1;
   std::unique_ptr<Db> db_;
   std::string id_;
   std::string path_;

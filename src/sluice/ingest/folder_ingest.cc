@@ -21,7 +21,9 @@ Result<std::optional<std::string>> Unreadable(FileSystem& fs, const std::string&
                                               data::RecordFormat format) {
   auto file = fs.OpenSequential(path);
   if (!file.has_value()) {
-    if (file.error().code() == ErrorCode::kNotFound) return std::optional<std::string>();
+    if (file.error().code() == ErrorCode::kNotFound) {
+      return std::optional<std::string>("the file is gone (removed after it was found)");
+    }
     return std::optional<std::string>(file.error().message());
   }
   char byte = 0;
@@ -167,13 +169,12 @@ class FolderIngest {
   Result<bool> Write(const Batch& batch, data::RecordFormat format) {
     BatchInput input;
     input.format = format;
-    uint64_t unreadable = 0;
     for (const BatchFile& f : batch.files) {
       SLUICE_ASSIGN_OR_RETURN(auto bad, Unreadable(*options_.fs, f.path, format));
       if (bad) {
         SLUICE_TRY(checkpoint_.RecordUnreadable({f, *bad, batch.id}));
         input.source_quarantine += UnreadableLine(f.path, *bad);
-        ++unreadable;
+        ++input.unreadable_files;
         continue;
       }
       input.paths.push_back(f.path);
@@ -184,7 +185,6 @@ class FolderIngest {
       return false;
     }
     if (!outcome.report) return true;
-    outcome.report->unreadable_files = unreadable;
     return Report(std::move(*outcome.report));
   }
 

@@ -15,6 +15,7 @@
 #include "sluice/data/avro_container.h"
 #include "sluice/dialects/avro/avro_schema.h"
 #include "sluice/dialects/spark/spark.h"
+#include "sluice/ingest/checkpoint.h"
 #include "sluice/ingest/ingest.h"
 #include "sluice/ingest/schema_location.h"
 #include "sluice/table/history.h"
@@ -246,13 +247,48 @@ TEST_F(FolderIngestTest, ALostCheckpointIsRefusedRatherThanWritingTwice) {
   Land("1.json", "{\"id\":\"1\"}\n");
   Run();
   fs::remove_all(root_ / "ckpt");
-  auto again = RunFolderIngest(options_, {});
-  ASSERT_FALSE(again.has_value());
-  EXPECT_NE(again.error().message().find("new checkpoint"), std::string::npos);
+  for (int attempt = 0; attempt < 2; ++attempt) {  // refused every time, not only the first
+    auto again = RunFolderIngest(options_, {});
+    ASSERT_FALSE(again.has_value());
+    EXPECT_NE(again.error().message().find("new checkpoint"), std::string::npos);
+  }
   EXPECT_EQ(Rows().size(), 1u);
   options_.allow_new_checkpoint = true;
   Run();
   EXPECT_EQ(Rows().size(), 2u);
+}
+
+TEST_F(FolderIngestTest, OneProcessAtATimeHoldsACheckpoint) {
+  auto first = Checkpoint::Open(options_.checkpoint, {"folder", options_.source, options_.table});
+  ASSERT_TRUE(first.has_value());
+  auto second = Checkpoint::Open(options_.checkpoint, {"folder", options_.source, options_.table});
+  ASSERT_FALSE(second.has_value());
+  EXPECT_EQ(second.error().code(), ErrorCode::kConflict);
+  first->reset();
+  EXPECT_TRUE(Checkpoint::Open(options_.checkpoint, {"folder", options_.source, options_.table})
+                  .has_value());
+}
+
+TEST_F(FolderIngestTest, AFileGoneAfterItsBatchWasPlannedIsQuarantinedNotAStop) {
+  Land("1.json", "{\"id\":\"1\"}\n");
+  Land("2.json", "{\"id\":\"2\"}\n");
+  {
+    auto ckpt = Checkpoint::Open(options_.checkpoint, {"folder", options_.source, options_.table});
+    ASSERT_TRUE(ckpt.has_value());
+    Batch planned;
+    planned.files = {{(root_ / "land" / "1.json").string(), 12, 0},
+                     {(root_ / "land" / "2.json").string(), 12, 0}};
+    ASSERT_TRUE((*ckpt)->Plan(planned).has_value());
+  }
+  fs::remove(root_ / "land" / "2.json");
+  auto schema = dialects::spark::ReadDdl("id STRING");
+  options_.schema = schema->value;
+  IngestRun run = Run();
+  ASSERT_EQ(run.batches.size(), 1u);
+  EXPECT_EQ(run.batches[0].unreadable_files, 1u);
+  EXPECT_EQ(run.batches[0].written, 1u);
+  EXPECT_NE(ReadFile(root_ / "ckpt" / "quarantine.jsonl").find("the file is gone"),
+            std::string::npos);
 }
 
 TEST_F(FolderIngestTest, ACheckpointOfAnotherSourceIsRefused) {

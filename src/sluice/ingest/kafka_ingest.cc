@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <ctime>
 #include <map>
+#include <set>
 #include <thread>
 #include <utility>
 
@@ -14,6 +16,7 @@
 #include "sluice/data/wire_format.h"
 #include "sluice/dialects/avro/avro_convert.h"
 #include "sluice/ingest/batch_internal.h"
+#include "sluice/ingest/inference.h"
 #include "sluice/ingest/kafka_client.h"
 #include "sluice/ingest/schema_evolution.h"
 #include "sluice/ingest/source_internal.h"
@@ -41,6 +44,17 @@ std::vector<Field> MetadataFields() {
 
 std::string Base64(std::string_view bytes) { return Base64Encode(bytes); }
 
+// A Kafka timestamp (ms since the epoch) as the ISO 8601 instant the validator reads.
+std::string IsoInstant(int64_t ms) {
+  int64_t secs = ms >= 0 ? ms / 1000 : (ms - 999) / 1000;
+  const int64_t millis = ms - secs * 1000;
+  std::time_t t = static_cast<std::time_t>(secs);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  return fmt::format("\"{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z\"", tm.tm_year + 1900,
+                     tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, millis);
+}
+
 // Appends Spark's Kafka columns to a record's JSON object text (`{...}`), the value's own
 // fields winning where names meet.
 void AppendMetadata(const KafkaMessage& m, const JsonValue& record, std::string& line) {
@@ -63,7 +77,7 @@ void AppendMetadata(const KafkaMessage& m, const JsonValue& record, std::string&
   add("topic", str(m.topic));
   add("partition", std::to_string(m.partition));
   add("offset", std::to_string(m.offset));
-  add("timestamp", m.timestamp_type < 0 ? "null" : std::to_string(m.timestamp_ms * 1000));
+  add("timestamp", m.timestamp_type < 0 ? "null" : IsoInstant(m.timestamp_ms));
   add("timestampType", std::to_string(m.timestamp_type));
   std::string headers = "[";
   for (const KafkaHeader& h : m.headers) {
@@ -271,16 +285,58 @@ class KafkaIngest {
     return Ok();
   }
 
+  // The runner, with the schema to read with: stored, given, or `first` (the first batch's).
+  // Without any (a first batch of poison messages only), a provisional one that can only
+  // deliver quarantine lines, replaced once a batch has records.
   Status Ready(schema::SchemaPtr first) {
-    if (runner_) return Ok();
-    SLUICE_ASSIGN_OR_RETURN(SchemaVersion current,
-                            EnsureSchema(options_, location_, [&]() -> Result<schema::SchemaPtr> {
-                              if (first == nullptr)
-                                return InvalidArgument("no schema yet: no message has been read");
-                              return first;
-                            }));
+    if (runner_ && !provisional_) return Ok();
+    SLUICE_ASSIGN_OR_RETURN(std::optional<SchemaVersion> stored, location_.Latest());
+    if (first == nullptr && !stored && options_.schema == nullptr) {
+      if (!runner_) {
+        SLUICE_ASSIGN_OR_RETURN(schema::SchemaPtr none, schema::Schema::Make({}));
+        runner_.emplace(options_, checkpoint_, location_, SchemaVersion{-1, none, 0, ""});
+        provisional_ = true;
+      }
+      return Ok();
+    }
+    SLUICE_ASSIGN_OR_RETURN(
+        SchemaVersion current,
+        EnsureSchema(options_, location_, [&]() -> Result<schema::SchemaPtr> { return first; }));
+    runner_.reset();
     runner_.emplace(options_, checkpoint_, location_, std::move(current));
+    provisional_ = false;
     return Ok();
+  }
+
+  // The validation's quarantine lines name the staged file and its line: they get the
+  // message's topic, partition and offset instead.
+  std::string Annotate(std::string_view lines) const {
+    std::string out;
+    size_t start = 0;
+    while (start < lines.size()) {
+      size_t end = lines.find('\n', start);
+      if (end == std::string_view::npos) end = lines.size();
+      std::string_view text = lines.substr(start, end - start);
+      start = end + 1;
+      auto parsed = ParseJson(text);
+      const JsonValue* line = parsed.has_value() ? parsed->Find("line") : nullptr;
+      if (line == nullptr || !line->is_number() || !line->as_int64() || *line->as_int64() < 1 ||
+          static_cast<size_t>(*line->as_int64()) > staged_messages_.size()) {
+        out.append(text);
+        out += '\n';
+        continue;
+      }
+      const KafkaMessage& m = *staged_messages_[static_cast<size_t>(*line->as_int64()) - 1];
+      for (const char* key : {"file", "line", "offset", "error_offset"}) parsed->Remove(key);
+      JsonValue annotated = JsonValue::Object();
+      annotated.Set("topic", JsonValue::String(m.topic));
+      annotated.Set("partition", JsonValue::Int(m.partition));
+      annotated.Set("offset", JsonValue::Int(m.offset));
+      for (const JsonMember& member : parsed->members()) annotated.Set(member.key, member.value);
+      out += ToJson(annotated);
+      out += '\n';
+    }
+    return out;
   }
 
   // The model schema of one decoded message (Avro: its writer's), with the metadata columns.
@@ -289,6 +345,20 @@ class KafkaIngest {
     std::vector<Field> fields = value_schema->fields();
     for (Field& f : MetadataFields()) {
       if (value_schema->struct_type()->FindField(f.name()) == nullptr) fields.push_back(f);
+    }
+    return schema::Schema::Make(std::move(fields));
+  }
+
+  // An inferred schema (JSON values) with the metadata columns typed as Spark's Kafka source
+  // types them, where the values themselves have no field of that name.
+  Result<schema::SchemaPtr> TypedMetadata(const schema::Schema& inferred) {
+    if (!kafka_.with_metadata) return schema::Schema::FromStruct(inferred.struct_type());
+    std::map<std::string, Field> typed;
+    for (Field& f : MetadataFields()) typed.emplace(f.name(), f);
+    std::vector<Field> fields;
+    for (const Field& f : inferred.fields()) {
+      auto it = typed.find(f.name());
+      fields.push_back(it != typed.end() && !value_keys_.contains(f.name()) ? it->second : f);
     }
     return schema::Schema::Make(std::move(fields));
   }
@@ -345,10 +415,12 @@ class KafkaIngest {
       }
       line = ToJson(*parsed);
       record = std::move(*parsed);
+      for (const JsonMember& member : record.members()) value_keys_.insert(member.key);
     }
     if (kafka_.with_metadata) AppendMetadata(m, record, line);
     lines += line;
     lines += '\n';
+    staged_messages_.push_back(&m);
     if (value_schema != nullptr) {
       SLUICE_ASSIGN_OR_RETURN(value_schema, WithMetadata(value_schema));
       if (batch_schema == nullptr) {
@@ -389,18 +461,24 @@ class KafkaIngest {
       batch.ranges.push_back(range);
       input.txns.push_back(table::Txn{AppId(kafka_.group_id, tp), range.until, std::nullopt});
     }
-    SLUICE_TRY(Ready(batch_schema));
-    if (kafka_.value_format == ValueFormat::kAvro || kafka_.value_format == ValueFormat::kString) {
-      input.batch_schema = batch_schema;
-    }
     const std::string staged =
         options_.checkpoint + "/staging/batch-" + std::to_string(id) + ".jsonl";
     if (!lines.empty()) {
       SLUICE_TRY(options_.fs->CreateDirs(options_.checkpoint + "/staging"));
       SLUICE_TRY(options_.fs->WriteFile(staged, lines));
       input.paths.push_back(staged);
+      if (batch_schema == nullptr) {
+        // JSON values: Auto Loader's inference over the batch, metadata columns typed.
+        SLUICE_ASSIGN_OR_RETURN(schema::SchemaPtr inferred,
+                                InferSchemaOf(options_, input.paths, input.format));
+        SLUICE_ASSIGN_OR_RETURN(batch_schema, TypedMetadata(*inferred));
+      }
     }
-    // No other member may have written these offsets since the partitions were assigned.
+    SLUICE_TRY(Ready(batch_schema));
+    input.batch_schema = batch_schema;
+    input.annotate_quarantine = [this](std::string_view q) {
+      return Annotate(q);
+    };  // No other member may have written these offsets since the partitions were assigned.
     input.check_snapshot = [this, ranges](const table::Snapshot* snapshot) -> Status {
       if (snapshot == nullptr) return Ok();
       for (const auto& [tp, range] : ranges) {
@@ -417,6 +495,8 @@ class KafkaIngest {
     CrashPoint("batch planned");
     auto outcome = runner_->Write(batch, input);
     buffer_.clear();
+    staged_messages_.clear();
+    value_keys_.clear();
     if (!outcome.has_value()) {
       if (outcome.error().code() != ErrorCode::kConflict) return Fail(outcome.error());
       // Another member wrote some of these offsets (a rebalance): drop the batch, read again
@@ -460,6 +540,10 @@ class KafkaIngest {
   std::vector<KafkaMessage> buffer_;
   std::map<TopicPartition, int64_t> next_;
   std::map<TopicPartition, int64_t> end_;
+  // Keys the batch's JSON values had, and the message of each staged line.
+  std::set<std::string> value_keys_;
+  std::vector<const KafkaMessage*> staged_messages_;
+  bool provisional_ = false;
   IngestRun run_;
 };
 

@@ -14,7 +14,11 @@ Result<std::unique_ptr<Checkpoint>> OpenCheckpoint(const IngestOptions& options,
   SLUICE_ASSIGN_OR_RETURN(
       std::unique_ptr<Checkpoint> checkpoint,
       Checkpoint::Open(options.checkpoint, {kind, options.source, options.table}));
-  if (!checkpoint->created() || options.allow_new_checkpoint) return checkpoint;
+  // A checkpoint that has written nothing yet (new, or left by a refused start) must not
+  // write again what another checkpoint of this source wrote. Kafka needs no such guard: the
+  // table holds each partition's offsets, whichever member or checkpoint wrote them.
+  SLUICE_ASSIGN_OR_RETURN(int64_t next, checkpoint->NextBatchId());
+  if (kind != "folder" || next > 0 || options.allow_new_checkpoint) return checkpoint;
   auto history = table::TableHistory(*options.fs, options.table);
   if (!history.has_value()) {
     if (history.error().code() == ErrorCode::kNotFound) return checkpoint;

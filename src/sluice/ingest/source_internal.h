@@ -14,9 +14,9 @@
 
 namespace sluice::ingest {
 
-/// Open the checkpoint for `kind` ("folder", "kafka"). A new checkpoint for a table that holds
-/// batches of the same source from another checkpoint is kInvalidArgument (those batches would
-/// be written again) unless options.allow_new_checkpoint.
+/// Open the checkpoint for `kind` ("folder", "kafka"). A folder checkpoint that has written no
+/// batch yet, for a table that holds batches of the same source from another checkpoint, is
+/// kInvalidArgument (those files would be written again) unless options.allow_new_checkpoint.
 Result<std::unique_ptr<Checkpoint>> OpenCheckpoint(const IngestOptions& options,
                                                    const std::string& kind);
 

@@ -5,6 +5,7 @@
 
 #include <set>
 
+#include "sluice/base/json_writer.h"
 #include "sluice/dialects/spark/spark.h"
 #include "sluice/table/column_mapping.h"
 #include "sluice/table/protocol.h"
@@ -76,6 +77,11 @@ Result<TypePtr> RecordTypeChanges(const TypePtr& before, const TypePtr& after,
     change.Set("fromType", JsonValue::String(dialects::spark::DataTypeName(*before)));
     change.Set("toType", JsonValue::String(dialects::spark::DataTypeName(*after)));
     if (!suffix.empty()) change.Set("fieldPath", JsonValue::String(suffix));
+    // evolution::Merge records the widenings it makes in the merged schema already: once only.
+    const std::string text = ToJson(change);
+    for (const JsonValue& had : changes.items()) {
+      if (ToJson(had) == text) return after;
+    }
     changes.Append(std::move(change));
   }
   return after;
