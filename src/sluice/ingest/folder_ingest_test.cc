@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <thread>
 
 #include "sluice/base/json.h"
@@ -494,6 +495,56 @@ TEST_F(FolderIngestTest, WatchPicksUpFilesThatArriveWhileItRuns) {
   EXPECT_EQ(result->batches.size(), 3u);
   EXPECT_EQ(result->batches[1].added_columns, std::vector<std::string>{"late"});
   EXPECT_EQ(Rows().size(), 3u);
+}
+
+}  // namespace
+}  // namespace sluice::ingest
+
+namespace sluice::ingest {
+namespace {
+
+// Every malformed record kind the data plane knows, in one landing file: each is quarantined
+// once, the good ones written, the books balanced, nothing crashes.
+TEST_F(FolderIngestTest, HostileRecordsAreQuarantinedAndTheBooksBalance) {
+  std::string text;
+  text += "{\"id\":1,\"name\":\"ok\"}\n";
+  text += "{\"id\":2,\"name\":\"trunc\n";                      // unterminated string
+  text += "[1,2,3]\n";                                         // not an object
+  text += "42\n";                                              // a bare number
+  text += "\"just a string\"\n";                               // a bare string
+  text += "{\"id\":3,\"name\":\"\xff\xfe bad utf8\"}\n";       // invalid UTF-8
+  text += std::string("{\"id\":4,\"na\0me\":\"nul\"}\n", 25);  // a NUL inside a key
+  text += std::string(3000, '[') + "\n";                       // nesting far too deep
+  text += "{\"id\":1e999999,\"name\":\"huge\"}\n";             // a number out of every range
+  text += "{\"id\":5,\"id\":6,\"name\":\"dup\"}\n";            // a repeated key
+  text += "{\"id\":7,\"name\":\"x\"} trailing\n";              // garbage after the record
+  text += "\n   \n";                                           // blank lines: no records
+  text += "{\"id\":8,\"name\":\"crlf\"}\r\n";                  // CRLF
+  text += "{\"id\":9,\"name\":\"ok2\"}\n";
+  Land("hostile.json", text);
+  auto schema = dialects::spark::ReadDdl("id BIGINT, name STRING");
+  ASSERT_TRUE(schema.has_value());
+  options_.schema = schema->value;
+  options_.rescued_column_given = true;  // none mode, rescuing what does not fit
+  IngestRun run = Run();
+  ASSERT_EQ(run.batches.size(), 1u);
+  const BatchReport& b = run.batches[0];
+  EXPECT_TRUE(b.invariant_holds()) << b.records_in << " " << b.written << " " << b.quarantined;
+  EXPECT_GE(b.quarantined, 7u);
+  EXPECT_GE(b.malformed, 6u);
+  auto rows = Rows();
+  EXPECT_EQ(rows.size(), b.written);
+  std::set<std::string> names;
+  for (auto& r : rows) names.insert(r["name"]);
+  for (const char* good : {"ok", "ok2", "crlf"}) EXPECT_TRUE(names.contains(good)) << good;
+  // Each quarantined record once, with its line.
+  std::string quarantine = ReadFile(root_ / "ckpt" / "quarantine.jsonl");
+  EXPECT_EQ(static_cast<uint64_t>(std::count(quarantine.begin(), quarantine.end(), '\n')),
+            b.quarantined);
+  EXPECT_NE(quarantine.find("\"line\":2"), std::string::npos);
+  // A run over the same folder afterwards reads nothing and changes nothing.
+  EXPECT_EQ(Run().batches.size(), 0u);
+  EXPECT_EQ(ReadFile(root_ / "ckpt" / "quarantine.jsonl"), quarantine);
 }
 
 }  // namespace
