@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <map>
@@ -276,7 +277,8 @@ class KafkaIngest {
       const bool done = !control_.watch && AllAtEnd();
       if (!buffer_.empty() && (full || idle || done)) SLUICE_TRY(WriteBatch());
       if (!control_.watch) {
-        if (done && buffer_.empty()) break;
+        // Asked again: a batch that lost a race was dropped and its partitions rewound.
+        if (buffer_.empty() && AllAtEnd()) break;
         // A member the group gives no partition has nothing to read.
         if (next_.empty() && now - started > std::chrono::seconds(30)) break;
       }
@@ -499,15 +501,17 @@ class KafkaIngest {
     value_keys_.clear();
     if (!outcome.has_value()) {
       if (outcome.error().code() != ErrorCode::kConflict) return Fail(outcome.error());
-      // Another member wrote some of these offsets (a rebalance): drop the batch, read again
-      // from what the table holds.
+      // A concurrent commit won (another member wrote some of these offsets after a
+      // rebalance, or created the table first): drop the batch and read each partition again
+      // from what the table holds, else from the batch's first offset.
       SLUICE_TRY(checkpoint_.Drop(batch.id));
       SLUICE_ASSIGN_OR_RETURN(auto held, TableOffsets());
-      for (auto& [tp, next] : next_) {
+      for (const auto& [tp, range] : ranges) {
+        if (!next_.contains(tp)) continue;  // no longer ours
         auto it = held.find(AppId(kafka_.group_id, tp));
-        if (it == held.end()) continue;
-        next = it->second;
-        SLUICE_TRY(consumer_->Seek(tp, next, 10000));
+        const int64_t from = it != held.end() ? std::max(it->second, range.from) : range.from;
+        next_[tp] = from;
+        SLUICE_TRY(consumer_->Seek(tp, from, 10000));
       }
       (void)options_.fs->RemoveFile(staged);
       return Ok();
