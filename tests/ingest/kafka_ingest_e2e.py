@@ -178,8 +178,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sluice", required=True)
     ap.add_argument("--mock-kafka", required=True)
-    ap.add_argument("--kill-seeds", type=int, default=8)
-    ap.add_argument("--min-kills", type=int, default=30)
+    ap.add_argument("--kill-seeds", type=int, default=6)
+    ap.add_argument("--min-kills", type=int, default=20)
     a = ap.parse_args()
     if shutil.which("node") is None or not os.path.isdir(os.path.join(HERE, "js", "node_modules",
                                                                        "kafkajs")):
@@ -230,12 +230,17 @@ def main():
         rng = random.Random(18)
         kills = 0
         next_id = 301
-        for seed in range(a.kill_seeds):
+        seeds = 0
+        # Rounds of new records, each ingested by runs killed at a seeded crash point (a run
+        # passes about four: batch planned, staged, committed, marked) until one finishes;
+        # rounds go on until enough kills were seen.
+        while seeds < a.kill_seeds or (kills < a.min_kills and seeds < 4 * a.kill_seeds):
+            seeds += 1
             produce(servers, tmp, V2, range(next_id, next_id + 40), {"channel": "k"})
             next_id += 40
             for _ in range(6):
                 rc, out, err = ingest(a, servers, tmp, "a",
-                                      {"SLUICE_INGEST_CRASH_AT": str(rng.randint(1, 6))})
+                                      {"SLUICE_INGEST_CRASH_AT": str(rng.randint(1, 4))})
                 if rc == -signal.SIGKILL:
                     kills += 1
                     continue

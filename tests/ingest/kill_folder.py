@@ -142,8 +142,8 @@ def check_seed(sluice, seed, work):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sluice", required=True)
-    ap.add_argument("--seeds", type=int, default=30)
-    ap.add_argument("--min-kills", type=int, default=60)
+    ap.add_argument("--seeds", type=int, default=40)
+    ap.add_argument("--min-kills", type=int, default=80)
     a = ap.parse_args()
     total = 0
     for seed in range(a.seeds):

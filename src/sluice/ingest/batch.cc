@@ -127,39 +127,23 @@ Result<std::optional<IngestStop>> BatchRunner::Evolve(const BatchInput& input,
   return std::nullopt;
 }
 
-Result<BatchOutcome> BatchRunner::Write(const Batch& batch, const BatchInput& input) {
-  const int64_t started = NowMs();
-  BatchOutcome out;
-  BatchReport report;
-  report.batch = batch.id;
-  report.source = options_.source;
-  for (const BatchFile& f : batch.files) report.files.push_back(f.path);
-  report.ranges = batch.ranges;
-  report.started_ms = started;
-  report.unreadable_files = input.unreadable_files;
-  if (input.paths.empty()) {
-    // Nothing readable (every file quarantined whole, every message undecodable): no commit,
-    // the lines are delivered all the same.
-    report.schema_version = current_.version;
-    report.records_in = report.quarantined = input.source_quarantined;
-    report.duration_ms = NowMs() - started;
-    std::string json = ToJson(BatchReportToJson(report));
-    SLUICE_TRY(checkpoint_.Stage(batch.id, current_.version, input.source_quarantine, json));
-    Batch b = batch;
-    b.quarantine = input.source_quarantine;
-    b.report = std::move(json);
-    SLUICE_TRY(Deliver(b, -1));
-    out.report = std::move(report);
-    return out;
+// Whether a pass over the batch with the current schema shows what the mode would evolve:
+// keys the schema lacks (new columns), and with widening, values that do not fit their type.
+bool BatchRunner::ShowsEvolution(const data::ValidateReport& validated) const {
+  for (const data::ViolationCount& v : validated.violations) {
+    if (v.kind == data::ViolationKind::kUnknownField) return true;
+    if (mode_ == EvolutionMode::kAddNewColumnsWithTypeWidening &&
+        (v.kind == data::ViolationKind::kTypeMismatch ||
+         v.kind == data::ViolationKind::kOutOfRange ||
+         v.kind == data::ViolationKind::kDecimalPrecision)) {
+      return true;
+    }
   }
-  SLUICE_ASSIGN_OR_RETURN(std::optional<IngestStop> stop, Evolve(input, report));
-  if (stop) {
-    SLUICE_TRY(checkpoint_.Drop(batch.id));
-    out.stop = std::move(stop);
-    return out;
-  }
-  report.schema_version = current_.version;
+  return false;
+}
 
+table::TableWriteOptions BatchRunner::WriteOptions(const Batch& batch,
+                                                   const BatchInput& input) const {
   table::TableWriteOptions w;
   w.mode = table::WriteMode::kAppend;
   w.merge_schema = Adds(mode_);
@@ -182,32 +166,97 @@ Result<BatchOutcome> BatchRunner::Write(const Batch& batch, const BatchInput& in
                             {"epochId", std::to_string(batch.id)},
                             {"source", options_.source}};
   w.validation_metrics = true;
-  std::string staged_quarantine;
-  std::string staged_report;
-  w.before_commit = [&](std::string_view quarantine,
-                        const data::ValidateReport& validated) -> Status {
-    staged_quarantine = input.source_quarantine;
-    if (input.annotate_quarantine) {
-      staged_quarantine.append(input.annotate_quarantine(quarantine));
-    } else {
-      staged_quarantine.append(quarantine);
+  return w;
+}
+
+// Nothing readable (every file quarantined whole, every message undecodable): no commit, the
+// lines are delivered all the same.
+Result<BatchOutcome> BatchRunner::WriteNothing(const Batch& batch, const BatchInput& input,
+                                               BatchReport report) {
+  report.schema_version = current_.version;
+  report.records_in = report.quarantined = input.source_quarantined;
+  report.duration_ms = NowMs() - report.started_ms;
+  std::string json = ToJson(BatchReportToJson(report));
+  SLUICE_TRY(checkpoint_.Stage(batch.id, current_.version, input.source_quarantine, json));
+  Batch b = batch;
+  b.quarantine = input.source_quarantine;
+  b.report = std::move(json);
+  SLUICE_TRY(Deliver(b, -1));
+  BatchOutcome out;
+  out.report = std::move(report);
+  return out;
+}
+
+Result<BatchOutcome> BatchRunner::Write(const Batch& batch, const BatchInput& input) {
+  BatchOutcome out;
+  BatchReport report;
+  report.batch = batch.id;
+  report.source = options_.source;
+  for (const BatchFile& f : batch.files) report.files.push_back(f.path);
+  report.ranges = batch.ranges;
+  report.started_ms = NowMs();
+  report.unreadable_files = input.unreadable_files;
+  if (input.paths.empty()) return WriteNothing(batch, input, std::move(report));
+  // A mode that may evolve reads the batch with the current schema first and infers the
+  // batch's schema only when that pass shows new columns (or, widening, values that do not
+  // fit): most batches change nothing, and pay for one pass. A source that knows the batch's
+  // schema (Kafka) evolves up front.
+  const bool may_evolve = mode_ != EvolutionMode::kRescue && mode_ != EvolutionMode::kNone;
+  bool probe = may_evolve && input.batch_schema == nullptr;
+  if (may_evolve && !probe) {
+    SLUICE_ASSIGN_OR_RETURN(out.stop, Evolve(input, report));
+    if (out.stop) {
+      SLUICE_TRY(checkpoint_.Drop(batch.id));
+      return out;
     }
-    report.records_in = validated.records_in + input.source_quarantined;
-    report.rescued = validated.rescued;
-    report.malformed = validated.malformed;
-    report.bytes = validated.bytes;
-    // Rows a CHECK constraint quarantined are among the valid ones; the sink knows how many,
-    // the commit's metrics carry them, and the quarantine lines hold them.
-    report.quarantined = validated.quarantined + input.source_quarantined;
-    report.written = validated.valid;
-    staged_report = ToJson(BatchReportToJson(report));
-    SLUICE_TRY(checkpoint_.Stage(batch.id, current_.version, staged_quarantine, staged_report));
-    CrashPoint("batch staged");
-    return Ok();
-  };
-  DiscardSink discard;
-  SLUICE_ASSIGN_OR_RETURN(table::TableWriteResult result,
-                          table::WriteTable(options_.fs, options_.table, input.paths, w, discard));
+  }
+  for (;;) {
+    report.schema_version = current_.version;
+    bool evolve = false;
+    std::string staged_quarantine;
+    table::TableWriteOptions w = WriteOptions(batch, input);
+    w.before_commit = [&](std::string_view quarantine,
+                          const data::ValidateReport& validated) -> Status {
+      if (probe && ShowsEvolution(validated)) {
+        evolve = true;
+        return Fail(ErrorCode::kInternal, "the batch's schema evolves: written again");
+      }
+      staged_quarantine = input.source_quarantine;
+      staged_quarantine.append(input.annotate_quarantine ? input.annotate_quarantine(quarantine)
+                                                         : std::string(quarantine));
+      report.records_in = validated.records_in + input.source_quarantined;
+      report.rescued = validated.rescued;
+      report.malformed = validated.malformed;
+      report.bytes = validated.bytes;
+      // Rows a CHECK constraint quarantines are among the valid ones here; the commit's result
+      // says how many, and their quarantine lines are staged with the others.
+      report.quarantined = validated.quarantined + input.source_quarantined;
+      report.written = validated.valid;
+      SLUICE_TRY(checkpoint_.Stage(batch.id, current_.version, staged_quarantine,
+                                   ToJson(BatchReportToJson(report))));
+      CrashPoint("batch staged");
+      return Ok();
+    };
+    DiscardSink discard;
+    Result<table::TableWriteResult> written =
+        table::WriteTable(options_.fs, options_.table, input.paths, w, discard);
+    if (!written.has_value() && evolve) {
+      probe = false;
+      SLUICE_ASSIGN_OR_RETURN(out.stop, Evolve(input, report));
+      if (out.stop) {
+        SLUICE_TRY(checkpoint_.Drop(batch.id));
+        return out;
+      }
+      continue;
+    }
+    if (!written.has_value()) return Fail(written.error());
+    return Finish(batch, std::move(*written), std::move(report), std::move(staged_quarantine));
+  }
+}
+
+Result<BatchOutcome> BatchRunner::Finish(const Batch& batch, table::TableWriteResult result,
+                                         BatchReport report, std::string staged_quarantine) {
+  BatchOutcome out;
   if (result.outcome == table::WriteOutcome::kRejected) {
     IngestStop refused;
     refused.kind = IngestStop::Kind::kRejected;
@@ -227,7 +276,7 @@ Result<BatchOutcome> BatchRunner::Write(const Batch& batch, const BatchInput& in
   report.table_version = result.version;
   report.written = result.rows_written;
   report.quarantined += result.constraint_quarantined;
-  report.duration_ms = NowMs() - started;
+  report.duration_ms = NowMs() - report.started_ms;
   Batch committed = batch;
   committed.quarantine = std::move(staged_quarantine);
   committed.report = ToJson(BatchReportToJson(report));

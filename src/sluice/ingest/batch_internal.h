@@ -16,6 +16,7 @@
 #include "sluice/ingest/schema_location.h"
 #include "sluice/table/actions.h"
 #include "sluice/table/snapshot.h"
+#include "sluice/table/write.h"
 
 namespace sluice::ingest {
 
@@ -69,6 +70,12 @@ class BatchRunner {
 
  private:
   Result<std::optional<IngestStop>> Evolve(const BatchInput& input, BatchReport& report);
+  bool ShowsEvolution(const data::ValidateReport& validated) const;
+  table::TableWriteOptions WriteOptions(const Batch& batch, const BatchInput& input) const;
+  Result<BatchOutcome> WriteNothing(const Batch& batch, const BatchInput& input,
+                                    BatchReport report);
+  Result<BatchOutcome> Finish(const Batch& batch, table::TableWriteResult result,
+                              BatchReport report, std::string staged_quarantine);
   Status Deliver(const Batch& batch, int64_t table_version);
   /// The table version of the batch's commit; nullopt when the table does not hold it.
   Result<std::optional<int64_t>> CommittedVersion(int64_t batch);
