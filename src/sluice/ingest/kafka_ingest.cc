@@ -438,16 +438,14 @@ class KafkaIngest {
     return true;
   }
 
-  Status WriteBatch() {
-    SLUICE_ASSIGN_OR_RETURN(int64_t id, checkpoint_.NextBatchId());
-    Batch batch;
-    batch.id = id;
-    batch.started_ms = NowMs();
+  // The buffered messages decoded into a batch: its ranges and txns, the records staged as
+  // JSON lines in the checkpoint folder, poison messages as quarantine lines.
+  Result<BatchInput> Stage(Batch& batch, std::map<TopicPartition, PartitionRange>& ranges,
+                           const std::string& staged) {
     BatchInput input;
     input.format = data::RecordFormat::kJsonLines;
     std::string lines;
     schema::SchemaPtr batch_schema;
-    std::map<TopicPartition, PartitionRange> ranges;
     for (const KafkaMessage& m : buffer_) {
       TopicPartition tp{m.topic, m.partition};
       auto [it, fresh] = ranges.try_emplace(tp, PartitionRange{m.topic, m.partition, m.offset, 0});
@@ -463,8 +461,6 @@ class KafkaIngest {
       batch.ranges.push_back(range);
       input.txns.push_back(table::Txn{AppId(kafka_.group_id, tp), range.until, std::nullopt});
     }
-    const std::string staged =
-        options_.checkpoint + "/staging/batch-" + std::to_string(id) + ".jsonl";
     if (!lines.empty()) {
       SLUICE_TRY(options_.fs->CreateDirs(options_.checkpoint + "/staging"));
       SLUICE_TRY(options_.fs->WriteFile(staged, lines));
@@ -478,9 +474,8 @@ class KafkaIngest {
     }
     SLUICE_TRY(Ready(batch_schema));
     input.batch_schema = batch_schema;
-    input.annotate_quarantine = [this](std::string_view q) {
-      return Annotate(q);
-    };  // No other member may have written these offsets since the partitions were assigned.
+    input.annotate_quarantine = [this](std::string_view q) { return Annotate(q); };
+    // No other member may have written these offsets since the partitions were assigned.
     input.check_snapshot = [this, ranges](const table::Snapshot* snapshot) -> Status {
       if (snapshot == nullptr) return Ok();
       for (const auto& [tp, range] : ranges) {
@@ -493,30 +488,45 @@ class KafkaIngest {
       }
       return Ok();
     };
+    return input;
+  }
+
+  // A concurrent commit won (another member wrote some of these offsets after a rebalance, or
+  // created the table first): read each partition again from what the table holds, else from
+  // the batch's first offset.
+  Status Rewind(const std::map<TopicPartition, PartitionRange>& ranges) {
+    SLUICE_ASSIGN_OR_RETURN(auto held, TableOffsets());
+    for (const auto& [tp, range] : ranges) {
+      if (!next_.contains(tp)) continue;  // no longer ours
+      auto it = held.find(AppId(kafka_.group_id, tp));
+      const int64_t from = it != held.end() ? std::max(it->second, range.from) : range.from;
+      next_[tp] = from;
+      SLUICE_TRY(consumer_->Seek(tp, from, 10000));
+    }
+    return Ok();
+  }
+
+  Status WriteBatch() {
+    SLUICE_ASSIGN_OR_RETURN(int64_t id, checkpoint_.NextBatchId());
+    Batch batch;
+    batch.id = id;
+    batch.started_ms = NowMs();
+    std::map<TopicPartition, PartitionRange> ranges;
+    const std::string staged =
+        options_.checkpoint + "/staging/batch-" + std::to_string(id) + ".jsonl";
+    SLUICE_ASSIGN_OR_RETURN(BatchInput input, Stage(batch, ranges, staged));
     SLUICE_TRY(checkpoint_.Plan(batch));
     CrashPoint("batch planned");
     auto outcome = runner_->Write(batch, input);
     buffer_.clear();
     staged_messages_.clear();
     value_keys_.clear();
+    (void)options_.fs->RemoveFile(staged);
     if (!outcome.has_value()) {
       if (outcome.error().code() != ErrorCode::kConflict) return Fail(outcome.error());
-      // A concurrent commit won (another member wrote some of these offsets after a
-      // rebalance, or created the table first): drop the batch and read each partition again
-      // from what the table holds, else from the batch's first offset.
       SLUICE_TRY(checkpoint_.Drop(batch.id));
-      SLUICE_ASSIGN_OR_RETURN(auto held, TableOffsets());
-      for (const auto& [tp, range] : ranges) {
-        if (!next_.contains(tp)) continue;  // no longer ours
-        auto it = held.find(AppId(kafka_.group_id, tp));
-        const int64_t from = it != held.end() ? std::max(it->second, range.from) : range.from;
-        next_[tp] = from;
-        SLUICE_TRY(consumer_->Seek(tp, from, 10000));
-      }
-      (void)options_.fs->RemoveFile(staged);
-      return Ok();
+      return Rewind(ranges);
     }
-    (void)options_.fs->RemoveFile(staged);
     if (outcome->stop) {
       run_.stopped = std::move(outcome->stop);
       return Ok();
