@@ -149,6 +149,17 @@ def check_json_with_metadata(a, servers, tmp):
     q = [json.loads(l) for l in open(os.path.join(tmp, "q-clicks.jsonl"))]
     if len(q) != 1 or q[0]["topic"] != "clicks" or q[0]["partition"] != 0 or "offset" not in q[0]:
         sys.exit(f"clicks: the non-JSON value is not quarantined with its place: {q}")
+    # A batch of poison only still moves the offsets on: run twice, quarantined once.
+    p.produce("clicks", value=b"poison-a", partition=1)
+    p.produce("clicks", value=b"poison-b", partition=1)
+    p.flush(30)
+    for _ in range(2):
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=240)
+        if r.returncode != 0:
+            sys.exit(f"json ingest failed ({r.returncode}): {r.stderr}")
+    q = [json.loads(l) for l in open(os.path.join(tmp, "q-clicks.jsonl"))]
+    if len(q) != 3:
+        sys.exit(f"clicks: poison-only batches quarantined {len(q)} lines, expected 3: {q}")
     schema = subprocess.run([a.sluice, "table", "schema", table, "--as", "spark-ddl"],
                             capture_output=True, text=True).stdout
     for col in ("key BINARY", "partition INT", "offset BIGINT", "timestamp TIMESTAMP"):

@@ -175,13 +175,35 @@ Result<BatchOutcome> BatchRunner::WriteNothing(const Batch& batch, const BatchIn
                                                BatchReport report) {
   report.schema_version = current_.version;
   report.records_in = report.quarantined = input.source_quarantined;
+  SLUICE_TRY(checkpoint_.Stage(batch.id, current_.version, input.source_quarantine,
+                               ToJson(BatchReportToJson(report))));
+  CrashPoint("batch staged");
+  // Offsets read (Kafka) are committed even when nothing of them is written, so the messages
+  // are not read and quarantined again; a table that does not exist yet cannot hold them (the
+  // group's committed offsets do).
+  SLUICE_ASSIGN_OR_RETURN(table::Transaction txn,
+                          table::Transaction::Begin(options_.fs, options_.table));
+  if (!input.txns.empty() && txn.snapshot() != nullptr) {
+    if (input.check_snapshot) SLUICE_TRY(input.check_snapshot(txn.snapshot()));
+    txn.SetTxn(table::Txn{checkpoint_.id(), batch.id, std::nullopt});
+    for (const table::Txn& t : input.txns) txn.SetTxn(t);
+    table::CommitOptions co;
+    co.operation = "STREAMING UPDATE";
+    for (const auto& [k, v] : WriteOptions(batch, input).operation_parameters) {
+      co.operation_parameters.Set(k, JsonValue::String(v));
+    }
+    co.operation_metrics.Set("numSourceRows", JsonValue::String(std::to_string(report.records_in)));
+    co.operation_metrics.Set("numQuarantinedRows",
+                             JsonValue::String(std::to_string(report.quarantined)));
+    SLUICE_ASSIGN_OR_RETURN(table::CommitResult committed, txn.Commit(co));
+    report.table_version = committed.version;
+    CrashPoint("committed");
+  }
   report.duration_ms = NowMs() - report.started_ms;
-  std::string json = ToJson(BatchReportToJson(report));
-  SLUICE_TRY(checkpoint_.Stage(batch.id, current_.version, input.source_quarantine, json));
   Batch b = batch;
   b.quarantine = input.source_quarantine;
-  b.report = std::move(json);
-  SLUICE_TRY(Deliver(b, -1));
+  b.report = ToJson(BatchReportToJson(report));
+  SLUICE_TRY(Deliver(b, report.table_version));
   BatchOutcome out;
   out.report = std::move(report);
   return out;

@@ -35,12 +35,18 @@ class Checkpoint::Db {
     }
     int i = 1;
     for (const Param& p : params) {
+      int rc = SQLITE_OK;
       if (const auto* v = std::get_if<int64_t>(&p)) {
-        sqlite3_bind_int64(stmt, i, *v);
+        rc = sqlite3_bind_int64(stmt, i, *v);
       } else if (const auto* t = std::get_if<std::string_view>(&p)) {
-        sqlite3_bind_text64(stmt, i, t->data(), t->size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+        rc = sqlite3_bind_text64(stmt, i, t->data(), t->size(), SQLITE_TRANSIENT, SQLITE_UTF8);
       } else {
-        sqlite3_bind_null(stmt, i);
+        rc = sqlite3_bind_null(stmt, i);
+      }
+      if (rc != SQLITE_OK) {
+        std::string message = sqlite3_errmsg(db_);
+        sqlite3_finalize(stmt);
+        return IoError("checkpoint database: " + message);
       }
       ++i;
     }
@@ -114,11 +120,10 @@ template <typename F>
 Status InTransaction(Checkpoint::Db& db, F&& body) {
   SLUICE_TRY(db.Exec("BEGIN IMMEDIATE"));
   Status s = body();
-  if (!s.has_value()) {
-    (void)db.Exec("ROLLBACK");
-    return s;
-  }
-  return db.Exec("COMMIT");
+  if (s.has_value()) s = db.Exec("COMMIT");
+  // A failed COMMIT leaves the transaction open: later statements would run inside it.
+  if (!s.has_value()) (void)db.Exec("ROLLBACK");
+  return s;
 }
 
 }  // namespace
@@ -286,6 +291,10 @@ Status Checkpoint::RecordUnreadable(const UnreadableFile& file) {
       "INSERT OR REPLACE INTO files(path, size, modified_ms, batch, reason) VALUES(?, ?, ?, ?, ?)",
       {std::string_view(file.file.path), static_cast<int64_t>(file.file.size),
        file.file.modified_ms, file.batch, std::string_view(file.reason)});
+}
+
+Status Checkpoint::Forget(const std::string& path) {
+  return db_->Exec("DELETE FROM files WHERE path = ?", {std::string_view(path)});
 }
 
 Result<std::vector<std::string>> Checkpoint::RecentReports(size_t n) {

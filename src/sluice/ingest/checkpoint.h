@@ -113,6 +113,8 @@ class Checkpoint {
   /// Everything delivered: the staged lines are dropped.
   Status MarkDone(int64_t batch);
   Status RecordUnreadable(const UnreadableFile& file);
+  /// Take a file out of its batch: it is new again to discovery.
+  Status Forget(const std::string& path);
 
   /// The last `n` finished batches' reports (JSON objects), newest last.
   Result<std::vector<std::string>> RecentReports(size_t n);

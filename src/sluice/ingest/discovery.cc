@@ -14,6 +14,9 @@ Status Walk(FileSystem& fs, const std::string& dir, const std::string& relative,
   for (const FileInfo& e : entries) {
     if (e.name.empty() || e.name[0] == '_' || e.name[0] == '.') continue;
     const std::string path = dir + "/" + e.name;
+    if (std::find(options.exclude.begin(), options.exclude.end(), path) != options.exclude.end()) {
+      continue;
+    }
     const std::string rel = relative.empty() ? e.name : relative + "/" + e.name;
     if (e.kind == FileKind::kDirectory) {
       SLUICE_TRY(Walk(fs, path, rel, options, known, now_ms, out));

@@ -21,6 +21,9 @@ struct DiscoveryOptions {
   std::string pattern;
   /// Files modified less than this long ago are left for a later pass (still being written).
   int64_t min_file_age_ms = 0;
+  /// Paths never read, with whatever is below them: the ingest's own checkpoint, table,
+  /// schema location, quarantine and report when they sit inside the source folder.
+  std::vector<std::string> exclude;
 };
 
 /// The files below `dir` not in `known`, oldest first (modification time, then path), as

@@ -69,7 +69,7 @@ class FolderIngest {
         continue;
       }
       SLUICE_ASSIGN_OR_RETURN(std::set<std::string> known, checkpoint_.KnownFiles());
-      DiscoveryOptions d{options_.pattern, options_.min_file_age_ms};
+      DiscoveryOptions d{options_.pattern, options_.min_file_age_ms, OwnPaths()};
       SLUICE_ASSIGN_OR_RETURN(std::vector<BatchFile> found,
                               DiscoverFiles(*options_.fs, options_.source, d, known, NowMs()));
       if (found.empty()) {
@@ -87,6 +87,14 @@ class FolderIngest {
  private:
   bool Stopping() const { return control_.stop != nullptr && control_.stop->load(); }
 
+  // What the ingest itself writes, never to be read as input when it sits in the folder.
+  std::vector<std::string> OwnPaths() const {
+    std::vector<std::string> out = {options_.checkpoint, options_.table, location_.dir(),
+                                    QuarantinePath(options_)};
+    if (!options_.report.empty()) out.push_back(options_.report);
+    return out;
+  }
+
   void Sleep() const {
     const auto until =
         std::chrono::steady_clock::now() + std::chrono::milliseconds(control_.interval_ms);
@@ -95,15 +103,22 @@ class FolderIngest {
     }
   }
 
-  Result<data::RecordFormat> FormatOf(const std::string& first) {
+  // The format given, else the one the first file that still opens suggests (JSON lines when
+  // none does: every file is then quarantined as unreadable).
+  data::RecordFormat FormatOf(const std::vector<BatchFile>& files) {
     if (options_.format) return *options_.format;
     if (format_) return *format_;
-    SLUICE_ASSIGN_OR_RETURN(auto file, options_.fs->OpenSequential(first));
-    std::string head(64, '\0');
-    SLUICE_ASSIGN_OR_RETURN(size_t n, file->Read(head.data(), head.size()));
-    head.resize(n);
-    format_ = data::GuessRecordFormat(first, head);
-    return *format_;
+    for (const BatchFile& f : files) {
+      auto file = options_.fs->OpenSequential(f.path);
+      if (!file.has_value()) continue;
+      std::string head(64, '\0');
+      auto n = (*file)->Read(head.data(), head.size());
+      if (!n.has_value()) continue;
+      head.resize(*n);
+      format_ = data::GuessRecordFormat(f.path, head);
+      return *format_;
+    }
+    return data::RecordFormat::kJsonLines;
   }
 
   // The runner, with the schema to read with: stored, given, or inferred from `sample`.
@@ -137,7 +152,7 @@ class FolderIngest {
       SLUICE_TRY(checkpoint_.Drop(open.id));
       return true;
     }
-    SLUICE_ASSIGN_OR_RETURN(data::RecordFormat format, FormatOf(open.files.front().path));
+    const data::RecordFormat format = FormatOf(open.files);
     SLUICE_TRY(Ready(open.files, format));
     SLUICE_ASSIGN_OR_RETURN(std::optional<BatchReport> recovered, runner_->Recover(open));
     if (recovered) return Report(std::move(*recovered));
@@ -145,7 +160,7 @@ class FolderIngest {
   }
 
   Result<bool> Next(const std::vector<BatchFile>& found) {
-    SLUICE_ASSIGN_OR_RETURN(data::RecordFormat format, FormatOf(found.front().path));
+    const data::RecordFormat format = FormatOf(found);
     SLUICE_TRY(Ready(found, format));
     SLUICE_ASSIGN_OR_RETURN(int64_t id, checkpoint_.NextBatchId());
     Batch batch;
@@ -170,6 +185,12 @@ class FolderIngest {
     BatchInput input;
     input.format = format;
     for (const BatchFile& f : batch.files) {
+      if (auto now = options_.fs->Stat(f.path);
+          now.has_value() && (now->size != f.size || now->modified_ms != f.modified_ms)) {
+        // Still being written (or rewritten): found again, as it is then, by a later batch.
+        SLUICE_TRY(checkpoint_.Forget(f.path));
+        continue;
+      }
       SLUICE_ASSIGN_OR_RETURN(auto bad, Unreadable(*options_.fs, f.path, format));
       if (bad) {
         SLUICE_TRY(checkpoint_.RecordUnreadable({f, *bad, batch.id}));

@@ -277,8 +277,12 @@ TEST_F(FolderIngestTest, AFileGoneAfterItsBatchWasPlannedIsQuarantinedNotAStop) 
     auto ckpt = Checkpoint::Open(options_.checkpoint, {"folder", options_.source, options_.table});
     ASSERT_TRUE(ckpt.has_value());
     Batch planned;
-    planned.files = {{(root_ / "land" / "1.json").string(), 12, 0},
-                     {(root_ / "land" / "2.json").string(), 12, 0}};
+    for (const char* name : {"1.json", "2.json"}) {
+      const std::string path = (root_ / "land" / name).string();
+      auto info = LocalFileSystem()->Stat(path);
+      ASSERT_TRUE(info.has_value());
+      planned.files.push_back({path, info->size, info->modified_ms});
+    }
     ASSERT_TRUE((*ckpt)->Plan(planned).has_value());
   }
   fs::remove(root_ / "land" / "2.json");
@@ -290,6 +294,54 @@ TEST_F(FolderIngestTest, AFileGoneAfterItsBatchWasPlannedIsQuarantinedNotAStop) 
   EXPECT_EQ(run.batches[0].written, 1u);
   EXPECT_NE(ReadFile(root_ / "ckpt" / "quarantine.jsonl").find("the file is gone"),
             std::string::npos);
+}
+
+TEST_F(FolderIngestTest, AFileChangedSinceItsBatchWasPlannedWaitsForALaterBatch) {
+  Land("1.json", "{\"id\":\"1\"}\n");
+  {
+    auto ckpt = Checkpoint::Open(options_.checkpoint, {"folder", options_.source, options_.table});
+    ASSERT_TRUE(ckpt.has_value());
+    Batch planned;
+    const std::string path = (root_ / "land" / "1.json").string();
+    planned.files.push_back({path, 9, 0});  // as it was when planned: shorter
+    ASSERT_TRUE((*ckpt)->Plan(planned).has_value());
+  }
+  IngestRun run = Run();
+  // The planned batch reads nothing of it; the file is found again, whole, by the next one.
+  ASSERT_EQ(run.batches.size(), 2u);
+  EXPECT_EQ(run.batches[0].written, 0u);
+  EXPECT_EQ(run.batches[1].written, 1u);
+  EXPECT_EQ(Rows().size(), 1u);
+}
+
+TEST_F(FolderIngestTest, TheIngestNeverReadsWhatItWritesInsideTheFolder) {
+  options_.checkpoint = (root_ / "land" / "ckpt").string();
+  options_.table = (root_ / "land" / "table").string();
+  options_.report = (root_ / "land" / "reports.jsonl").string();
+  Land("1.json", "{\"id\":\"1\"}\n{broken\n");
+  ASSERT_EQ(Run().batches.size(), 1u);
+  Land("2.json", "{\"id\":\"2\"}\n");
+  IngestRun second = Run();
+  ASSERT_EQ(second.batches.size(), 1u);
+  EXPECT_EQ(second.batches[0].files.size(), 1u);
+  EXPECT_TRUE(second.batches[0].added_columns.empty());
+  EXPECT_EQ(Rows().size(), 2u);
+}
+
+TEST_F(FolderIngestTest, AnOlderCopyOfTheCheckpointIsRefused) {
+  Land("1.json", "{\"id\":\"1\"}\n");
+  Run();
+  fs::copy(root_ / "ckpt", root_ / "ckpt.bak", fs::copy_options::recursive);
+  Land("2.json", "{\"id\":\"2\"}\n");
+  Run();
+  fs::remove_all(root_ / "ckpt");
+  fs::rename(root_ / "ckpt.bak", root_ / "ckpt");
+  fs::remove(root_ / "ckpt" / "lock");
+  Land("3.json", "{\"id\":\"3\"}\n");
+  auto run = RunFolderIngest(options_, {});
+  ASSERT_FALSE(run.has_value());
+  EXPECT_NE(run.error().message().find("older copy"), std::string::npos);
+  EXPECT_EQ(Rows().size(), 2u);
 }
 
 TEST_F(FolderIngestTest, ACheckpointOfAnotherSourceIsRefused) {

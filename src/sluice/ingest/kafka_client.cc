@@ -460,6 +460,27 @@ Status KafkaConsumer::CommitOffsets(const std::map<TopicPartition, int64_t>& nex
   return Ok();
 }
 
+Result<std::map<TopicPartition, int64_t>> KafkaConsumer::Committed(
+    const std::vector<TopicPartition>& tps, int timeout_ms) {
+  if (state_->rk == nullptr) return InvalidArgument("Kafka consumer is closed");
+  std::map<TopicPartition, int64_t> out;
+  if (tps.empty()) return out;
+  std::map<TopicPartition, int64_t> ask;
+  for (const TopicPartition& tp : tps) ask[tp] = RD_KAFKA_OFFSET_INVALID;
+  ListPtr list = ToList(ask);
+  if (rd_kafka_resp_err_t err = rd_kafka_committed(state_->rk, list.get(), timeout_ms)) {
+    return IoError(
+        WithLastWarning(std::string("Kafka committed offsets: ") + rd_kafka_err2str(err), *state_));
+  }
+  for (int i = 0; i < list->cnt; ++i) {
+    const rd_kafka_topic_partition_t& e = list->elems[i];
+    if (e.err == RD_KAFKA_RESP_ERR_NO_ERROR && e.offset >= 0) {
+      out[{e.topic, e.partition}] = e.offset;
+    }
+  }
+  return out;
+}
+
 Status KafkaConsumer::Seek(const TopicPartition& tp, int64_t offset, int timeout_ms) {
   if (state_->rk == nullptr) return InvalidArgument("Kafka consumer is closed");
   if (!state_->assigned.contains(tp)) {

@@ -113,6 +113,10 @@ class KafkaConsumer {
   /// offsets, synchronously. Informational: the table is the source of truth. kIoError naming the
   /// first partition the broker refused.
   Status CommitOffsets(const std::map<TopicPartition, int64_t>& next_offsets);
+  /// The group's committed next offsets of `tps`, asked of the coordinator; a partition
+  /// without one is left out. kIoError on a timeout or broker error.
+  Result<std::map<TopicPartition, int64_t>> Committed(const std::vector<TopicPartition>& tps,
+                                                      int timeout_ms);
 
   /// Read `tp` (an assigned partition) from `offset` next, dropping what was fetched ahead;
   /// used to re-read after a failed batch. kInvalidArgument when `tp` is not assigned.

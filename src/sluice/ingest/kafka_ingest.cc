@@ -218,16 +218,34 @@ class KafkaIngest {
 
   Result<std::map<TopicPartition, int64_t>> Assign(const std::vector<TopicPartition>& tps) {
     SLUICE_ASSIGN_OR_RETURN(auto held, TableOffsets());
+    // Where the table holds no offset yet, the group's committed one: a start resolved from
+    // --starting-offsets is committed to the group at once (below), so a restart or another
+    // member goes on from it rather than from a new "latest".
+    SLUICE_ASSIGN_OR_RETURN(auto committed, consumer_->Committed(tps, 10000));
     std::map<TopicPartition, int64_t> start;
     for (const TopicPartition& tp : tps) {
       Drop(tp);
-      auto it = held.find(AppId(kafka_.group_id, tp));
-      int64_t from = it != held.end()           ? it->second
-                     : kafka_.start_at_earliest ? kOffsetBeginning
-                                                : kOffsetEnd;
+      ever_assigned_ = true;
       SLUICE_ASSIGN_OR_RETURN(auto marks, consumer_->Watermarks(tp, 10000));
-      if (from == kOffsetBeginning) from = marks.first;
-      if (from == kOffsetEnd) from = marks.second;
+      auto it = held.find(AppId(kafka_.group_id, tp));
+      int64_t from = 0;
+      if (it != held.end()) {
+        from = it->second;
+        // As Spark's failOnDataLoss: offsets the table expects that the partition no longer
+        // has (retention, a topic created again) stop the run rather than skip silently.
+        if (from < marks.first || from > marks.second) {
+          return Fail(ErrorCode::kConflict,
+                      fmt::format("{}: the table goes on from offset {}, but the partition holds "
+                                  "offsets {} to {}: messages were lost (retention) or the topic "
+                                  "was created again",
+                                  ToString(tp), from, marks.first, marks.second));
+        }
+      } else if (auto c = committed.find(tp); c != committed.end()) {
+        from = std::clamp(c->second, marks.first, marks.second);
+      } else {
+        from = kafka_.start_at_earliest ? marks.first : marks.second;
+        pending_starts_[tp] = from;
+      }
       start[tp] = from;
       next_[tp] = from;
       end_[tp] = marks.second;
@@ -254,7 +272,7 @@ class KafkaIngest {
     if (next_.empty()) return false;
     for (const auto& [tp, next] : next_) {
       auto it = end_.find(tp);
-      if (it != end_.end() && next < it->second) return false;
+      if (it != end_.end() && next < it->second && !consumer_->AtEnd(tp)) return false;
     }
     return true;
   }
@@ -272,6 +290,15 @@ class KafkaIngest {
         buffer_.push_back(std::move(m));
       }
       if (!got.empty()) last_message = now;
+      if (!pending_starts_.empty()) {
+        // Outside the rebalance callback: the start offsets resolved for new partitions.
+        std::map<TopicPartition, int64_t> starts;
+        for (const auto& [tp, offset] : pending_starts_) {
+          if (next_.contains(tp)) starts[tp] = offset;
+        }
+        pending_starts_.clear();
+        SLUICE_TRY(consumer_->CommitOffsets(starts));
+      }
       const bool full = buffer_.size() >= kafka_.max_messages_per_batch;
       const bool idle = now - last_message >= std::chrono::milliseconds(kafka_.idle_ms);
       const bool done = !control_.watch && AllAtEnd();
@@ -280,7 +307,7 @@ class KafkaIngest {
         // Asked again: a batch that lost a race was dropped and its partitions rewound.
         if (buffer_.empty() && AllAtEnd()) break;
         // A member the group gives no partition has nothing to read.
-        if (next_.empty() && now - started > std::chrono::seconds(30)) break;
+        if (!ever_assigned_ && now - started > std::chrono::seconds(30)) break;
       }
     }
     if (!buffer_.empty() && !run_.stopped) SLUICE_TRY(WriteBatch());
@@ -558,6 +585,8 @@ class KafkaIngest {
   std::set<std::string> value_keys_;
   std::vector<const KafkaMessage*> staged_messages_;
   bool provisional_ = false;
+  bool ever_assigned_ = false;
+  std::map<TopicPartition, int64_t> pending_starts_;
   IngestRun run_;
 };
 

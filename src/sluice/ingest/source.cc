@@ -3,8 +3,31 @@
 #include "sluice/ingest/inference.h"
 #include "sluice/ingest/source_internal.h"
 #include "sluice/table/history.h"
+#include "sluice/table/snapshot.h"
 
 namespace sluice::ingest {
+
+namespace {
+
+// A checkpoint restored from an older copy does not know batches the table holds of it: it
+// would plan other files under those batch numbers, and the table would skip them as done.
+Status CheckNotOlderThanTable(const IngestOptions& options, Checkpoint& checkpoint) {
+  auto snapshot = table::LoadSnapshot(*options.fs, options.table);
+  if (!snapshot.has_value()) {
+    if (snapshot.error().code() == ErrorCode::kNotFound) return Ok();
+    return Fail(snapshot.error());
+  }
+  auto it = snapshot->app_versions.find(checkpoint.id());
+  if (it == snapshot->app_versions.end()) return Ok();
+  SLUICE_ASSIGN_OR_RETURN(int64_t next, checkpoint.NextBatchId());
+  if (it->second < next) return Ok();
+  return InvalidArgument("the checkpoint " + options.checkpoint + " knows batches up to " +
+                         std::to_string(next - 1) + ", but the table " + options.table +
+                         " holds its batch " + std::to_string(it->second) +
+                         ": it is an older copy. Restore the newest checkpoint");
+}
+
+}  // namespace
 
 Result<std::unique_ptr<Checkpoint>> OpenCheckpoint(const IngestOptions& options,
                                                    const std::string& kind) {
@@ -14,6 +37,7 @@ Result<std::unique_ptr<Checkpoint>> OpenCheckpoint(const IngestOptions& options,
   SLUICE_ASSIGN_OR_RETURN(
       std::unique_ptr<Checkpoint> checkpoint,
       Checkpoint::Open(options.checkpoint, {kind, options.source, options.table}));
+  SLUICE_TRY(CheckNotOlderThanTable(options, *checkpoint));
   // A checkpoint that has written nothing yet (new, or left by a refused start) must not
   // write again what another checkpoint of this source wrote. Kafka needs no such guard: the
   // table holds each partition's offsets, whichever member or checkpoint wrote them.
@@ -60,7 +84,8 @@ Result<SchemaVersion> EnsureSchema(const IngestOptions& options, SchemaLocation&
   }
   if (latest) return std::move(*latest);
   SLUICE_ASSIGN_OR_RETURN(schema::SchemaPtr inferred, infer());
-  return location.Write(*inferred, "inferred");
+  SLUICE_ASSIGN_OR_RETURN(schema::SchemaPtr ready, WithRescuedColumn(*inferred, options));
+  return location.Write(*ready, "inferred");
 }
 
 }  // namespace sluice::ingest
