@@ -560,18 +560,19 @@ namespace {
 TEST_F(FolderIngestTest, HostileRecordsAreQuarantinedAndTheBooksBalance) {
   std::string text;
   text += "{\"id\":1,\"name\":\"ok\"}\n";
-  text += "{\"id\":2,\"name\":\"trunc\n";                      // unterminated string
-  text += "[1,2,3]\n";                                         // not an object
-  text += "42\n";                                              // a bare number
-  text += "\"just a string\"\n";                               // a bare string
-  text += "{\"id\":3,\"name\":\"\xff\xfe bad utf8\"}\n";       // invalid UTF-8
-  text += std::string("{\"id\":4,\"na\0me\":\"nul\"}\n", 25);  // a NUL inside a key
-  text += std::string(3000, '[') + "\n";                       // nesting far too deep
-  text += "{\"id\":1e999999,\"name\":\"huge\"}\n";             // a number out of every range
-  text += "{\"id\":5,\"id\":6,\"name\":\"dup\"}\n";            // a repeated key
-  text += "{\"id\":7,\"name\":\"x\"} trailing\n";              // garbage after the record
-  text += "\n   \n";                                           // blank lines: no records
-  text += "{\"id\":8,\"name\":\"crlf\"}\r\n";                  // CRLF
+  text += "{\"id\":2,\"name\":\"trunc\n";                 // unterminated string
+  text += "[1,2,3]\n";                                    // not an object
+  text += "42\n";                                         // a bare number
+  text += "\"just a string\"\n";                          // a bare string
+  text += "{\"id\":3,\"name\":\"\xff\xfe bad utf8\"}\n";  // invalid UTF-8
+  static constexpr char kNulKey[] = "{\"id\":4,\"na\0me\":\"nul\"}\n";
+  text.append(kNulKey, sizeof kNulKey - 1);          // a NUL inside a key
+  text += std::string(3000, '[') + "\n";             // nesting far too deep
+  text += "{\"id\":1e999999,\"name\":\"huge\"}\n";   // a number out of every range
+  text += "{\"id\":5,\"id\":6,\"name\":\"dup\"}\n";  // a repeated key
+  text += "{\"id\":7,\"name\":\"x\"} trailing\n";    // garbage after the record
+  text += "\n   \n";                                 // blank lines: no records
+  text += "{\"id\":8,\"name\":\"crlf\"}\r\n";        // CRLF
   text += "{\"id\":9,\"name\":\"ok2\"}\n";
   Land("hostile.json", text);
   auto schema = dialects::spark::ReadDdl("id BIGINT, name STRING");
