@@ -19,8 +19,8 @@
 // to unknown_column. The rules validate has no kind for (enum, range, length, pattern, unique)
 // are compared with the counts cases.json states. Exit 0 when all agree, 1 otherwise, 77
 // (skipped) without @duckdb/node-api (tests/parquet/node_modules or NODE_PATH).
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -181,9 +181,45 @@ async function runCase(duck, conn, bin, source, c, dir) {
     const got = actual.get(k) ?? 0;
     if (want !== got) problems.push(`${k}: expected ${want}, the SQL says ${got}`);
   }
+  problems.push(...await checkDbt(conn, bin, contract, c, ddl, dir, actual));
   const summary = [...actual].map(([k, n]) => `${k}=${n}`).join(', ');
   return { problems, note: `${kept.length} records compared, ${malformed} malformed and ${blind} ` +
     `a string relation cannot show left out; ${summary}` };
+}
+
+// The dbt-duckdb tests of the same case: each singular test, its ref() pointed at the view, must
+// select as many rows as the query counts for its rule, and schema.yml must carry the generic
+// tests of the rules the query found broken.
+async function checkDbt(conn, bin, contract, c, ddl, dir, actual) {
+  const problems = [];
+  const out = mkdtempSync(join(dir, `dbt-${c.relation}-`));
+  sluice(bin, ['sqlgen', 'check', '--contract', contract, '--relation', c.relation, '--dialect',
+    'dbt-duckdb', '--schema', ddl, '-o', out, '-q'], [0, 1]);
+  const yml = readFileSync(join(out, 'models/schema.yml'), 'utf8');
+  const generic = { not_null: '- not_null', unique: '- unique', enum: '- accepted_values:' };
+  for (const [k] of actual) {
+    const [rule, ...rest] = k.split(' ');
+    const column = rest.join(' ');
+    if (generic[rule] === undefined) continue;
+    const entry = yml.split('      - name: ').find((e) => e.startsWith(JSON.stringify(column)));
+    if (entry === undefined || !entry.includes(generic[rule])) {
+      problems.push(`dbt: schema.yml has no ${rule} test on ${column}`);
+    }
+  }
+  const tests = readdirSync(join(out, 'tests'));
+  for (const t of tests) {
+    const sql = readFileSync(join(out, 'tests', t), 'utf8');
+    const m = /^-- (\w+) of (.+), from the data contract/.exec(sql);
+    if (m === null) {
+      problems.push(`dbt: ${t} has no header`);
+      continue;
+    }
+    const runnable = sql.replace(/\{\{ ref\('([^']+)'\) \}\}/g, '$1');
+    const rows = (await conn.runAndReadAll(runnable)).getRows().length;
+    const want = actual.get(key(m[1], m[2])) ?? 0;
+    if (rows !== want) problems.push(`dbt: ${t} selects ${rows} rows, the query counts ${want}`);
+  }
+  return problems;
 }
 
 async function main() {
