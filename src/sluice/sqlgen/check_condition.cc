@@ -116,14 +116,16 @@ std::string BoundLiteral(const JsonValue& v, const std::string& cast, Dialect d)
   return "CAST(" + QuoteString(d, text) + " AS " + cast + ")";
 }
 
-std::string RangeCondition(const PlannedRule& rule, Dialect d, const std::string& text) {
+std::string RangeCondition(const PlannedRule& rule, Dialect d, const std::string& col,
+                           const std::string& text) {
   const schema::Type& type = *rule.type;
   std::string cast = CastType(type, d);
   bool numeric_bounds = (!rule.minimum || rule.minimum->value.is_number()) &&
                         (!rule.maximum || rule.maximum->value.is_number());
   // Numeric bounds on a column whose type is not a number, date or time compare as numbers.
   if (cast.empty() || (numeric_bounds && !IsNumeric(type))) cast = "DOUBLE";
-  std::string value = TryCast(text, cast);
+  // A typed column compares as it is: through text, a timestamp would meet the session's zone.
+  std::string value = rule.typed ? col : TryCast(text, cast);
   std::string out;
   if (rule.minimum) {
     out += value + (rule.minimum->exclusive ? " <= " : " < ") +
@@ -183,7 +185,7 @@ std::string ViolationCondition(const PlannedRule& rule, Dialect dialect) {
       cond = EnumCondition(rule, dialect, text);
       break;
     case RuleKind::kRange:
-      cond = RangeCondition(rule, dialect, text);
+      cond = RangeCondition(rule, dialect, col, text);
       break;
     case RuleKind::kLength:
       cond = LengthCondition(rule, text);

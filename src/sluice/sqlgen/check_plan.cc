@@ -95,17 +95,36 @@ void PlanColumn(const schema::Field& field, const ColumnSpec* spec,
   if (auto values = EnumValues(*spec, plan.notes, name); values.has_value()) {
     plan.rules.push_back(PlannedRule{.kind = RuleKind::kEnum, .column = name, .values = *values});
   }
-  PlannedRule range{.kind = RuleKind::kRange, .column = name, .type = field.type()};
-  if (const JsonValue* v = Option(*spec, "minimum")) range.minimum = Bound{*v, false};
-  if (const JsonValue* v = Option(*spec, "exclusiveMinimum")) range.minimum = Bound{*v, true};
-  if (const JsonValue* v = Option(*spec, "maximum")) range.maximum = Bound{*v, false};
-  if (const JsonValue* v = Option(*spec, "exclusiveMaximum")) range.maximum = Bound{*v, true};
+  PlannedRule range{.kind = RuleKind::kRange, .column = name, .type = field.type(), .typed = !raw};
+  // Bounds are numbers, or strings for dates and timestamps; anything else is reported.
+  auto bound = [&](std::string_view key, bool exclusive, std::optional<Bound>& slot) {
+    const JsonValue* v = Option(*spec, key);
+    if (v == nullptr) return;
+    if (v->is_number() || v->is_string()) {
+      slot = Bound{*v, exclusive};
+    } else {
+      plan.notes.push_back(name + ": " + std::string(key) + " " + ToJson(*v) +
+                           " is not a number or a string and is not checked");
+    }
+  };
+  bound("minimum", false, range.minimum);
+  bound("exclusiveMinimum", true, range.minimum);
+  bound("maximum", false, range.maximum);
+  bound("exclusiveMaximum", true, range.maximum);
   if (range.minimum || range.maximum) plan.rules.push_back(std::move(range));
   PlannedRule length{.kind = RuleKind::kLength, .column = name};
-  const JsonValue* min_length = Option(*spec, "minLength");
-  const JsonValue* max_length = Option(*spec, "maxLength");
-  if (min_length != nullptr && min_length->as_int64()) length.minimum = Bound{*min_length, false};
-  if (max_length != nullptr && max_length->as_int64()) length.maximum = Bound{*max_length, false};
+  auto length_bound = [&](std::string_view key, std::optional<Bound>& slot) {
+    const JsonValue* v = Option(*spec, key);
+    if (v == nullptr) return;
+    if (v->is_number() && v->as_int64().has_value() && *v->as_int64() >= 0) {
+      slot = Bound{*v, false};
+    } else {
+      plan.notes.push_back(name + ": " + std::string(key) + " " + ToJson(*v) +
+                           " is not a count and is not checked");
+    }
+  };
+  length_bound("minLength", length.minimum);
+  length_bound("maxLength", length.maximum);
   if (length.minimum || length.maximum) plan.rules.push_back(std::move(length));
   const JsonValue* pattern = Option(*spec, "pattern");
   if (pattern == nullptr) pattern = spec->other.Find("pattern");
@@ -156,6 +175,10 @@ Result<CheckPlan> BuildCheckPlan(const dialects::contract::Contract& contract,
     }
   }
   if (keys.size() == 1) plan.key_column = keys[0];
+  if (keys.size() > 1) {
+    plan.notes.push_back("the primary key of " + std::to_string(keys.size()) +
+                         " columns is not checked for uniqueness");
+  }
 
   for (const schema::Field& field : obj->schema->fields()) {
     const ColumnSpec* spec = obj->FindColumn(schema::FieldPath::Of(field.name()));

@@ -44,6 +44,8 @@ struct PlannedRule {
   schema::TypePtr type;
   /// kNotNull on a column the relation lacks: every row breaks it.
   bool column_absent = false;
+  /// kRange: the relation's column is typed (not a string), so values compare as they are.
+  bool typed = false;
   std::vector<std::string> values;  // kEnum, as text
   std::optional<Bound> minimum;     // kRange; kLength uses the integer values
   std::optional<Bound> maximum;
