@@ -70,6 +70,51 @@ struct RenderedRule {
   std::string condition;  // row-level rules
 };
 
+// The CTEs and the unpivoting SELECT: one `counts` scan for the row-level rules, one GROUP BY
+// for each uniqueness rule.
+std::string QueryBody(const CheckPlan& plan, const std::vector<RenderedRule>& rules,
+                      Dialect dialect, const std::string& rel, int n) {
+  std::string ctes;
+  std::string counts;
+  std::string selects;
+  for (size_t i = 0; i < rules.size(); ++i) {
+    const PlannedRule& rule = *rules[i].rule;
+    const std::string id = std::to_string(i);
+    std::string head = "  SELECT " + id + " AS rule_order, " +
+                       QuoteString(dialect, internal::RuleKindName(rule.kind)) + " AS rule, " +
+                       QuoteString(dialect, rule.column) + " AS column_path, ";
+    if (!selects.empty()) selects += "  UNION ALL\n";
+    if (rule.kind == RuleKind::kUnique) {
+      std::string col = internal::Column(dialect, rule.column);
+      std::string cte = "duplicates_" + id;
+      ctes += ",\n" + cte + " AS (\n  SELECT " + internal::AsText(dialect, col) +
+              " AS value, COUNT(*) AS n\n  FROM " + rel + "\n  WHERE " + col +
+              " IS NOT NULL\n  GROUP BY " + col + "\n  HAVING COUNT(*) > 1\n)";
+      std::string list =
+          Spark(dialect) ? "array_sort(collect_list(value))" : "list_sort(list(value))";
+      selects += head + "CAST(coalesce(SUM(n - 1), 0) AS BIGINT) AS violations, " +
+                 FirstN(dialect, list, n) + " AS sample_values FROM " + cte + "\n";
+      continue;
+    }
+    counts += counts.empty() ? "    " : ",\n    ";
+    counts += CountIf(dialect, rules[i].condition) + " AS v" + id;
+    std::string sample = SampleValue(plan, rule, dialect);
+    std::string samples = EmptyList(dialect);
+    if (!sample.empty() && n > 0) {
+      counts += ",\n    " + CollectIf(dialect, sample, rules[i].condition) + " AS s" + id;
+      samples = FirstN(dialect, "s" + id, n);
+    }
+    selects += head + "CAST(v" + id + " AS BIGINT) AS violations, " + samples +
+               " AS sample_values FROM counts\n";
+  }
+  std::string with;
+  if (!counts.empty()) with = "counts AS (\n  SELECT\n" + counts + "\n  FROM " + rel + "\n)";
+  if (with.empty()) ctes.erase(0, 2);  // no leading ",\n"
+  return "WITH " + with + ctes + "\n" +
+         "SELECT rule, column_path, violations, sample_values\nFROM (\n" + selects +
+         ") AS checks\nWHERE violations > 0\nORDER BY rule_order\n";
+}
+
 }  // namespace
 
 Result<ContractCheckQuery> RenderContractCheck(const dialects::contract::Contract& contract,
@@ -123,45 +168,7 @@ Result<ContractCheckQuery> RenderContractCheck(const dialects::contract::Contrac
     return out;
   }
 
-  std::string ctes;
-  std::string counts;
-  std::string selects;
-  for (size_t i = 0; i < rules.size(); ++i) {
-    const PlannedRule& rule = *rules[i].rule;
-    const std::string id = std::to_string(i);
-    std::string head = "  SELECT " + id + " AS rule_order, " +
-                       QuoteString(dialect, internal::RuleKindName(rule.kind)) + " AS rule, " +
-                       QuoteString(dialect, rule.column) + " AS column_path, ";
-    if (!selects.empty()) selects += "  UNION ALL\n";
-    if (rule.kind == RuleKind::kUnique) {
-      std::string col = internal::Column(dialect, rule.column);
-      std::string cte = "duplicates_" + id;
-      ctes += ",\n" + cte + " AS (\n  SELECT " + internal::AsText(dialect, col) +
-              " AS value, COUNT(*) AS n\n  FROM " + rel + "\n  WHERE " + col +
-              " IS NOT NULL\n  GROUP BY " + col + "\n  HAVING COUNT(*) > 1\n)";
-      std::string list =
-          Spark(dialect) ? "array_sort(collect_list(value))" : "list_sort(list(value))";
-      selects += head + "CAST(coalesce(SUM(n - 1), 0) AS BIGINT) AS violations, " +
-                 FirstN(dialect, list, n) + " AS sample_values FROM " + cte + "\n";
-      continue;
-    }
-    counts += counts.empty() ? "    " : ",\n    ";
-    counts += CountIf(dialect, rules[i].condition) + " AS v" + id;
-    std::string sample = SampleValue(plan, rule, dialect);
-    std::string samples = EmptyList(dialect);
-    if (!sample.empty() && n > 0) {
-      counts += ",\n    " + CollectIf(dialect, sample, rules[i].condition) + " AS s" + id;
-      samples = FirstN(dialect, "s" + id, n);
-    }
-    selects += head + "CAST(v" + id + " AS BIGINT) AS violations, " + samples +
-               " AS sample_values FROM counts\n";
-  }
-  std::string with;
-  if (!counts.empty()) with = "counts AS (\n  SELECT\n" + counts + "\n  FROM " + rel + "\n)";
-  if (with.empty()) ctes.erase(0, 2);  // no leading ",\n"
-  sql += "WITH " + with + ctes + "\n";
-  sql += "SELECT rule, column_path, violations, sample_values\nFROM (\n" + selects +
-         ") AS checks\nWHERE violations > 0\nORDER BY rule_order\n";
+  sql += QueryBody(plan, rules, dialect, rel, n);
   return out;
 }
 

@@ -62,11 +62,20 @@ struct ContractCheckQuery {
 
 /// Render the checks of `contract`'s object `object` (the first when empty) on `relation`
 /// (a table or view name, `db.table` parts quoted one by one). kNotFound for an unknown object;
-/// kInvalidArgument for an empty relation or samples outside 0..1000.
+/// kInvalidArgument for an empty relation, one holding a control character, or samples outside
+/// 0..1000.
 Result<ContractCheckQuery> RenderContractCheck(const dialects::contract::Contract& contract,
                                                const std::string& object,
                                                const std::string& relation, Dialect dialect,
                                                const CheckOptions& options = {});
+
+/// What RenderDbtChecks writes: (relative path, content) pairs, schema.yml first, and the
+/// findings RenderContractCheck reports.
+struct DbtChecks {
+  std::vector<std::pair<std::string, std::string>> files;
+  std::vector<std::string> missing_columns;
+  std::vector<std::string> notes;
+};
 
 /// dbt tests for the same rules on the model `relation` (a plain model name): `models/schema.yml`
 /// with not_null, unique and accepted_values tests, and one singular test a rule for the others
@@ -74,11 +83,6 @@ Result<ContractCheckQuery> RenderContractCheck(const dialects::contract::Contrac
 /// Returns (relative path, content) pairs, schema.yml first. The notes are those of
 /// RenderContractCheck, plus missing columns. kInvalidArgument for a relation that is not a
 /// plain name.
-struct DbtChecks {
-  std::vector<std::pair<std::string, std::string>> files;
-  std::vector<std::string> missing_columns;
-  std::vector<std::string> notes;
-};
 Result<DbtChecks> RenderDbtChecks(const dialects::contract::Contract& contract,
                                   const std::string& object, const std::string& relation,
                                   Dialect dialect, const CheckOptions& options = {});
