@@ -40,6 +40,15 @@ bool PlainName(std::string_view name) {
   return true;
 }
 
+// A name, pattern or value holding Jinja's delimiters must reach the SQL as written.
+std::string JinjaRaw(const std::string& sql) {
+  if (sql.find("{{") == std::string::npos && sql.find("{%") == std::string::npos &&
+      sql.find("{#") == std::string::npos) {
+    return sql;
+  }
+  return "{% raw %}" + sql + "{% endraw %}";
+}
+
 std::string OneLine(std::string text) {
   for (char& c : text) {
     if (c == '\n' || c == '\r') c = ' ';
@@ -109,12 +118,13 @@ Result<DbtChecks> RenderDbtChecks(const dialects::contract::Contract& contract,
       }
       continue;
     }
-    // A pattern or value holding Jinja's delimiters must reach the SQL as written.
-    if (cond.find("{{") != std::string::npos || cond.find("{%") != std::string::npos ||
-        cond.find("{#") != std::string::npos) {
-      cond = "{% raw %}" + cond + "{% endraw %}";
-    }
     std::string kind(internal::RuleKindName(rule.kind));
+    // Nothing can stand inside a Jinja raw block that ends it.
+    if (cond.find("endraw") != std::string::npos) {
+      out.notes.push_back(rule.column + ": the " + kind +
+                          " rule holds `endraw` and cannot be written as a dbt test");
+      continue;
+    }
     std::string stem = FileStem(relation) + "_" + FileStem(rule.column) + "_" + kind;
     for (int i = 2; stems.contains(stem); ++i) {
       stem =
@@ -124,8 +134,9 @@ Result<DbtChecks> RenderDbtChecks(const dialects::contract::Contract& contract,
     std::string sql = "-- " + kind + " of " + OneLine(rule.column) +
                       ", from the data contract (sluice sqlgen check): the rows that break it.\n"
                       "SELECT " +
-                      internal::Column(dialect, rule.column) + " AS value\nFROM {{ ref('" +
-                      relation + "') }}\nWHERE " + cond + "\n";
+                      JinjaRaw(internal::Column(dialect, rule.column)) +
+                      " AS value\nFROM {{ ref('" + relation + "') }}\nWHERE " + JinjaRaw(cond) +
+                      "\n";
     singular.emplace_back("tests/" + stem + ".sql", std::move(sql));
   }
 

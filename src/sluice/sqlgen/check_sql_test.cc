@@ -169,6 +169,56 @@ required_columns:
   EXPECT_EQ(line.error().code(), ErrorCode::kInvalidArgument);
 }
 
+TEST(ContractCheckTest, DbtKeepsHostileNamesAndPatternsInert) {
+  Contract c = MustParse(R"(apiVersion: v3.1.0
+kind: DataContract
+id: x
+version: 1.0.0
+status: active
+schema:
+  - name: "t\nDROP"
+    properties:
+      - name: "a\"b\n-- c"
+        logicalType: string
+        required: true
+        logicalTypeOptions:
+          pattern: "^{{ x }}'$"
+)");
+  auto dbt = RenderDbtChecks(c, "", "model_1", Dialect::kDuckDb, {});
+  ASSERT_TRUE(dbt.has_value()) << dbt.error().message();
+  ASSERT_EQ(dbt->files.size(), 2u);
+  const std::string& yml = dbt->files[0].second;
+  EXPECT_NE(yml.find("- name: \"a\\\"b\\n-- c\"\n        quote: true"), std::string::npos) << yml;
+  EXPECT_EQ(yml.find("\nDROP"), std::string::npos) << yml;
+  EXPECT_EQ(dbt->files[1].first, "tests/model_1_a_b____c_pattern.sql");
+  const std::string& sql = dbt->files[1].second;
+  EXPECT_NE(sql.find("{% raw %}\"a\"\"b\n-- c\" IS NOT NULL AND (NOT regexp_matches("),
+            std::string::npos)
+      << sql;
+  EXPECT_NE(sql.find("'^{{ x }}''$')){% endraw %}"), std::string::npos) << sql;
+  EXPECT_EQ(sql.find("\n-- c,"), std::string::npos) << sql;  // the header comment stays one line
+}
+
+TEST(ContractCheckTest, DbtLeavesOutARuleThatWouldEndItsRawBlock) {
+  Contract c = MustParse(R"(dataContractSpecification: 1.2.1
+id: x
+info:
+  title: x
+  version: 1.0.0
+models:
+  m:
+    fields:
+      code:
+        type: string
+        pattern: "{% endraw %}"
+)");
+  auto dbt = RenderDbtChecks(c, "", "m", Dialect::kSpark, {});
+  ASSERT_TRUE(dbt.has_value()) << dbt.error().message();
+  EXPECT_EQ(dbt->files.size(), 1u);
+  ASSERT_FALSE(dbt->notes.empty());
+  EXPECT_NE(dbt->notes.back().find("endraw"), std::string::npos);
+}
+
 TEST(ContractCheckTest, BadArgumentsAreErrors) {
   Contract c = MustParse(kSeed);
   EXPECT_EQ(RenderContractCheck(c, "", "", Dialect::kSpark, {}).error().code(),
