@@ -2,6 +2,7 @@
 // accepted_values) in models/schema.yml, and a singular test (a query selecting the offending
 // rows) for each rule dbt has no generic test for without packages.
 #include <cctype>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -56,6 +57,30 @@ std::string OneLine(std::string text) {
   return text;
 }
 
+// The schema.yml entry of a rule dbt has a generic test for; nullopt for the others.
+std::optional<std::string> GenericTest(const PlannedRule& rule) {
+  switch (rule.kind) {
+    case RuleKind::kNotNull:
+      return "          - not_null\n";
+    case RuleKind::kUnique:
+      return "          - unique\n";
+    case RuleKind::kEnum: {
+      std::string values;
+      for (const std::string& v : rule.values) {
+        values += (values.empty() ? "" : ", ") + YamlString(v);
+      }
+      return "          - accepted_values:\n              values: [" + values + "]\n";
+    }
+    case RuleKind::kType:
+    case RuleKind::kRange:
+    case RuleKind::kLength:
+    case RuleKind::kPattern:
+    case RuleKind::kUnknownColumn:
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Result<DbtChecks> RenderDbtChecks(const dialects::contract::Contract& contract,
@@ -84,31 +109,11 @@ Result<DbtChecks> RenderDbtChecks(const dialects::contract::Contract& contract,
     columns += "        tests:\n";
   };
   for (const PlannedRule& rule : plan.rules) {
-    switch (rule.kind) {
-      case RuleKind::kNotNull:
-        if (rule.column_absent) continue;  // reported as a missing column
-        open_column(rule.column);
-        columns += "          - not_null\n";
-        continue;
-      case RuleKind::kUnique:
-        open_column(rule.column);
-        columns += "          - unique\n";
-        continue;
-      case RuleKind::kEnum: {
-        open_column(rule.column);
-        std::string values;
-        for (const std::string& v : rule.values) {
-          values += (values.empty() ? "" : ", ") + YamlString(v);
-        }
-        columns += "          - accepted_values:\n              values: [" + values + "]\n";
-        continue;
-      }
-      case RuleKind::kType:
-      case RuleKind::kRange:
-      case RuleKind::kLength:
-      case RuleKind::kPattern:
-      case RuleKind::kUnknownColumn:
-        break;
+    if (rule.kind == RuleKind::kNotNull && rule.column_absent) continue;  // a missing column
+    if (std::optional<std::string> test = GenericTest(rule); test.has_value()) {
+      open_column(rule.column);
+      columns += *test;
+      continue;
     }
     std::string cond = internal::ViolationCondition(rule, dialect);
     if (cond.empty()) {
