@@ -11,16 +11,16 @@ constexpr std::string_view kKeywords[] = {
     "authorization", "between", "binary", "both", "by", "case", "cast", "check", "collate",
     "column", "concurrently", "constraint", "create", "cross", "current_catalog", "current_date",
     "current_role", "current_schema", "current_time", "current_timestamp", "current_user",
-    "default", "deferrable", "desc", "describe", "distinct", "do", "else", "end", "escape", "except",
-    "exists", "false", "fetch", "filter", "for", "foreign", "freeze", "from", "full", "grant", "group",
-    "having", "ilike", "in", "initially", "inner", "intersect", "interval", "into", "is", "isnull",
-    "join", "lambda", "lateral", "leading", "left", "like", "limit", "localtime", "localtimestamp",
-    "natural", "not", "notnull", "null", "offset", "on", "only", "or", "order", "outer",
-    "overlaps", "pivot", "pivot_longer", "pivot_wider", "placing", "positional", "primary",
-    "qualify", "references", "returning", "right", "select", "semi", "session_user", "show",
-    "similar", "some", "summarize", "symmetric", "table", "tablesample", "then", "time", "to", "trailing",
-    "true", "union", "unique", "unknown", "unpivot", "user", "using", "variadic", "verbose", "when", "where",
-    "window", "with"};
+    "default", "deferrable", "desc", "describe", "distinct", "do", "else", "end", "escape",
+    "except", "exists", "false", "fetch", "filter", "for", "foreign", "freeze", "from", "full",
+    "grant", "group", "having", "ilike", "in", "initially", "inner", "intersect", "interval",
+    "into", "is", "isnull", "join", "lambda", "lateral", "leading", "left", "like", "limit",
+    "localtime", "localtimestamp", "natural", "not", "notnull", "null", "offset", "on", "only",
+    "or", "order", "outer", "overlaps", "pivot", "pivot_longer", "pivot_wider", "placing",
+    "positional", "primary", "qualify", "references", "returning", "right", "select", "semi",
+    "session_user", "show", "similar", "some", "summarize", "symmetric", "table", "tablesample",
+    "then", "time", "to", "trailing", "true", "union", "unique", "unknown", "unpivot", "user",
+    "using", "variadic", "verbose", "when", "where", "window", "with"};
 // clang-format on
 
 bool Bare(std::string_view name) {
