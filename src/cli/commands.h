@@ -27,5 +27,7 @@ void RegisterRegistryCommand(CLI::App& app, int& exit_code);
 void RegisterIngestCommand(CLI::App& app, int& exit_code);
 /// `sluice decode FILE` and `sluice encode FILE.jsonl` (Confluent-framed Avro messages).
 void RegisterWireCommands(CLI::App& app, int& exit_code);
+/// `sluice sqlgen check --contract C --relation R --dialect D`: contract checks as SQL, dbt tests.
+void RegisterSqlgenCommand(CLI::App& app, int& exit_code);
 
 }  // namespace sluice::cli

@@ -17,7 +17,9 @@ Result<Dialect> ParseDialect(std::string_view name);
 std::string_view DialectName(Dialect dialect);
 
 /// `name` as an identifier: Spark `a b` (backquotes doubled inside), DuckDB "a b" (double quotes
-/// doubled inside). Plain lower-case names made of [a-z0-9_] not starting with a digit stay bare.
+/// doubled inside). Plain lower-case names made of [a-z0-9_] not starting with a digit stay bare,
+/// unless they are reserved words or read as literals or functions (`order`, `null`,
+/// `current_date`).
 std::string QuoteIdentifier(Dialect dialect, std::string_view name);
 
 /// `text` as a string literal: '...' with a quote doubled in both dialects, and in Spark a

@@ -12,6 +12,11 @@ TEST(SqlTextTest, IdentifiersAreQuotedOnlyWhenTheyMustBe) {
   EXPECT_EQ(QuoteIdentifier(Dialect::kDuckDb, "Movie ID"), "\"Movie ID\"");
   EXPECT_EQ(QuoteIdentifier(Dialect::kDuckDb, "a\"b"), "\"a\"\"b\"");
   EXPECT_EQ(QuoteIdentifier(Dialect::kDuckDb, "1st"), "\"1st\"");
+  // Reserved words, and names read as a literal or a function when bare.
+  EXPECT_EQ(QuoteIdentifier(Dialect::kSpark, "order"), "`order`");
+  EXPECT_EQ(QuoteIdentifier(Dialect::kDuckDb, "null"), "\"null\"");
+  EXPECT_EQ(QuoteIdentifier(Dialect::kDuckDb, "current_date"), "\"current_date\"");
+  EXPECT_EQ(QuoteIdentifier(Dialect::kDuckDb, "order_date"), "order_date");
 }
 
 TEST(SqlTextTest, StringLiteralsEscapeQuotesAndSparksBackslashes) {
