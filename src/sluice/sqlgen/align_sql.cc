@@ -1,0 +1,238 @@
+#include "sluice/sqlgen/align_sql.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+#include <utility>
+
+#include "sluice/dialects/spark/spark.h"
+#include "sluice/dialects/sql/sql.h"
+
+namespace sluice::sqlgen {
+
+using schema::Field;
+using schema::Type;
+
+namespace {
+
+// The alias an exploded element goes by in the branch that unnests it.
+constexpr std::string_view kElementAlias = "_elem";
+
+std::string Join(const std::vector<std::string>& parts, std::string_view separator) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) out += separator;
+    out += parts[i];
+  }
+  return out;
+}
+
+Result<std::string> RenderStruct(const Expr& expr, Dialect dialect) {
+  std::vector<std::string> members;
+  for (const StructMember& m : expr.fields) {
+    SLUICE_ASSIGN_OR_RETURN(std::string value, RenderExpr(*m.expr, dialect));
+    members.push_back(dialect == Dialect::kSpark
+                          ? QuoteString(dialect, m.name) + ", " + value
+                          : QuoteIdentifier(dialect, m.name) + " := " + value);
+  }
+  std::string built =
+      (dialect == Dialect::kSpark ? "named_struct(" : "struct_pack(") + Join(members, ", ") + ")";
+  if (expr.null_if == nullptr) return built;
+  // A NULL struct stays NULL: building it field by field would give a struct of NULLs.
+  SLUICE_ASSIGN_OR_RETURN(std::string test, RenderExpr(*expr.null_if, dialect));
+  return fmt::format("CASE WHEN {} IS NULL THEN NULL ELSE {} END", test, built);
+}
+
+Result<std::string> RenderLambda(const Expr& expr, Dialect dialect) {
+  SLUICE_ASSIGN_OR_RETURN(std::string source, RenderExpr(*expr.operand, dialect));
+  SLUICE_ASSIGN_OR_RETURN(std::string body, RenderExpr(*expr.body, dialect));
+  if (expr.kind == ExprKind::kArrayTransform) {
+    return fmt::format("{}({}, {} -> {})",
+                       dialect == Dialect::kSpark ? "transform" : "list_transform", source,
+                       expr.var, body);
+  }
+  if (dialect == Dialect::kDuckDb) {
+    return Unimplemented(
+        fmt::format("{}: changing the values of a map is not generated for DuckDB yet", source));
+  }
+  // The key variable is named after the value's so nested lambdas never shadow each other.
+  return fmt::format("transform_values({}, (k_{}, {}) -> {})", source, expr.var, expr.var, body);
+}
+
+}  // namespace
+
+std::string TypeSql(const Type& type, Dialect dialect) {
+  schema::TypePtr nullable = schema::AsNullable(std::make_shared<Type>(type));
+  if (dialect == Dialect::kSpark) return dialects::spark::DataTypeSql(*nullable);
+  return dialects::sql::SqlType(*nullable, dialects::sql::SqlDialect::kDuckDb);
+}
+
+std::string QuoteRelation(Dialect dialect, std::string_view name) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (true) {
+    size_t dot = name.find('.', start);
+    parts.push_back(QuoteIdentifier(dialect, name.substr(start, dot - start)));
+    if (dot == std::string_view::npos) break;
+    start = dot + 1;
+  }
+  return Join(parts, ".");
+}
+
+Result<std::string> RenderExpr(const Expr& expr, Dialect dialect) {
+  switch (expr.kind) {
+    case ExprKind::kColumn: {
+      if (expr.path.empty()) return Internal("a column expression without a path");
+      std::vector<std::string> parts;
+      for (const std::string& p : expr.path) parts.push_back(QuoteIdentifier(dialect, p));
+      return Join(parts, ".");
+    }
+    case ExprKind::kCast: {
+      SLUICE_ASSIGN_OR_RETURN(std::string operand, RenderExpr(*expr.operand, dialect));
+      std::string_view fn = !expr.lossy                  ? "CAST"
+                            : dialect == Dialect::kSpark ? "try_cast"
+                                                         : "TRY_CAST";
+      return fmt::format("{}({} AS {})", fn, operand, TypeSql(*expr.type, dialect));
+    }
+    case ExprKind::kNull:
+      return fmt::format("CAST(NULL AS {})", TypeSql(*expr.type, dialect));
+    case ExprKind::kStruct:
+      return RenderStruct(expr, dialect);
+    case ExprKind::kArrayTransform:
+    case ExprKind::kMapValues:
+      return RenderLambda(expr, dialect);
+  }
+  return Internal("unknown expression kind");
+}
+
+Result<std::vector<std::string>> RenderSelectList(const VersionPlan& plan, Dialect dialect) {
+  std::vector<std::string> out;
+  for (const ColumnPlan& c : plan.columns) {
+    SLUICE_ASSIGN_OR_RETURN(std::string e, RenderExpr(*c.expr, dialect));
+    std::string name = QuoteIdentifier(dialect, c.name);
+    bool bare =
+        c.expr->kind == ExprKind::kColumn && c.expr->path.size() == 1 && c.expr->path[0] == c.name;
+    out.push_back(bare ? name : e + " AS " + name);
+  }
+  return out;
+}
+
+namespace {
+
+// The outer SELECT list of an exploded branch: the other columns as they are, the element's
+// fields (or the element itself) in the array's place.
+Result<std::vector<std::string>> ExplodedColumns(const schema::Schema& target, size_t array_index,
+                                                 Dialect dialect) {
+  const Field& array = target.fields()[array_index];
+  std::vector<std::string> names;
+  std::vector<std::string> out;
+  for (size_t i = 0; i < target.fields().size(); ++i) {
+    const Field& f = target.fields()[i];
+    if (i != array_index) {
+      names.push_back(f.name());
+      out.push_back(QuoteIdentifier(dialect, f.name()));
+      continue;
+    }
+    const Type& element = *array.type()->element_type();
+    if (!element.is_struct()) {
+      names.push_back(f.name());
+      out.push_back(fmt::format("{} AS {}", kElementAlias, QuoteIdentifier(dialect, f.name())));
+      continue;
+    }
+    for (const Field& e : element.fields()) {
+      names.push_back(e.name());
+      std::string q = QuoteIdentifier(dialect, e.name());
+      out.push_back(fmt::format("{}.{} AS {}", kElementAlias, q, q));
+    }
+  }
+  std::vector<std::string> sorted = names;
+  std::sort(sorted.begin(), sorted.end());
+  auto dup = std::adjacent_find(sorted.begin(), sorted.end());
+  if (dup != sorted.end()) {
+    return InvalidArgument(fmt::format(
+        "exploding {}: its element field {} clashes with another column", array.name(), *dup));
+  }
+  return out;
+}
+
+Result<std::string> RenderBranch(const VersionInput& v, const schema::Schema& target,
+                                 Dialect dialect, std::optional<size_t> explode_index) {
+  SLUICE_ASSIGN_OR_RETURN(std::vector<std::string> list, RenderSelectList(v.plan, dialect));
+  std::string label = QuoteString(dialect, v.label) + " AS " + std::string(kVersionColumn);
+  std::string relation = QuoteRelation(dialect, v.relation);
+  std::string out;
+  if (v.plan.lossy_casts > 0) {
+    out += fmt::format("-- {}: {} lossy cast(s) with try_cast; values that do not fit are NULL\n",
+                       v.label, v.plan.lossy_casts);
+  }
+  if (!explode_index.has_value()) {
+    list.push_back(label);
+    out += "SELECT\n  " + Join(list, ",\n  ") + "\nFROM " + relation;
+    return out;
+  }
+  SLUICE_ASSIGN_OR_RETURN(std::vector<std::string> outer,
+                          ExplodedColumns(target, *explode_index, dialect));
+  outer.push_back(label);
+  std::string array = QuoteIdentifier(dialect, target.fields()[*explode_index].name());
+  std::string inner = "SELECT\n    " + Join(list, ",\n    ") + "\n  FROM " + relation;
+  out += "SELECT\n  " + Join(outer, ",\n  ") + "\n";
+  if (dialect == Dialect::kSpark) {
+    out +=
+        fmt::format("FROM (\n  {}\n) AS aligned\nLATERAL VIEW explode(aligned.{}) exploded AS {}",
+                    inner, array, kElementAlias);
+  } else {
+    out += fmt::format(
+        "FROM (\n  SELECT *, unnest({}) AS {} FROM (\n  {}\n  ) AS aligned\n) AS exploded", array,
+        kElementAlias, inner);
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<std::string> RenderAlign(const std::vector<VersionInput>& versions,
+                                const schema::Schema& target, Dialect dialect,
+                                const AlignOptions& options) {
+  if (versions.empty()) return InvalidArgument("no schema versions to align");
+  for (const Field& f : target.fields()) {
+    if (f.name() == kVersionColumn) {
+      return InvalidArgument(
+          fmt::format("the target already has a column named {}; it is the "
+                      "column that names each row's version",
+                      kVersionColumn));
+    }
+  }
+  std::optional<size_t> explode_index;
+  if (!options.explode.empty()) {
+    for (size_t i = 0; i < target.fields().size(); ++i) {
+      if (target.fields()[i].name() == options.explode) explode_index = i;
+    }
+    if (!explode_index.has_value() || !target.fields()[*explode_index].type()->is_array()) {
+      return InvalidArgument(
+          fmt::format("explode {}: not a top-level array column of the target", options.explode));
+    }
+  }
+  std::string out = fmt::format(
+      "-- {} schema versions aligned to one schema; {} names the version of each row.\n"
+      "-- UNION ALL matches columns by position: every branch lists the target's columns in the\n"
+      "-- target's order, so matching by position is matching by name.\n",
+      versions.size(), kVersionColumn);
+  if (!options.view_name.empty()) {
+    out += "CREATE OR REPLACE VIEW " + QuoteRelation(dialect, options.view_name) + " AS\n";
+  }
+  for (size_t i = 0; i < versions.size(); ++i) {
+    if (versions[i].plan.columns.size() != target.fields().size()) {
+      return InvalidArgument(
+          fmt::format("the plan of {} does not match the target's columns", versions[i].label));
+    }
+    if (i > 0) out += "\nUNION ALL\n";
+    SLUICE_ASSIGN_OR_RETURN(std::string branch,
+                            RenderBranch(versions[i], target, dialect, explode_index));
+    out += branch;
+  }
+  out += ";\n";
+  return out;
+}
+
+}  // namespace sluice::sqlgen

@@ -1,0 +1,61 @@
+// Alignment plans (align_plan.h) rendered as SQL: one SELECT per schema version, all joined by
+// UNION ALL, in Spark SQL (named_struct, transform, transform_values, try_cast) or DuckDB
+// (struct_pack, list_transform, TRY_CAST). Both dialects render the same plan.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sluice/base/result.h"
+#include "sluice/schema/schema.h"
+#include "sluice/sqlgen/align_plan.h"
+#include "sluice/sqlgen/sql_text.h"
+
+namespace sluice::sqlgen {
+
+/// One schema version to align: where its rows are, the label its rows carry in
+/// `_schema_version`, and its plan into the target.
+struct VersionInput {
+  /// A table or view name; dots separate qualifier parts, each quoted on its own when needed.
+  std::string relation;
+  std::string label;
+  VersionPlan plan;
+};
+
+struct AlignOptions {
+  /// When set, the query is wrapped in CREATE OR REPLACE VIEW <view_name> AS.
+  std::string view_name;
+  /// When set, a top-level array column of the target: one output row per element (Spark
+  /// LATERAL VIEW explode, DuckDB unnest), the element's struct fields as columns in its place.
+  /// Rows whose array is NULL or empty produce no row, as explode does.
+  std::string explode;
+};
+
+/// The name of the column that says which version a row came from.
+inline constexpr std::string_view kVersionColumn = "_schema_version";
+
+/// The query: `SELECT <the target's columns, in order>, '<label>' AS _schema_version FROM
+/// <relation>` per version, joined by UNION ALL, ending in ";\n". Every branch lists the same
+/// columns in the same order, so a by-position UNION (Spark's) matches them by name as well.
+/// kInvalidArgument for no versions, a target column named _schema_version, or an explode column
+/// that is not a top-level array (or whose element fields clash with other columns);
+/// kUnimplemented for a map whose values change in DuckDB.
+Result<std::string> RenderAlign(const std::vector<VersionInput>& versions,
+                                const schema::Schema& target, Dialect dialect,
+                                const AlignOptions& options = {});
+
+/// One expression of a plan in `dialect`.
+Result<std::string> RenderExpr(const Expr& expr, Dialect dialect);
+
+/// The SELECT list of one version without `_schema_version`: "expr AS name", or the bare name
+/// when the column is taken as it is.
+Result<std::vector<std::string>> RenderSelectList(const VersionPlan& plan, Dialect dialect);
+
+/// A type as `dialect` writes it in a CAST: Spark "ARRAY<STRUCT<a: INT>>", DuckDB
+/// "STRUCT(a INTEGER)[]". Nullability is not part of it.
+std::string TypeSql(const schema::Type& type, Dialect dialect);
+
+/// A table name with each dot-separated part quoted for `dialect` when needed.
+std::string QuoteRelation(Dialect dialect, std::string_view name);
+
+}  // namespace sluice::sqlgen
