@@ -28,4 +28,7 @@ void RegisterIngestCommand(CLI::App& app, int& exit_code);
 /// `sluice decode FILE` and `sluice encode FILE.jsonl` (Confluent-framed Avro messages).
 void RegisterWireCommands(CLI::App& app, int& exit_code);
 
+/// `sluice align SCHEMA... --dialect spark|duckdb|dbt`.
+void RegisterAlignCommand(CLI::App& app, int& exit_code);
+
 }  // namespace sluice::cli

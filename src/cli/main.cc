@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   sluice::cli::RegisterWireCommands(app, exit_code);
   sluice::cli::RegisterTableCommand(app, exit_code);
   sluice::cli::RegisterIngestCommand(app, exit_code);
+  sluice::cli::RegisterAlignCommand(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

@@ -157,10 +157,10 @@ Result<std::vector<std::string>> ExplodedColumns(const schema::Schema& target, s
 }
 
 Result<std::string> RenderBranch(const VersionInput& v, const schema::Schema& target,
-                                 Dialect dialect, std::optional<size_t> explode_index) {
+                                 Dialect dialect, std::optional<size_t> explode_index,
+                                 const std::string& relation) {
   SLUICE_ASSIGN_OR_RETURN(std::vector<std::string> list, RenderSelectList(v.plan, dialect));
   std::string label = QuoteString(dialect, v.label) + " AS " + std::string(kVersionColumn);
-  std::string relation = QuoteRelation(dialect, v.relation);
   std::string out;
   if (v.plan.lossy_casts > 0) {
     out += fmt::format("-- {}: {} lossy cast(s) with try_cast; values that do not fit are NULL\n",
@@ -189,7 +189,46 @@ Result<std::string> RenderBranch(const VersionInput& v, const schema::Schema& ta
   return out;
 }
 
+Result<std::optional<size_t>> ExplodeIndex(const schema::Schema& target, const std::string& name) {
+  if (name.empty()) return std::optional<size_t>();
+  for (size_t i = 0; i < target.fields().size(); ++i) {
+    if (target.fields()[i].name() == name && target.fields()[i].type()->is_array()) {
+      return std::optional<size_t>(i);
+    }
+  }
+  return InvalidArgument(
+      fmt::format("explode {}: not a top-level array column of the target", name));
+}
+
 }  // namespace
+
+Result<std::string> RenderVersionSelect(const VersionInput& version, const schema::Schema& target,
+                                        Dialect dialect, const std::string& explode,
+                                        const std::string& from_sql) {
+  SLUICE_ASSIGN_OR_RETURN(std::optional<size_t> index, ExplodeIndex(target, explode));
+  return RenderBranch(version, target, dialect, index, from_sql);
+}
+
+Result<std::vector<schema::Field>> OutputColumns(const schema::Schema& target,
+                                                 const std::string& explode) {
+  SLUICE_ASSIGN_OR_RETURN(std::optional<size_t> index, ExplodeIndex(target, explode));
+  std::vector<Field> out;
+  for (size_t i = 0; i < target.fields().size(); ++i) {
+    const Field& f = target.fields()[i];
+    if (!index.has_value() || i != *index) {
+      out.push_back(f);
+      continue;
+    }
+    const schema::TypePtr& element = f.type()->element_type();
+    if (!element->is_struct()) {
+      out.emplace_back(f.name(), element, true);
+      continue;
+    }
+    for (const Field& e : element->fields()) out.push_back(e);
+  }
+  out.emplace_back(std::string(kVersionColumn), Type::String(), false);
+  return out;
+}
 
 Result<std::string> RenderAlign(const std::vector<VersionInput>& versions,
                                 const schema::Schema& target, Dialect dialect,
@@ -228,7 +267,8 @@ Result<std::string> RenderAlign(const std::vector<VersionInput>& versions,
     }
     if (i > 0) out += "\nUNION ALL\n";
     SLUICE_ASSIGN_OR_RETURN(std::string branch,
-                            RenderBranch(versions[i], target, dialect, explode_index));
+                            RenderBranch(versions[i], target, dialect, explode_index,
+                                         QuoteRelation(dialect, versions[i].relation)));
     out += branch;
   }
   out += ";\n";

@@ -44,6 +44,17 @@ Result<std::string> RenderAlign(const std::vector<VersionInput>& versions,
                                 const schema::Schema& target, Dialect dialect,
                                 const AlignOptions& options = {});
 
+/// One version's SELECT (a branch of RenderAlign's query) reading from `from_sql`, which is put
+/// in as it is (a quoted table name, or a dbt source() call). `explode` as in AlignOptions.
+Result<std::string> RenderVersionSelect(const VersionInput& version, const schema::Schema& target,
+                                        Dialect dialect, const std::string& explode,
+                                        const std::string& from_sql);
+
+/// The columns of the query, in order: the target's (the exploded array replaced by its element's
+/// fields) and `_schema_version`, a non-null string.
+Result<std::vector<schema::Field>> OutputColumns(const schema::Schema& target,
+                                                 const std::string& explode);
+
 /// One expression of a plan in `dialect`.
 Result<std::string> RenderExpr(const Expr& expr, Dialect dialect);
 
