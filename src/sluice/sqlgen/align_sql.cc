@@ -19,6 +19,14 @@ namespace {
 // The alias an exploded element goes by in the branch that unnests it.
 constexpr std::string_view kElementAlias = "_elem";
 
+// A string literal. Spark reads '' inside a literal as two adjacent literals ('it''s' is "its"),
+// so its quotes are escaped with a backslash, as dialects::sql writes Spark literals.
+std::string Literal(Dialect dialect, std::string_view text) {
+  return dialect == Dialect::kSpark
+             ? dialects::sql::QuoteString(text, dialects::sql::SqlDialect::kSpark)
+             : QuoteString(dialect, text);
+}
+
 std::string Join(const std::vector<std::string>& parts, std::string_view separator) {
   std::string out;
   for (size_t i = 0; i < parts.size(); ++i) {
@@ -33,7 +41,7 @@ Result<std::string> RenderStruct(const Expr& expr, Dialect dialect) {
   for (const StructMember& m : expr.fields) {
     SLUICE_ASSIGN_OR_RETURN(std::string value, RenderExpr(*m.expr, dialect));
     members.push_back(dialect == Dialect::kSpark
-                          ? QuoteString(dialect, m.name) + ", " + value
+                          ? Literal(dialect, m.name) + ", " + value
                           : QuoteIdentifier(dialect, m.name) + " := " + value);
   }
   std::string built =
@@ -160,7 +168,7 @@ Result<std::string> RenderBranch(const VersionInput& v, const schema::Schema& ta
                                  Dialect dialect, std::optional<size_t> explode_index,
                                  const std::string& relation) {
   SLUICE_ASSIGN_OR_RETURN(std::vector<std::string> list, RenderSelectList(v.plan, dialect));
-  std::string label = QuoteString(dialect, v.label) + " AS " + std::string(kVersionColumn);
+  std::string label = Literal(dialect, v.label) + " AS " + std::string(kVersionColumn);
   std::string out;
   if (v.plan.lossy_casts > 0) {
     out += fmt::format("-- {}: {} lossy cast(s) with try_cast; values that do not fit are NULL\n",
