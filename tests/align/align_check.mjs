@@ -5,7 +5,7 @@
 // 1. Seed 001 (user_movie_activity v1 -> v2: movie_id INT -> STRING inside the array of structs,
 //    rating added): tables with real rows, the generated DuckDB query (plain and with --explode),
 //    and the dbt model (--adapter duckdb) rendered with python3-jinja2, all compared with rows
-//    written out by hand.
+//    written out by hand; nested changes (NULL structs, arrays of arrays, maps) likewise.
 // 2. N random version pairs (flat and nested fields, widened, added and removed fields, NULL
 //    structs and arrays): the query's rows against the test's own conversion of the inserted rows.
 // Exit 0 when everything matches, 1 on a mismatch, 77 (skipped) without @duckdb/node-api in
@@ -150,6 +150,38 @@ for (const explode of [[], ['--explode', 'movies_watched']]) {
     else throw e;
   }
 }
+
+// Nested changes written out by hand: a NULL struct stays NULL, arrays of arrays of structs,
+// map values widened, a column dropped (old) and one added (added).
+writeFileSync(join(work, 'nested_v1.ddl'),
+  'id INT NOT NULL, address STRUCT<city: STRING, zip: INT>, legs ARRAY<ARRAY<STRUCT<km: FLOAT>>>, ' +
+  'scores MAP<STRING, INT>, old STRING');
+writeFileSync(join(work, 'nested_v2.ddl'),
+  'id BIGINT NOT NULL, address STRUCT<city: STRING, zip: STRING, country: STRING>, ' +
+  'legs ARRAY<ARRAY<STRUCT<km: DOUBLE, mode: STRING>>>, scores MAP<STRING, BIGINT>, added DATE');
+await con.run(`
+  CREATE TABLE nested_v1 (id INTEGER, address STRUCT(city VARCHAR, zip INTEGER),
+    legs STRUCT(km FLOAT)[][], scores MAP(VARCHAR, INTEGER), old VARCHAR);
+  INSERT INTO nested_v1 VALUES
+    (1, {'city': 'Oslo', 'zip': 150}, [[{'km': 1.5}, NULL], []], MAP {'a': 1, 'b': NULL}, 'x'),
+    (2, NULL, NULL, NULL, NULL);
+  CREATE TABLE nested_v2 (id BIGINT, address STRUCT(city VARCHAR, zip VARCHAR, country VARCHAR),
+    legs STRUCT(km DOUBLE, mode VARCHAR)[][], scores MAP(VARCHAR, BIGINT), added DATE);
+  INSERT INTO nested_v2 VALUES
+    (3, {'city': 'Bergen', 'zip': '5003', 'country': 'NO'}, [[{'km': 2.25, 'mode': 'bus'}]],
+     MAP {'c': 3}, DATE '2026-01-02');`);
+expectEqual('nested changes, duckdb',
+  await rows(align([join(work, 'nested_v1.ddl'), join(work, 'nested_v2.ddl')],
+                   ['--dialect', 'duckdb'])),
+  [{ id: '1', address: { city: 'Oslo', zip: '150', country: null },
+     legs: [[{ km: 1.5, mode: null }, null], []],
+     scores: [{ key: 'a', value: '1' }, { key: 'b', value: null }], old: 'x', added: null,
+     _schema_version: 'nested_v1' },
+   { id: '2', address: null, legs: null, scores: null, old: null, added: null,
+     _schema_version: 'nested_v1' },
+   { id: '3', address: { city: 'Bergen', zip: '5003', country: 'NO' },
+     legs: [[{ km: 2.25, mode: 'bus' }]], scores: [{ key: 'c', value: '3' }], old: null,
+     added: '2026-01-02', _schema_version: 'nested_v2' }]);
 
 // ---------------------------------------------------------------------------------------------
 // 2. Random version pairs.

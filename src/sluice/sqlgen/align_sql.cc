@@ -61,8 +61,12 @@ Result<std::string> RenderLambda(const Expr& expr, Dialect dialect) {
                        expr.var, body);
   }
   if (dialect == Dialect::kDuckDb) {
-    return Unimplemented(
-        fmt::format("{}: changing the values of a map is not generated for DuckDB yet", source));
+    // DuckDB has no transform_values: rebuild the entries. The value goes through a one-element
+    // list so that the body's lambda variable names it, as in the Spark form.
+    return fmt::format(
+        "map_from_entries(list_transform(map_entries({}), e_{} -> struct_pack(key := e_{}.key, "
+        "value := list_transform([e_{}.value], {} -> {})[1])))",
+        source, expr.var, expr.var, expr.var, expr.var, body);
   }
   // The key variable is named after the value's so nested lambdas never shadow each other.
   return fmt::format("transform_values({}, (k_{}, {}) -> {})", source, expr.var, expr.var, body);

@@ -1,6 +1,6 @@
 // Alignment plans (align_plan.h) rendered as SQL: one SELECT per schema version, all joined by
 // UNION ALL, in Spark SQL (named_struct, transform, transform_values, try_cast) or DuckDB
-// (struct_pack, list_transform, TRY_CAST). Both dialects render the same plan.
+// (struct_pack, list_transform, map_from_entries over map_entries, TRY_CAST). Both dialects render the same plan.
 #pragma once
 
 #include <string>
@@ -38,8 +38,7 @@ inline constexpr std::string_view kVersionColumn = "_schema_version";
 /// <relation>` per version, joined by UNION ALL, ending in ";\n". Every branch lists the same
 /// columns in the same order, so a by-position UNION (Spark's) matches them by name as well.
 /// kInvalidArgument for no versions, a target column named _schema_version, or an explode column
-/// that is not a top-level array (or whose element fields clash with other columns);
-/// kUnimplemented for a map whose values change in DuckDB.
+/// that is not a top-level array (or whose element fields clash with other columns).
 Result<std::string> RenderAlign(const std::vector<VersionInput>& versions,
                                 const schema::Schema& target, Dialect dialect,
                                 const AlignOptions& options = {});
