@@ -9,6 +9,7 @@
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
+#include "sluice/base/file_system.h"
 #include "sluice/sqlgen/align_dbt.h"
 #include "sluice/sqlgen/align_plan.h"
 #include "sluice/sqlgen/align_sql.h"
@@ -60,6 +61,10 @@ int RunAlign(const AlignFlags& f) {
   }
   auto dialect = sqlgen::ParseDialect(dbt ? f.adapter : f.dialect);
   if (!dialect.has_value()) return ReportError(dialect.error());
+  if (!dbt) {
+    Status writable = CheckWritable("--output", f.output);
+    if (!writable.has_value()) return ReportError(writable.error());
+  }
 
   std::vector<schema::SchemaPtr> schemas;
   for (const std::string& path : f.schemas) {
@@ -98,7 +103,7 @@ int RunAlign(const AlignFlags& f) {
     auto sql = sqlgen::RenderAlign(versions, *target, *dialect, options);
     if (!sql.has_value()) return ReportError(sql.error());
     Status written = WriteOutput(f.output, *sql);
-    if (!written.has_value()) return ReportError(written.error());
+    if (!written.has_value()) return ReportError(written.error().WithContext("--output"));
     return kExitOk;
   }
   sqlgen::DbtOptions dbt_options;
@@ -112,9 +117,9 @@ int RunAlign(const AlignFlags& f) {
     std::string path = f.output + "/" + name;
     std::string dir = path.substr(0, path.find_last_of('/'));
     Status made = NewLocalFileSystem()->CreateDirs(dir);
-    if (!made.has_value()) return ReportError(made.error());
+    if (!made.has_value()) return ReportError(made.error().WithContext("--output"));
     Status written = WriteOutput(path, text);
-    if (!written.has_value()) return ReportError(written.error());
+    if (!written.has_value()) return ReportError(written.error().WithContext("--output"));
   }
   return kExitOk;
 }
