@@ -54,7 +54,8 @@ Result<std::string> ModelSql(const std::vector<VersionInput>& versions,
     std::string from = fmt::format("{{{{ source({}, {}) }}}}", JinjaString(options.source_name),
                                    JinjaString(v.relation));
     SLUICE_ASSIGN_OR_RETURN(std::string select,
-                            RenderVersionSelect(v, target, adapter, options.explode, "@FROM@"));
+                            RenderVersionSelect(v, target, adapter, options.explode,
+                                                CountsCastFailures(versions), "@FROM@"));
     if (HasJinjaDelimiter(select)) {
       return InvalidArgument(fmt::format(
           "{}: the generated SQL contains a Jinja delimiter ({{{{, {{% or {{#)", v.label));
@@ -82,7 +83,7 @@ Result<std::string> SchemaYml(const std::vector<VersionInput>& versions,
                               const schema::Schema& target, Dialect adapter,
                               const DbtOptions& options) {
   SLUICE_ASSIGN_OR_RETURN(std::vector<schema::Field> columns,
-                          OutputColumns(target, options.explode));
+                          OutputColumns(target, options.explode, CountsCastFailures(versions)));
   std::string out = "version: 2\n\nmodels:\n";
   out += fmt::format("  - name: {}\n", options.model_name);
   out += "    config:\n      contract:\n        enforced: true\n    columns:\n";

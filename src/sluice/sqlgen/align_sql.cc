@@ -118,6 +118,65 @@ Result<std::string> RenderExpr(const Expr& expr, Dialect dialect) {
   return Internal("unknown expression kind");
 }
 
+namespace {
+
+// An SQL integer counting the values of `expr` whose lossy cast failed (a non-NULL value that
+// try_cast turned into NULL), or nullopt when `expr` has no lossy cast.
+Result<std::optional<std::string>> FailureCount(const Expr& expr, Dialect dialect) {
+  switch (expr.kind) {
+    case ExprKind::kColumn:
+    case ExprKind::kNull:
+      return std::optional<std::string>();
+    case ExprKind::kCast: {
+      if (!expr.lossy) return std::optional<std::string>();
+      SLUICE_ASSIGN_OR_RETURN(std::string operand, RenderExpr(*expr.operand, dialect));
+      SLUICE_ASSIGN_OR_RETURN(std::string cast, RenderExpr(expr, dialect));
+      return std::optional<std::string>(
+          fmt::format("CASE WHEN {} IS NOT NULL AND {} IS NULL THEN 1 ELSE 0 END", operand, cast));
+    }
+    case ExprKind::kStruct: {
+      std::vector<std::string> parts;
+      for (const StructMember& m : expr.fields) {
+        SLUICE_ASSIGN_OR_RETURN(std::optional<std::string> c, FailureCount(*m.expr, dialect));
+        if (c.has_value()) parts.push_back(*c);
+      }
+      if (parts.empty()) return std::optional<std::string>();
+      return std::optional<std::string>(parts.size() == 1 ? parts[0]
+                                                          : "(" + Join(parts, " + ") + ")");
+    }
+    case ExprKind::kArrayTransform:
+    case ExprKind::kMapValues: {
+      SLUICE_ASSIGN_OR_RETURN(std::optional<std::string> body, FailureCount(*expr.body, dialect));
+      if (!body.has_value()) return body;
+      SLUICE_ASSIGN_OR_RETURN(std::string source, RenderExpr(*expr.operand, dialect));
+      if (expr.kind == ExprKind::kMapValues) source = "map_values(" + source + ")";
+      // Summed over the elements; a NULL array or map counts nothing.
+      if (dialect == Dialect::kSpark) {
+        return std::optional<std::string>(
+            fmt::format("coalesce(aggregate({}, 0, (n_{}, {}) -> n_{} + {}), 0)", source, expr.var,
+                        expr.var, expr.var, *body));
+      }
+      return std::optional<std::string>(fmt::format(
+          "coalesce(list_sum(list_transform({}, {} -> {})), 0)", source, expr.var, *body));
+    }
+  }
+  return Internal("unknown expression kind");
+}
+
+// "<count> AS _cast_failures" for a version's row: 0 when it has no lossy cast.
+Result<std::string> FailureColumn(const VersionPlan& plan, Dialect dialect) {
+  std::vector<std::string> parts;
+  for (const ColumnPlan& c : plan.columns) {
+    SLUICE_ASSIGN_OR_RETURN(std::optional<std::string> n, FailureCount(*c.expr, dialect));
+    if (n.has_value()) parts.push_back(*n);
+  }
+  std::string sum = parts.empty() ? "0" : Join(parts, " + ");
+  return fmt::format("CAST({} AS {}) AS {}", sum, dialect == Dialect::kSpark ? "INT" : "INTEGER",
+                     kFailuresColumn);
+}
+
+}  // namespace
+
 Result<std::vector<std::string>> RenderSelectList(const VersionPlan& plan, Dialect dialect) {
   std::vector<std::string> out;
   for (const ColumnPlan& c : plan.columns) {
@@ -170,22 +229,33 @@ Result<std::vector<std::string>> ExplodedColumns(const schema::Schema& target, s
 
 Result<std::string> RenderBranch(const VersionInput& v, const schema::Schema& target,
                                  Dialect dialect, std::optional<size_t> explode_index,
-                                 const std::string& relation) {
+                                 bool count_failures, const std::string& relation) {
   SLUICE_ASSIGN_OR_RETURN(std::vector<std::string> list, RenderSelectList(v.plan, dialect));
+  std::string failures;
+  if (count_failures) {
+    SLUICE_ASSIGN_OR_RETURN(failures, FailureColumn(v.plan, dialect));
+  }
   std::string label = Literal(dialect, v.label) + " AS " + std::string(kVersionColumn);
   std::string out;
   if (v.plan.lossy_casts > 0) {
-    out += fmt::format("-- {}: {} lossy cast(s) with try_cast; values that do not fit are NULL\n",
-                       v.label, v.plan.lossy_casts);
+    out += fmt::format(
+        "-- {}: {} lossy cast(s) with try_cast; values that do not fit are NULL, counted in "
+        "{}\n",
+        v.label, v.plan.lossy_casts, kFailuresColumn);
   }
   if (!explode_index.has_value()) {
     list.push_back(label);
+    if (count_failures) list.push_back(failures);
     out += "SELECT\n  " + Join(list, ",\n  ") + "\nFROM " + relation;
     return out;
   }
   SLUICE_ASSIGN_OR_RETURN(std::vector<std::string> outer,
                           ExplodedColumns(target, *explode_index, dialect));
   outer.push_back(label);
+  if (count_failures) {
+    list.push_back(failures);
+    outer.push_back(std::string(kFailuresColumn));
+  }
   std::string array = QuoteIdentifier(dialect, target.fields()[*explode_index].name());
   std::string inner = "SELECT\n    " + Join(list, ",\n    ") + "\n  FROM " + relation;
   out += "SELECT\n  " + Join(outer, ",\n  ") + "\n";
@@ -214,15 +284,20 @@ Result<std::optional<size_t>> ExplodeIndex(const schema::Schema& target, const s
 
 }  // namespace
 
+bool CountsCastFailures(const std::vector<VersionInput>& versions) {
+  return std::any_of(versions.begin(), versions.end(),
+                     [](const VersionInput& v) { return v.plan.lossy_casts > 0; });
+}
+
 Result<std::string> RenderVersionSelect(const VersionInput& version, const schema::Schema& target,
                                         Dialect dialect, const std::string& explode,
-                                        const std::string& from_sql) {
+                                        bool count_failures, const std::string& from_sql) {
   SLUICE_ASSIGN_OR_RETURN(std::optional<size_t> index, ExplodeIndex(target, explode));
-  return RenderBranch(version, target, dialect, index, from_sql);
+  return RenderBranch(version, target, dialect, index, count_failures, from_sql);
 }
 
 Result<std::vector<schema::Field>> OutputColumns(const schema::Schema& target,
-                                                 const std::string& explode) {
+                                                 const std::string& explode, bool count_failures) {
   SLUICE_ASSIGN_OR_RETURN(std::optional<size_t> index, ExplodeIndex(target, explode));
   std::vector<Field> out;
   for (size_t i = 0; i < target.fields().size(); ++i) {
@@ -239,6 +314,7 @@ Result<std::vector<schema::Field>> OutputColumns(const schema::Schema& target,
     for (const Field& e : element->fields()) out.push_back(e);
   }
   out.emplace_back(std::string(kVersionColumn), Type::String(), false);
+  if (count_failures) out.emplace_back(std::string(kFailuresColumn), Type::Int32(), false);
   return out;
 }
 
@@ -246,24 +322,16 @@ Result<std::string> RenderAlign(const std::vector<VersionInput>& versions,
                                 const schema::Schema& target, Dialect dialect,
                                 const AlignOptions& options) {
   if (versions.empty()) return InvalidArgument("no schema versions to align");
+  bool count_failures = CountsCastFailures(versions);
   for (const Field& f : target.fields()) {
-    if (f.name() == kVersionColumn) {
-      return InvalidArgument(
-          fmt::format("the target already has a column named {}; it is the "
-                      "column that names each row's version",
-                      kVersionColumn));
+    if (f.name() == kVersionColumn || (count_failures && f.name() == kFailuresColumn)) {
+      return InvalidArgument(fmt::format(
+          "the target already has a column named {}; the query adds a column of that name",
+          f.name()));
     }
   }
-  std::optional<size_t> explode_index;
-  if (!options.explode.empty()) {
-    for (size_t i = 0; i < target.fields().size(); ++i) {
-      if (target.fields()[i].name() == options.explode) explode_index = i;
-    }
-    if (!explode_index.has_value() || !target.fields()[*explode_index].type()->is_array()) {
-      return InvalidArgument(
-          fmt::format("explode {}: not a top-level array column of the target", options.explode));
-    }
-  }
+  SLUICE_ASSIGN_OR_RETURN(std::optional<size_t> explode_index,
+                          ExplodeIndex(target, options.explode));
   std::string out = fmt::format(
       "-- {} schema versions aligned to one schema; {} names the version of each row.\n"
       "-- UNION ALL matches columns by position: every branch lists the target's columns in the\n"
@@ -278,9 +346,10 @@ Result<std::string> RenderAlign(const std::vector<VersionInput>& versions,
           fmt::format("the plan of {} does not match the target's columns", versions[i].label));
     }
     if (i > 0) out += "\nUNION ALL\n";
-    SLUICE_ASSIGN_OR_RETURN(std::string branch,
-                            RenderBranch(versions[i], target, dialect, explode_index,
-                                         QuoteRelation(dialect, versions[i].relation)));
+    SLUICE_ASSIGN_OR_RETURN(
+        std::string branch,
+        RenderBranch(versions[i], target, dialect, explode_index, count_failures,
+                     QuoteRelation(dialect, versions[i].relation)));
     out += branch;
   }
   out += ";\n";
