@@ -3,6 +3,7 @@
 // version, with a _schema_version column.
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,6 +23,7 @@ struct AlignFlags {
   std::vector<std::string> schemas;
   std::vector<std::string> relations;
   std::string to;
+  std::string contract;
   std::string dialect;
   std::string adapter = "spark";
   std::string explode;
@@ -74,7 +76,23 @@ int RunAlign(const AlignFlags& f) {
     schemas.push_back(loaded->schema);
   }
   schema::SchemaPtr target;
-  if (!f.to.empty()) {
+  std::optional<dialects::contract::Contract> contract;
+  if (!f.to.empty() && !f.contract.empty()) {
+    return ReportError(Error(ErrorCode::kInvalidArgument, "give --to or --contract, not both"));
+  }
+  if (!f.contract.empty()) {
+    auto loaded = LoadContract(f.contract);
+    if (!loaded.has_value()) return ReportError(loaded.error());
+    if (loaded->objects.size() != 1) {
+      return ReportError(Error(ErrorCode::kInvalidArgument,
+                               f.contract + ": the contract has " +
+                                   std::to_string(loaded->objects.size()) +
+                                   " schema objects; align takes a contract with one"));
+    }
+    contract = std::move(*loaded);
+    if (!f.quiet) PrintNotes(contract->objects[0].notes, f.contract);
+    target = contract->objects[0].schema;
+  } else if (!f.to.empty()) {
     auto loaded = LoadSchema(f.to, "");
     if (!loaded.has_value()) return ReportError(loaded.error());
     if (!f.quiet) PrintNotes(loaded->notes, f.to);
@@ -111,6 +129,7 @@ int RunAlign(const AlignFlags& f) {
                            : !target->info().name.empty() ? target->info().name
                                                           : std::string("aligned");
   dbt_options.explode = f.explode;
+  if (contract.has_value()) dbt_options.contract = &contract->objects[0];
   auto files = sqlgen::RenderDbtProject(versions, *target, *dialect, dbt_options);
   if (!files.has_value()) return ReportError(files.error());
   for (const auto& [name, text] : *files) {
@@ -140,6 +159,8 @@ void RegisterAlignCommand(CLI::App& app, int& exit_code) {
                   "The table or view holding the rows of the schema in the same position "
                   "(repeat; default: each schema file's name without its extension)");
   cmd->add_option("--to", f->to, "The target schema (default: the merge of the versions)");
+  cmd->add_option("--contract", f->contract,
+                  "A contract whose schema is the target (dbt: its tests go to schema.yml)");
   cmd->add_option("--dialect", f->dialect, "spark, duckdb or dbt")
       ->required()
       ->transform(OneOf({"spark", "duckdb", "dbt"}));

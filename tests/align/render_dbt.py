@@ -45,7 +45,7 @@ def check_schema(path):
         assert isinstance(c["name"], str) and c["name"], "every column has a name"
         assert isinstance(c["data_type"], str) and c["data_type"], c["name"] + ": data_type"
         for t in c.get("data_tests", []):
-            assert t == "not_null" or "accepted_values" in t, c["name"] + ": test " + str(t)
+            assert t in ("not_null", "unique") or "accepted_values" in t, c["name"] + ": test " + str(t)
     for line in (c["name"] + "\t" + c["data_type"] for c in columns):
         print(line)
 

@@ -113,5 +113,41 @@ TEST(AlignCliTest, DbtWritesTheModelSchemaAndSources) {
   EXPECT_TRUE(Contains(one.err, "two or more schema versions")) << one.err;
 }
 
+TEST(AlignCliTest, ContractIsTheTargetAndGivesTheDbtTests) {
+  std::string contract = TempFile(".yaml", R"(dataContractSpecification: 1.1.0
+id: movies
+info: {title: movies, version: 1.0.0}
+models:
+  user_movie_activity:
+    type: table
+    fields:
+      user_id: {type: long, required: true, unique: true}
+      session_id: {type: string, enum: ["s1", "s3"]}
+)");
+  std::string dir =
+      (fs::temp_directory_path() / ("sluice_align_contract_" + std::to_string(::getpid())))
+          .string();
+  RunResult r =
+      RunSluice({"align", kV1, kV2, "--contract", contract, "--dialect", "dbt", "-o", dir, "-q"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::string schema = Slurp(dir + "/models/schema.yml");
+  std::string model = Slurp(dir + "/models/user_movie_activity.sql");
+  fs::remove_all(dir);
+  EXPECT_TRUE(Contains(schema,
+                       "      - name: 'user_id'\n        data_type: 'BIGINT'\n        data_tests:\n"
+                       "          - not_null\n          - unique\n"))
+      << schema;
+  EXPECT_TRUE(
+      Contains(schema, "          - accepted_values:\n              values: ['s1', 's3']\n"))
+      << schema;
+  // The contract has no movies_watched: the column is dropped from both versions.
+  EXPECT_FALSE(Contains(model, "movies_watched")) << model;
+
+  RunResult both =
+      RunSluice({"align", kV1, kV2, "--contract", contract, "--to", kV2, "--dialect", "spark"});
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_TRUE(Contains(both.err, "give --to or --contract, not both")) << both.err;
+}
+
 }  // namespace
 }  // namespace sluice::e2e

@@ -79,6 +79,46 @@ Result<std::string> ModelSql(const std::vector<VersionInput>& versions,
   return out;
 }
 
+// The values of a contract column's enum (DCS `enum`, or `enum` in ODCS logicalTypeOptions), as
+// YAML scalars; empty when it has none.
+std::vector<std::string> EnumValues(const dialects::contract::ColumnSpec& spec) {
+  const JsonValue* list = spec.other.Find("enum");
+  if ((list == nullptr || !list->is_array()) && spec.logical_type_options.is_object()) {
+    list = spec.logical_type_options.Find("enum");
+  }
+  std::vector<std::string> out;
+  if (list == nullptr || !list->is_array()) return out;
+  for (const JsonValue& v : list->items()) {
+    if (v.is_string()) out.push_back(YamlString(v.as_string()));
+    if (v.is_number()) out.push_back(v.number_text());
+  }
+  return out;
+}
+
+// The dbt tests of one column: from its nullability, and from the contract when there is one.
+std::vector<std::string> ColumnTests(const schema::Field& column, const DbtOptions& options) {
+  const dialects::contract::ColumnSpec* spec =
+      options.contract == nullptr
+          ? nullptr
+          : options.contract->FindColumn(schema::FieldPath::Of(column.name()));
+  std::vector<std::string> tests;
+  if (!column.nullable() || (spec != nullptr && spec->required)) {
+    tests.push_back("          - not_null\n");
+  }
+  if (spec == nullptr) return tests;
+  int keys = 0;
+  for (const auto& c : options.contract->columns) keys += c.primary_key && c.path.size() == 1;
+  if (spec->unique || (spec->primary_key && keys == 1)) tests.push_back("          - unique\n");
+  std::vector<std::string> values = EnumValues(*spec);
+  if (!values.empty()) {
+    std::string list;
+    for (size_t i = 0; i < values.size(); ++i) list += (i ? ", " : "") + values[i];
+    tests.push_back(
+        fmt::format("          - accepted_values:\n              values: [{}]\n", list));
+  }
+  return tests;
+}
+
 Result<std::string> SchemaYml(const std::vector<VersionInput>& versions,
                               const schema::Schema& target, Dialect adapter,
                               const DbtOptions& options) {
@@ -90,10 +130,7 @@ Result<std::string> SchemaYml(const std::vector<VersionInput>& versions,
   for (const schema::Field& c : columns) {
     out += fmt::format("      - name: {}\n        data_type: {}\n", YamlString(c.name()),
                        YamlString(TypeSql(*c.type(), adapter)));
-    std::vector<std::string> tests;
-    // Exploded element fields are NULL in no row only if their array has no NULL elements;
-    // not_null holds for them exactly as for other columns: by the field's own nullability.
-    if (!c.nullable()) tests.push_back("          - not_null\n");
+    std::vector<std::string> tests = ColumnTests(c, options);
     if (c.name() == kVersionColumn) {
       std::string values;
       for (size_t i = 0; i < versions.size(); ++i) {

@@ -311,7 +311,11 @@ Result<std::vector<schema::Field>> OutputColumns(const schema::Schema& target,
       out.emplace_back(f.name(), element, true);
       continue;
     }
-    for (const Field& e : element->fields()) out.push_back(e);
+    // A NULL element gives a row whose element fields are all NULL.
+    for (const Field& e : element->fields()) {
+      out.push_back(e);
+      if (f.type()->contains_null()) out.back().set_nullable(true);
+    }
   }
   out.emplace_back(std::string(kVersionColumn), Type::String(), false);
   if (count_failures) out.emplace_back(std::string(kFailuresColumn), Type::Int32(), false);
