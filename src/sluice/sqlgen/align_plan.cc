@@ -325,8 +325,7 @@ bool IsLosslessCast(const Type& from, const Type& to) {
   return false;
 }
 
-Result<schema::Converted<schema::SchemaPtr>> MergeTarget(
-    const std::vector<schema::SchemaPtr>& versions) {
+Result<AlignTarget> MergeTarget(const std::vector<schema::SchemaPtr>& versions) {
   if (versions.empty()) return InvalidArgument("no schema versions to merge");
   Merger merger;
   TypePtr merged = versions.front()->struct_type();
@@ -336,7 +335,7 @@ Result<schema::Converted<schema::SchemaPtr>> MergeTarget(
   }
   SLUICE_ASSIGN_OR_RETURN(schema::SchemaPtr out,
                           schema::Schema::FromStruct(merged, versions.front()->info()));
-  return schema::Converted<schema::SchemaPtr>{std::move(out), merger.sink().Take()};
+  return AlignTarget{std::move(out), merger.sink().Take()};
 }
 
 Result<VersionPlan> PlanVersion(const schema::Schema& source, const schema::Schema& target,

@@ -15,7 +15,8 @@
 
 namespace sluice::sqlgen {
 
-/// The schema every version is aligned to, with notes on each conflict the merge resolved.
+/// The schema every version is aligned to (an AlignTarget: the schema and a note on each conflict
+/// the merge resolved).
 /// Fields are matched by name ignoring ASCII case and kept in first-seen order (fields new in a
 /// later version are appended). Equal types are kept; a widening Delta allows (int8 < int16 <
 /// int32 < int64, float < double, an integer to a decimal that holds it, decimal widening,
@@ -24,8 +25,8 @@ namespace sluice::sqlgen {
 /// and a note "a[].b: int32 and string meet; string holds both". Structs, arrays and maps merge
 /// member by member. A field is nullable when any version lacks it or has it nullable.
 /// kInvalidArgument for no versions.
-Result<schema::Converted<schema::SchemaPtr>> MergeTarget(
-    const std::vector<schema::SchemaPtr>& versions);
+using AlignTarget = schema::Converted<schema::SchemaPtr>;
+Result<AlignTarget> MergeTarget(const std::vector<schema::SchemaPtr>& versions);
 
 enum class ExprKind : uint8_t {
   kColumn,          // a column of the source row, or a lambda variable, then struct fields
