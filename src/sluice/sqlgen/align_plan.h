@@ -18,8 +18,8 @@ namespace sluice::sqlgen {
 /// The schema every version is aligned to, and a note on each conflict the merge resolved.
 using AlignTarget = schema::Converted<schema::SchemaPtr>;
 
-/// The merge of `versions` as the target. Fields are matched by name ignoring ASCII case and kept in first-seen order (fields new in a
-/// later version are appended). Equal types are kept; a widening Delta allows (int8 < int16 <
+/// The merge of `versions` as the target. Fields are matched by name ignoring ASCII case and
+/// kept in first-seen order (fields new in a later version are appended). Equal types are kept; a widening Delta allows (int8 < int16 <
 /// int32 < int64, float < double, an integer to a decimal that holds it, decimal widening,
 /// date -> timestamp_ntz) gives the wider type; any other pair gives the narrowest type that holds
 /// both (two numbers: a decimal or double; anything with a string, or two unrelated types: string)
