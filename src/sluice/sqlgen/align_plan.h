@@ -19,13 +19,13 @@ namespace sluice::sqlgen {
 using AlignTarget = schema::Converted<schema::SchemaPtr>;
 
 /// The merge of `versions` as the target. Fields are matched by name ignoring ASCII case and
-/// kept in first-seen order (fields new in a later version are appended). Equal types are kept; a widening Delta allows (int8 < int16 <
-/// int32 < int64, float < double, an integer to a decimal that holds it, decimal widening,
-/// date -> timestamp_ntz) gives the wider type; any other pair gives the narrowest type that holds
-/// both (two numbers: a decimal or double; anything with a string, or two unrelated types: string)
-/// and a note "a[].b: int32 and string meet; string holds both". Structs, arrays and maps merge
-/// member by member. A field is nullable when any version lacks it or has it nullable.
-/// kInvalidArgument for no versions.
+/// kept in first-seen order (fields new in a later version are appended). Equal types are kept; a
+/// widening Delta allows (int8 < int16 < int32 < int64, float < double, an integer to a decimal
+/// that holds it, decimal widening, date -> timestamp_ntz) gives the wider type; any other pair
+/// gives the narrowest type that holds both (two numbers: a decimal or double; anything with a
+/// string, or two unrelated types: string) and a note "a[].b: int32 and string meet; string holds
+/// both". Structs, arrays and maps merge member by member. A field is nullable when any version
+/// lacks it or has it nullable. kInvalidArgument for no versions.
 Result<AlignTarget> MergeTarget(const std::vector<schema::SchemaPtr>& versions);
 
 enum class ExprKind : uint8_t {
