@@ -27,6 +27,13 @@ std::string Literal(Dialect dialect, std::string_view text) {
              : QuoteString(dialect, text);
 }
 
+// A one-argument lambda. DuckDB's own form is `lambda x: body` (its `x -> body` form is
+// deprecated since 1.3); Spark only has the arrow.
+std::string Lambda(Dialect dialect, std::string_view var, std::string_view body) {
+  return dialect == Dialect::kSpark ? fmt::format("{} -> {}", var, body)
+                                    : fmt::format("lambda {}: {}", var, body);
+}
+
 std::string Join(const std::vector<std::string>& parts, std::string_view separator) {
   std::string out;
   for (size_t i = 0; i < parts.size(); ++i) {
@@ -56,17 +63,16 @@ Result<std::string> RenderLambda(const Expr& expr, Dialect dialect) {
   SLUICE_ASSIGN_OR_RETURN(std::string source, RenderExpr(*expr.operand, dialect));
   SLUICE_ASSIGN_OR_RETURN(std::string body, RenderExpr(*expr.body, dialect));
   if (expr.kind == ExprKind::kArrayTransform) {
-    return fmt::format("{}({}, {} -> {})",
-                       dialect == Dialect::kSpark ? "transform" : "list_transform", source,
-                       expr.var, body);
+    return fmt::format("{}({}, {})", dialect == Dialect::kSpark ? "transform" : "list_transform",
+                       source, Lambda(dialect, expr.var, body));
   }
   if (dialect == Dialect::kDuckDb) {
     // DuckDB has no transform_values: rebuild the entries. The value goes through a one-element
     // list so that the body's lambda variable names it, as in the Spark form.
     return fmt::format(
-        "map_from_entries(list_transform(map_entries({}), e_{} -> struct_pack(key := e_{}.key, "
-        "value := list_transform([e_{}.value], {} -> {})[1])))",
-        source, expr.var, expr.var, expr.var, expr.var, body);
+        "map_from_entries(list_transform(map_entries({}), lambda e_{}: struct_pack(key := "
+        "e_{}.key, value := list_transform([e_{}.value], {})[1])))",
+        source, expr.var, expr.var, expr.var, Lambda(dialect, expr.var, body));
   }
   // The key variable is named after the value's so nested lambdas never shadow each other.
   return fmt::format("transform_values({}, (k_{}, {}) -> {})", source, expr.var, expr.var, body);
@@ -156,8 +162,8 @@ Result<std::optional<std::string>> FailureCount(const Expr& expr, Dialect dialec
             fmt::format("coalesce(aggregate({}, 0, (n_{}, {}) -> n_{} + {}), 0)", source, expr.var,
                         expr.var, expr.var, *body));
       }
-      return std::optional<std::string>(fmt::format(
-          "coalesce(list_sum(list_transform({}, {} -> {})), 0)", source, expr.var, *body));
+      return std::optional<std::string>(fmt::format("coalesce(list_sum(list_transform({}, {})), 0)",
+                                                    source, Lambda(dialect, expr.var, *body)));
     }
   }
   return Internal("unknown expression kind");

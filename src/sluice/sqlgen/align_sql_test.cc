@@ -215,7 +215,7 @@ TEST(AlignSqlTest, SparkAndDuckDbComeFromOnePlan) {
   EXPECT_NE(spark->find("transform(movies_watched, x -> named_struct('movie_id', "
                         "CAST(x.movie_id AS STRING)"),
             std::string::npos);
-  EXPECT_NE(duck->find("list_transform(movies_watched, x -> struct_pack(movie_id := "
+  EXPECT_NE(duck->find("list_transform(movies_watched, lambda x: struct_pack(movie_id := "
                        "CAST(x.movie_id AS VARCHAR)"),
             std::string::npos);
   EXPECT_NE(spark->find("'rating', CAST(NULL AS FLOAT)"), std::string::npos);
