@@ -5,13 +5,15 @@
 // 1. Seed 001 (user_movie_activity v1 -> v2: movie_id INT -> STRING inside the array of structs,
 //    rating added): tables with real rows, the generated DuckDB query (plain and with --explode),
 //    and the dbt model (--adapter duckdb) rendered with python3-jinja2, all compared with rows
-//    written out by hand; nested changes (NULL structs, arrays of arrays, maps) likewise.
+//    written out by hand; nested changes (NULL structs, arrays of arrays, maps) and lossy casts
+//    (with their _cast_failures counts) likewise; and every golden DuckDB query of
+//    src/sluice/sqlgen/testdata/align runs on empty tables of its case's schemas.
 // 2. N random version pairs (flat and nested fields, widened, added and removed fields, NULL
 //    structs and arrays): the query's rows against the test's own conversion of the inserted rows.
 // Exit 0 when everything matches, 1 on a mismatch, 77 (skipped) without @duckdb/node-api in
 // tests/parquet/node_modules.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -224,6 +226,49 @@ for (const r of lossyRows) {
 expectEqual('lossy casts, duckdb --allow-lossy --explode items',
             await rows(align(lossyFiles, [...lossyArgs, '--explode', 'items'])), lossyExploded,
             true);
+
+// Every golden DuckDB query (src/sluice/sqlgen/testdata/align/*.case) binds and runs in DuckDB,
+// on empty tables of the case's schemas (CREATE TABLE from `sluice schema convert --to
+// sql-duckdb`).
+const caseDir = join(here, '../../src/sluice/sqlgen/testdata/align');
+const extensions = { 'spark-ddl': '.ddl', 'spark-json': '.json', avro: '.avsc' };
+for (const name of readdirSync(caseDir).filter((n) => n.endsWith('.case')).sort()) {
+  const sections = readFileSync(join(caseDir, name), 'utf8').split(/^--- /m).slice(1)
+    .map((text) => {
+      const nl = text.indexOf('\n');
+      return { header: text.slice(0, nl).trim().split(/\s+/), body: text.slice(nl + 1) };
+    });
+  const duck = sections.find((x) => x.header[0] === 'duckdb');
+  if (!duck) continue;
+  const options = sections.find((x) => x.header[0] === 'options')?.header.slice(1) ?? [];
+  const relations = (options.find((o) => o.startsWith('relations='))?.slice(10) ?? '').split(',');
+  const db = await (await duckdb.DuckDBInstance.create(':memory:')).connect();
+  let i = 0;
+  for (const x of sections.filter((x) => x.header[0] === 'schema')) {
+    const [, label, spec] = x.header;
+    const relation = relations[i++] || label;
+    let file = join(here, '../..', spec.slice(1));
+    if (!spec.startsWith('@')) {
+      file = join(work, `${name}_${label}${extensions[spec]}`);
+      writeFileSync(file, x.body);
+    }
+    const parts = relation.split('.');
+    if (parts.length > 1) await db.run(`CREATE SCHEMA IF NOT EXISTS ${parts[0]}`);
+    const view = options.find((o) => o.startsWith('view='));
+    if (view && view.includes('.')) {
+      await db.run(`CREATE SCHEMA IF NOT EXISTS ${view.slice(5).split('.')[0]}`);
+    }
+    await db.run(execFileSync(sluice, ['schema', 'convert', file, '--to', 'sql-duckdb', '--table',
+                                       relation, '-q'], { encoding: 'utf8' }));
+  }
+  ++checks;
+  try {
+    await db.run(duck.body);
+  } catch (e) {
+    ++failures;
+    console.error(`${name}: DuckDB refused the golden query: ${e.message}`);
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 // 2. Random version pairs.
