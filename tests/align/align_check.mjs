@@ -9,7 +9,8 @@
 //    (with their _cast_failures counts) likewise; and every golden DuckDB query of
 //    src/sluice/sqlgen/testdata/align runs on empty tables of its case's schemas.
 // 2. N random version pairs (flat and nested fields, widened, added and removed fields, NULL
-//    structs and arrays): the query's rows against the test's own conversion of the inserted rows.
+//    structs and arrays, maps): the query's rows against the test's own conversion of the inserted
+//    rows; the run fails unless the pairs reach struct, array and map rebuilds, casts and NULLs.
 // Exit 0 when everything matches, 1 on a mismatch, 77 (skipped) without @duckdb/node-api in
 // tests/parquet/node_modules.
 import { execFileSync } from 'node:child_process';
@@ -289,6 +290,14 @@ let names = 0;
 function randomType(depth) {
   const r = rand();
   if (depth < 2 && r < 0.15) return { k: 'struct', fields: randomFields(depth + 1, int(1, 3)) };
+  if (depth < 2 && r < 0.4 && r >= 0.3) {
+    // Map values: a struct whose fields change, or an atomic type narrower in one version.
+    if (rand() < 0.5) return { k: 'map', v: { k: 'struct', fields: randomFields(depth + 1, int(1, 3)) } };
+    const v = randomAtom();
+    const options = narrowings(v);
+    if (!options.length || rand() < 0.3) return { k: 'map', v };
+    return { k: 'map', v, vop: pick(['narrow1', 'narrow2']), vnarrow: pick(options) };
+  }
   if (depth < 2 && r < 0.3) {
     const el = rand() < 0.6 ? { k: 'struct', fields: randomFields(depth + 1, int(1, 3)) }
                             : randomAtom();
@@ -347,6 +356,7 @@ function versionFields(fields, v) {
 function versionType(t, v) {
   if (t.k === 'struct') return { k: 'struct', fields: versionFields(t.fields, v) };
   if (t.k === 'array') return { k: 'array', el: versionType(t.el, v) };
+  if (t.k === 'map') return { k: 'map', v: t.vop === `narrow${v}` ? t.vnarrow : versionType(t.v, v) };
   return t;
 }
 // The target: every field some version has (a field missing from the one version that has its
@@ -364,6 +374,10 @@ function targetType(t, present = [1, 2]) {
     return { k: 'struct', fields };
   }
   if (t.k === 'array') return { k: 'array', el: targetType(t.el, present) };
+  if (t.k === 'map') {
+    const narrowOnly = present.length === 1 && t.vop === `narrow${present[0]}`;
+    return { k: 'map', v: narrowOnly ? t.vnarrow : targetType(t.v, present) };
+  }
   return t;
 }
 
@@ -373,6 +387,8 @@ function sparkJson(t) {
       return { type: 'struct', fields: t.fields.map((f) => ({
         name: f.name, type: sparkJson(f.type), nullable: f.name !== 'id', metadata: {} })) };
     case 'array': return { type: 'array', elementType: sparkJson(t.el), containsNull: true };
+    case 'map':
+      return { type: 'map', keyType: 'string', valueType: sparkJson(t.v), valueContainsNull: true };
     case 'decimal': return `decimal(${t.p},${t.s})`;
     default: return t.k;
   }
@@ -381,6 +397,7 @@ function duckType(t) {
   switch (t.k) {
     case 'struct': return `STRUCT(${t.fields.map((f) => `${f.name} ${duckType(f.type)}`).join(', ')})`;
     case 'array': return `${duckType(t.el)}[]`;
+    case 'map': return `MAP(VARCHAR, ${duckType(t.v)})`;
     case 'decimal': return `DECIMAL(${t.p},${t.s})`;
     case 'short': return 'SMALLINT';
     case 'integer': return 'INTEGER';
@@ -400,6 +417,10 @@ function randomValue(t) {
   switch (t.k) {
     case 'struct': return Object.fromEntries(t.fields.map((f) => [f.name, randomValue(f.type)]));
     case 'array': return Array.from({ length: int(0, 3) }, () => randomValue(t.el));
+    case 'map': {
+      const keys = ['a', 'b', 'c'].filter(() => rand() < 0.5);
+      return keys.map((key) => ({ key, value: randomValue(t.v) }));
+    }
     case 'short': return int(-32768, 32767);
     case 'integer': return int(-2e9, 2e9);
     case 'long': return String(BigInt(int(-9e6, 9e6)) * 1000000000n + BigInt(int(0, 999999999)));
@@ -421,6 +442,7 @@ function literal(v, t) {
   switch (t.k) {
     case 'struct': return `{${t.fields.map((f) => `'${f.name}': ${literal(v[f.name], f.type)}`).join(', ')}}`;
     case 'array': return `[${v.map((e) => literal(e, t.el)).join(', ')}]`;
+    case 'map': return `MAP {${v.map((e) => `'${e.key}': ${literal(e.value, t.v)}`).join(', ')}}`;
     case 'string': return `'${v.replace(/'/g, "''")}'`;
     case 'date': return `DATE '${v}'`;
     default: return String(v);
@@ -436,12 +458,17 @@ function convert(v, from, to) {
     }));
   }
   if (to.k === 'array') return v.map((e) => convert(e, from.el, to.el));
+  if (to.k === 'map') return v.map((e) => ({ key: e.key, value: convert(e.value, from.v, to.v) }));
   if (to.k === 'string') return String(v);
   if (to.k === 'long') return String(v);
   if (to.k === 'decimal' && from.k !== 'decimal') return to.s ? `${v}.${'0'.repeat(to.s)}` : String(v);
   return v;
 }
 
+// How many pairs rebuild each kind of nested value: the generator must reach them all.
+const rebuilds = { struct: 'struct_pack(', array: 'list_transform(', map: 'map_from_entries(',
+                   cast: 'CAST(', null: 'CAST(NULL' };
+const seen = Object.fromEntries(Object.keys(rebuilds).map((k) => [k, 0]));
 for (let n = 0; n < pairs; ++n) {
   const fields = [{ name: 'id', type: { k: 'long' }, op: 'same' }, ...randomFields(0, int(2, 6))];
   const spec = { k: 'struct', fields };
@@ -466,6 +493,7 @@ for (let n = 0; n < pairs; ++n) {
     await con.run(`INSERT INTO ${table} VALUES ${values.join(', ')}`);
   }
   const sql = align(files, ['--dialect', 'duckdb']);
+  for (const [what, needle] of Object.entries(rebuilds)) if (sql.includes(needle)) ++seen[what];
   let got;
   try {
     got = await rows(sql);
@@ -479,5 +507,11 @@ for (let n = 0; n < pairs; ++n) {
 }
 
 rmSync(work, { recursive: true, force: true });
-console.log(`${checks - failures}/${checks} checks passed (${pairs} random pairs)`);
+const reached = Object.entries(seen).map(([k, n]) => `${k} ${n}`).join(', ');
+console.log(`${checks - failures}/${checks} checks passed (${pairs} random pairs; pairs with ` +
+            `each rebuild: ${reached})`);
+if (pairs >= 20 && Object.values(seen).some((n) => n === 0)) {
+  console.error('the random pairs never reached some rebuild');
+  process.exit(1);
+}
 process.exit(failures ? 1 : 0);
