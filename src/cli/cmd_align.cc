@@ -33,12 +33,13 @@ struct AlignFlags {
   bool quiet = false;
 };
 
-// "dir/user_movie_activity_v1.avsc" -> "user_movie_activity_v1".
+// "dir/user_movie_activity_v1.avsc" -> "user_movie_activity_v1": the file's name up to its first
+// dot, so that "v1.schema.json" is "v1" (a dot left in would read as a database qualifier).
 std::string Stem(std::string_view path) {
   size_t slash = path.find_last_of('/');
   std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
-  size_t dot = base.find_last_of('.');
-  if (dot != std::string_view::npos && dot > 0) base = base.substr(0, dot);
+  size_t dot = base.find('.', 1);
+  if (dot != std::string_view::npos) base = base.substr(0, dot);
   return std::string(base);
 }
 
@@ -157,7 +158,7 @@ void RegisterAlignCommand(CLI::App& app, int& exit_code) {
   cmd->add_option("schemas", f->schemas, "The schema versions, oldest first")->required();
   cmd->add_option("--relation", f->relations,
                   "The table or view holding the rows of the schema in the same position "
-                  "(repeat; default: each schema file's name without its extension)");
+                  "(repeat; default: each schema file's name up to its first dot)");
   cmd->add_option("--to", f->to, "The target schema (default: the merge of the versions)");
   cmd->add_option("--contract", f->contract,
                   "A contract whose schema is the target (dbt: its tests go to schema.yml)");

@@ -64,6 +64,15 @@ TEST(AlignCliTest, RelationsViewAndOutputFile) {
   EXPECT_TRUE(Contains(sql, "FROM raw.a\nUNION ALL\n")) << sql;
   EXPECT_TRUE(Contains(sql, "'user_movie_activity_v2' AS _schema_version\nFROM raw.b;")) << sql;
 
+  // The relation and label are the file's name up to its first dot.
+  RunResult json = RunSluice(
+      {"align", "examples/user_movie_activity_v1.schema.json", kV2, "--dialect", "spark", "-q"});
+  EXPECT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_TRUE(Contains(json.out,
+                       "'user_movie_activity_v1' AS _schema_version\nFROM "
+                       "user_movie_activity_v1\n"))
+      << json.out;
+
   RunResult one = RunSluice({"align", kV1, kV2, "--dialect", "spark", "--relation", "a"});
   EXPECT_EQ(one.exit_code, 2);
   EXPECT_TRUE(Contains(one.err, "give one --relation per schema")) << one.err;
