@@ -320,7 +320,10 @@ function randomFields(depth, n) {
     if (narrowings(type).length) ops.push('narrow1', 'narrow2');
     // The first field is in both versions, so no struct is ever empty.
     const op = i === 0 ? 'same' : pick(ops);
-    const field = { name: `f${names++}`, type, op };
+    // Some names need quoting: capitals and spaces, and DuckDB's reserved words.
+    const name = pick([`f${names}`, `f${names}`, `f${names}`, `Col ${names}`, `order${names}`, 'order'].slice(0, i === 0 ? 3 : 6));
+    ++names;
+    const field = { name: out.some((f) => f.name === name) ? `f${names}x` : name, type, op };
     if (op.startsWith('narrow')) field.narrow = pick(narrowings(type));
     out.push(field);
   }
@@ -395,7 +398,7 @@ function sparkJson(t) {
 }
 function duckType(t) {
   switch (t.k) {
-    case 'struct': return `STRUCT(${t.fields.map((f) => `${f.name} ${duckType(f.type)}`).join(', ')})`;
+    case 'struct': return `STRUCT(${t.fields.map((f) => `"${f.name}" ${duckType(f.type)}`).join(', ')})`;
     case 'array': return `${duckType(t.el)}[]`;
     case 'map': return `MAP(VARCHAR, ${duckType(t.v)})`;
     case 'decimal': return `DECIMAL(${t.p},${t.s})`;
@@ -467,7 +470,7 @@ function convert(v, from, to) {
 
 // How many pairs rebuild each kind of nested value: the generator must reach them all.
 const rebuilds = { struct: 'struct_pack(', array: 'list_transform(', map: 'map_from_entries(',
-                   cast: 'CAST(', null: 'CAST(NULL' };
+                   cast: 'CAST(', null: 'CAST(NULL', quoted: '"Col ', reserved: '"order"' };
 const seen = Object.fromEntries(Object.keys(rebuilds).map((k) => [k, 0]));
 for (let n = 0; n < pairs; ++n) {
   const fields = [{ name: 'id', type: { k: 'long' }, op: 'same' }, ...randomFields(0, int(2, 6))];
@@ -482,7 +485,7 @@ for (let n = 0; n < pairs; ++n) {
     const file = join(work, `${table}.json`);
     writeFileSync(file, JSON.stringify(sparkJson(t)));
     files.push(file);
-    await con.run(`CREATE TABLE ${table} (${t.fields.map((f) => `${f.name} ${duckType(f.type)}`).join(', ')})`);
+    await con.run(`CREATE TABLE ${table} (${t.fields.map((f) => `"${f.name}" ${duckType(f.type)}`).join(', ')})`);
     const values = [];
     for (let i = 0; i < int(1, 5); ++i) {
       const row = Object.fromEntries(t.fields.map((f) => [f.name, randomValue(f.type)]));

@@ -27,6 +27,14 @@ std::string Literal(Dialect dialect, std::string_view text) {
              : QuoteString(dialect, text);
 }
 
+// An identifier, quoted when the dialect needs it: Spark as its quoteIfNeeded does, DuckDB also
+// for its reserved words (a column named `order` must be "order").
+std::string Ident(Dialect dialect, std::string_view name) {
+  return dialect == Dialect::kSpark
+             ? dialects::spark::QuoteIdentifier(name)
+             : dialects::sql::QuoteIdentifier(name, dialects::sql::SqlDialect::kDuckDb);
+}
+
 // A one-argument lambda. DuckDB's own form is `lambda x: body` (its `x -> body` form is
 // deprecated since 1.3); Spark only has the arrow.
 std::string Lambda(Dialect dialect, std::string_view var, std::string_view body) {
@@ -47,9 +55,8 @@ Result<std::string> RenderStruct(const Expr& expr, Dialect dialect) {
   std::vector<std::string> members;
   for (const StructMember& m : expr.fields) {
     SLUICE_ASSIGN_OR_RETURN(std::string value, RenderExpr(*m.expr, dialect));
-    members.push_back(dialect == Dialect::kSpark
-                          ? Literal(dialect, m.name) + ", " + value
-                          : QuoteIdentifier(dialect, m.name) + " := " + value);
+    members.push_back(dialect == Dialect::kSpark ? Literal(dialect, m.name) + ", " + value
+                                                 : Ident(dialect, m.name) + " := " + value);
   }
   std::string built =
       (dialect == Dialect::kSpark ? "named_struct(" : "struct_pack(") + Join(members, ", ") + ")";
@@ -91,7 +98,7 @@ std::string QuoteRelation(Dialect dialect, std::string_view name) {
   size_t start = 0;
   while (true) {
     size_t dot = name.find('.', start);
-    parts.push_back(QuoteIdentifier(dialect, name.substr(start, dot - start)));
+    parts.push_back(Ident(dialect, name.substr(start, dot - start)));
     if (dot == std::string_view::npos) break;
     start = dot + 1;
   }
@@ -103,7 +110,7 @@ Result<std::string> RenderExpr(const Expr& expr, Dialect dialect) {
     case ExprKind::kColumn: {
       if (expr.path.empty()) return Internal("a column expression without a path");
       std::vector<std::string> parts;
-      for (const std::string& p : expr.path) parts.push_back(QuoteIdentifier(dialect, p));
+      for (const std::string& p : expr.path) parts.push_back(Ident(dialect, p));
       return Join(parts, ".");
     }
     case ExprKind::kCast: {
@@ -187,7 +194,7 @@ Result<std::vector<std::string>> RenderSelectList(const VersionPlan& plan, Diale
   std::vector<std::string> out;
   for (const ColumnPlan& c : plan.columns) {
     SLUICE_ASSIGN_OR_RETURN(std::string e, RenderExpr(*c.expr, dialect));
-    std::string name = QuoteIdentifier(dialect, c.name);
+    std::string name = Ident(dialect, c.name);
     bool bare =
         c.expr->kind == ExprKind::kColumn && c.expr->path.size() == 1 && c.expr->path[0] == c.name;
     out.push_back(bare ? name : e + " AS " + name);
@@ -208,18 +215,18 @@ Result<std::vector<std::string>> ExplodedColumns(const schema::Schema& target, s
     const Field& f = target.fields()[i];
     if (i != array_index) {
       names.push_back(f.name());
-      out.push_back(QuoteIdentifier(dialect, f.name()));
+      out.push_back(Ident(dialect, f.name()));
       continue;
     }
     const Type& element = *array.type()->element_type();
     if (!element.is_struct()) {
       names.push_back(f.name());
-      out.push_back(fmt::format("{} AS {}", kElementAlias, QuoteIdentifier(dialect, f.name())));
+      out.push_back(fmt::format("{} AS {}", kElementAlias, Ident(dialect, f.name())));
       continue;
     }
     for (const Field& e : element.fields()) {
       names.push_back(e.name());
-      std::string q = QuoteIdentifier(dialect, e.name());
+      std::string q = Ident(dialect, e.name());
       out.push_back(fmt::format("{}.{} AS {}", kElementAlias, q, q));
     }
   }
@@ -262,7 +269,7 @@ Result<std::string> RenderBranch(const VersionInput& v, const schema::Schema& ta
     list.push_back(failures);
     outer.push_back(std::string(kFailuresColumn));
   }
-  std::string array = QuoteIdentifier(dialect, target.fields()[*explode_index].name());
+  std::string array = Ident(dialect, target.fields()[*explode_index].name());
   std::string inner = "SELECT\n    " + Join(list, ",\n    ") + "\n  FROM " + relation;
   out += "SELECT\n  " + Join(outer, ",\n  ") + "\n";
   if (dialect == Dialect::kSpark) {
