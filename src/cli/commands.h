@@ -30,4 +30,7 @@ void RegisterWireCommands(CLI::App& app, int& exit_code);
 /// `sluice sqlgen check --contract C --relation R --dialect D`: contract checks as SQL, dbt tests.
 void RegisterSqlgenCommand(CLI::App& app, int& exit_code);
 
+/// `sluice align SCHEMA... --dialect spark|duckdb|dbt`.
+void RegisterAlignCommand(CLI::App& app, int& exit_code);
+
 }  // namespace sluice::cli
