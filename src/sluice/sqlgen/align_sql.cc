@@ -19,13 +19,8 @@ namespace {
 // The alias an exploded element goes by in the branch that unnests it.
 constexpr std::string_view kElementAlias = "_elem";
 
-// A string literal. Spark reads '' inside a literal as two adjacent literals ('it''s' is "its"),
-// so its quotes are escaped with a backslash, as dialects::sql writes Spark literals.
-std::string Literal(Dialect dialect, std::string_view text) {
-  return dialect == Dialect::kSpark
-             ? dialects::sql::QuoteString(text, dialects::sql::SqlDialect::kSpark)
-             : QuoteString(dialect, text);
-}
+// A string literal (sql_text.h: Spark escapes quotes with a backslash).
+std::string Literal(Dialect dialect, std::string_view text) { return QuoteString(dialect, text); }
 
 // An identifier, quoted when the dialect needs it: Spark as its quoteIfNeeded does, DuckDB also
 // for its reserved words (a column named `order` must be "order").

@@ -1,5 +1,7 @@
 #include "sluice/sqlgen/sql_text.h"
 
+#include "sluice/dialects/sql/sql.h"
+
 namespace sluice::sqlgen {
 namespace {
 
@@ -63,7 +65,11 @@ std::string QuoteIdentifier(Dialect dialect, std::string_view name) {
 }
 
 std::string QuoteString(Dialect dialect, std::string_view text) {
-  return Quoted(text, '\'', dialect == Dialect::kSpark);
+  // One home for SQL string literals: the DDL writer's. Spark reads '' as two literals
+  // side by side, not as a quote, so its quotes are escaped with a backslash.
+  return dialects::sql::QuoteString(text, dialect == Dialect::kSpark
+                                              ? dialects::sql::SqlDialect::kSpark
+                                              : dialects::sql::SqlDialect::kDuckDb);
 }
 
 }  // namespace sluice::sqlgen

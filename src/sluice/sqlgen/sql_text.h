@@ -22,8 +22,9 @@ std::string_view DialectName(Dialect dialect);
 /// `current_date`).
 std::string QuoteIdentifier(Dialect dialect, std::string_view name);
 
-/// `text` as a string literal: '...' with a quote doubled in both dialects, and in Spark a
-/// backslash doubled too (Spark reads backslash escapes in literals).
+/// `text` as a string literal (dialects::sql::QuoteString): DuckDB '...' with a quote doubled;
+/// Spark '...' with a quote and a backslash escaped by a backslash (Spark reads '' as two
+/// literals side by side).
 std::string QuoteString(Dialect dialect, std::string_view text);
 
 }  // namespace sluice::sqlgen

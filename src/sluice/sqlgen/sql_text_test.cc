@@ -20,7 +20,7 @@ TEST(SqlTextTest, IdentifiersAreQuotedOnlyWhenTheyMustBe) {
 }
 
 TEST(SqlTextTest, StringLiteralsEscapeQuotesAndSparksBackslashes) {
-  EXPECT_EQ(QuoteString(Dialect::kSpark, "it's \\ ok"), "'it''s \\\\ ok'");
+  EXPECT_EQ(QuoteString(Dialect::kSpark, "it's \\ ok"), "'it\\'s \\\\ ok'");
   EXPECT_EQ(QuoteString(Dialect::kDuckDb, "it's \\ ok"), "'it''s \\ ok'");
 }
 
