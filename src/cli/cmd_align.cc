@@ -10,6 +10,7 @@
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
+#include "cli/schema_versions.h"
 #include "sluice/base/file_system.h"
 #include "sluice/sqlgen/align_dbt.h"
 #include "sluice/sqlgen/align_plan.h"
@@ -22,6 +23,7 @@ namespace {
 struct AlignFlags {
   std::vector<std::string> schemas;
   std::vector<std::string> relations;
+  std::vector<int64_t> table_versions;
   std::string to;
   std::string contract;
   std::string dialect;
@@ -32,16 +34,6 @@ struct AlignFlags {
   bool allow_lossy = false;
   bool quiet = false;
 };
-
-// "dir/user_movie_activity_v1.avsc" -> "user_movie_activity_v1": the file's name up to its first
-// dot, so that "v1.schema.json" is "v1" (a dot left in would read as a database qualifier).
-std::string Stem(std::string_view path) {
-  size_t slash = path.find_last_of('/');
-  std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
-  size_t dot = base.find('.', 1);
-  if (dot != std::string_view::npos) base = base.substr(0, dot);
-  return std::string(base);
-}
 
 Error WithPath(const std::string& path, const Error& e) {
   return Error(e.code(), path + ": " + e.message());
@@ -70,11 +62,19 @@ int RunAlign(const AlignFlags& f) {
   }
 
   std::vector<schema::SchemaPtr> schemas;
+  std::vector<std::string> labels;
+  size_t table_versions_used = 0;
   for (const std::string& path : f.schemas) {
-    auto loaded = LoadSchema(path, "");
+    // --version N, in order, for the Delta tables given without @vN.
+    std::optional<int64_t> version;
+    if (IsDeltaTable(path) && table_versions_used < f.table_versions.size()) {
+      version = f.table_versions[table_versions_used++];
+    }
+    auto loaded = LoadSchemaVersion(path, version);
     if (!loaded.has_value()) return ReportError(loaded.error());
     if (!f.quiet) PrintNotes(loaded->notes, path);
     schemas.push_back(loaded->schema);
+    labels.push_back(loaded->label);
   }
   schema::SchemaPtr target;
   std::optional<dialects::contract::Contract> contract;
@@ -105,12 +105,16 @@ int RunAlign(const AlignFlags& f) {
     target = merged->value;
   }
 
+  if (table_versions_used < f.table_versions.size()) {
+    return ReportError(Error(ErrorCode::kInvalidArgument,
+                             "more --version flags than Delta tables given without @vN"));
+  }
   std::vector<sqlgen::VersionInput> versions;
   for (size_t i = 0; i < schemas.size(); ++i) {
     auto plan = sqlgen::PlanVersion(*schemas[i], *target, f.allow_lossy);
     if (!plan.has_value()) return ReportError(WithPath(f.schemas[i], plan.error()));
     if (!f.quiet) PrintNotes(plan->notes, f.schemas[i]);
-    std::string label = Stem(f.schemas[i]);
+    std::string label = labels[i];
     std::string relation = f.relations.empty() ? label : f.relations[i];
     versions.push_back({std::move(relation), std::move(label), std::move(*plan)});
   }
@@ -160,6 +164,10 @@ void RegisterAlignCommand(CLI::App& app, int& exit_code) {
                   "The table or view holding the rows of the schema in the same position "
                   "(repeat; default: each schema file's name up to its first dot)");
   cmd->add_option("--to", f->to, "The target schema (default: the merge of the versions)");
+  cmd->add_option("--version", f->table_versions,
+                  "The version of a Delta table given as a schema (repeatable: the tables in "
+                  "order; PATH@vN also works)")
+      ->allow_extra_args(false);
   cmd->add_option("--contract", f->contract,
                   "A contract whose schema is the target (dbt: its tests go to schema.yml)");
   cmd->add_option("--dialect", f->dialect, "spark, duckdb or dbt")
