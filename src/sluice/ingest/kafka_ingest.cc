@@ -297,7 +297,9 @@ class KafkaIngest {
           if (next_.contains(tp)) starts[tp] = offset;
         }
         pending_starts_.clear();
-        SLUICE_TRY(consumer_->CommitOffsets(starts));
+        // A rebalance in progress refuses commits for a moment: tried again on the next turn
+        // (for the partitions still ours).
+        if (!consumer_->CommitOffsets(starts).has_value()) pending_starts_ = std::move(starts);
       }
       const bool full = buffer_.size() >= kafka_.max_messages_per_batch;
       const bool idle = now - last_message >= std::chrono::milliseconds(kafka_.idle_ms);
