@@ -27,12 +27,6 @@ namespace {
 using data::ParseMode;
 using data::RecordFormat;
 
-// Where nothing is written: valid records under `--format json` without -o.
-class DiscardSink final : public ByteSink {
- public:
-  Status Write(std::string_view) override { return Ok(); }
-};
-
 struct ValidateOptions {
   std::vector<std::string> files;
   std::string schema;

@@ -24,6 +24,12 @@ class ByteSink {
   virtual Status Write(std::string_view bytes) = 0;
 };
 
+/// A sink that keeps nothing.
+class DiscardSink final : public ByteSink {
+ public:
+  Status Write(std::string_view) override { return Ok(); }
+};
+
 enum class FileKind : uint8_t {
   kFile,
   kDirectory,

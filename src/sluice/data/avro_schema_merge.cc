@@ -16,18 +16,6 @@ using schema::Type;
 using schema::TypeKind;
 using schema::TypePtr;
 
-int UnitRank(schema::TimeUnit unit) {
-  switch (unit) {
-    case schema::TimeUnit::kMillis:
-      return 1;
-    case schema::TimeUnit::kMicros:
-      return 2;
-    case schema::TimeUnit::kNanos:
-      return 3;
-  }
-  return 2;
-}
-
 // The decimal an integer reads as without loss (Spark's DecimalType.forType).
 std::optional<std::pair<int, int>> AsDecimal(const Type& t) {
   if (t.kind() == TypeKind::kDecimal) return std::pair{t.precision(), t.scale()};
@@ -80,7 +68,7 @@ TypePtr Wider(const TypePtr& a, const TypePtr& b) {
   if (a->kind() == b->kind() &&
       (a->kind() == TypeKind::kTimestamp || a->kind() == TypeKind::kTimestampNtz ||
        a->kind() == TypeKind::kTime)) {
-    return UnitRank(a->unit()) >= UnitRank(b->unit()) ? a : b;
+    return schema::TimeUnitRank(a->unit()) >= schema::TimeUnitRank(b->unit()) ? a : b;
   }
   return nullptr;
 }

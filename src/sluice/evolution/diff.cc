@@ -96,22 +96,6 @@ int SchemaDiff::CountBySeverity(ChangeSeverity severity) const {
                                         [&](const Change& c) { return c.severity() == severity; }));
 }
 
-namespace {
-
-int UnitRank(schema::TimeUnit u) {
-  switch (u) {
-    case schema::TimeUnit::kMillis:
-      return 1;
-    case schema::TimeUnit::kMicros:
-      return 2;
-    case schema::TimeUnit::kNanos:
-      return 3;
-  }
-  return 0;
-}
-
-}  // namespace
-
 bool IsWidening(const Type& from, const Type& to) {
   if (from.is_nested() || to.is_nested()) return false;
   if (from.Equals(to)) return false;
@@ -134,7 +118,7 @@ bool IsWidening(const Type& from, const Type& to) {
   if (from.kind() == to.kind() &&
       (from.kind() == TypeKind::kTimestamp || from.kind() == TypeKind::kTimestampNtz ||
        from.kind() == TypeKind::kTime)) {
-    return UnitRank(to.unit()) > UnitRank(from.unit());
+    return schema::TimeUnitRank(to.unit()) > schema::TimeUnitRank(from.unit());
   }
   return false;
 }

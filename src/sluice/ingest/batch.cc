@@ -17,13 +17,6 @@
 namespace sluice::ingest {
 namespace {
 
-// Swallows what WriteTable would write to its quarantine after the commit: the batch's lines
-// were staged in the checkpoint before it, and are delivered from there.
-class DiscardSink final : public ByteSink {
- public:
-  Status Write(std::string_view) override { return Ok(); }
-};
-
 std::string JoinPaths(const std::vector<std::string>& paths) {
   std::string out;
   for (const std::string& p : paths) out += (out.empty() ? "" : ", ") + p;
@@ -259,6 +252,8 @@ Result<BatchOutcome> BatchRunner::Write(const Batch& batch, const BatchInput& in
       CrashPoint("batch staged");
       return Ok();
     };
+    // What WriteTable would write to its quarantine after the commit is dropped: the batch's
+    // lines were staged in the checkpoint before it and are delivered from there.
     DiscardSink discard;
     Result<table::TableWriteResult> written =
         table::WriteTable(options_.fs, options_.table, input.paths, w, discard);

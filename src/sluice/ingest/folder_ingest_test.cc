@@ -29,11 +29,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class NullByteSink final : public ByteSink {
- public:
-  Status Write(std::string_view) override { return Ok(); }
-};
-
 class FolderIngestTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -410,7 +405,7 @@ TEST_F(FolderIngestTest, ATableChangedUnderTheIngestStopsIt) {
   table::TableWriteOptions w;
   w.mode = table::WriteMode::kOverwrite;
   w.overwrite_schema = true;
-  NullByteSink none;
+  DiscardSink none;
   auto replaced = table::WriteTable(LocalFileSystem(), options_.table, {data.string()}, w, none);
   ASSERT_TRUE(replaced.has_value());
   ASSERT_EQ(replaced->outcome, table::WriteOutcome::kCommitted);

@@ -22,7 +22,7 @@ int IntegerDigits(TypeKind k) {
   return 0;
 }
 
-bool IsInteger(TypeKind k) { return IntegerDigits(k) > 0; }
+bool IsInteger(TypeKind k) { return schema::IntegerRank(k) > 0; }
 
 class Evolver {
  public:
@@ -114,7 +114,7 @@ bool CanWiden(const Type& from, const Type& to) {
   const TypeKind f = from.kind();
   const TypeKind t = to.kind();
   if (IsInteger(f)) {
-    if (IsInteger(t)) return IntegerDigits(t) > IntegerDigits(f);
+    if (IsInteger(t)) return schema::IntegerRank(t) > schema::IntegerRank(f);
     if (t == TypeKind::kFloat64) return f != TypeKind::kInt64;
     if (t == TypeKind::kDecimal) return to.precision() - to.scale() >= IntegerDigits(f);
     return false;

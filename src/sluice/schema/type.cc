@@ -215,6 +215,18 @@ std::string TypeWithNullability(const Type& type, bool nullable) {
   return s;
 }
 
+int TimeUnitRank(TimeUnit unit) {
+  switch (unit) {
+    case TimeUnit::kMillis:
+      return 1;
+    case TimeUnit::kMicros:
+      return 2;
+    case TimeUnit::kNanos:
+      return 3;
+  }
+  return 2;
+}
+
 int IntegerRank(TypeKind kind) {
   if (kind == TypeKind::kInt8) return 1;
   if (kind == TypeKind::kInt16) return 2;

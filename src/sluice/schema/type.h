@@ -186,6 +186,9 @@ std::string_view TypeKindName(TypeKind kind);
 /// 1 for int8 up to 4 for int64, so that integer widths compare; 0 for every other kind.
 int IntegerRank(TypeKind kind);
 
+/// 1 for milliseconds, 2 for microseconds, 3 for nanoseconds, so that precisions compare.
+int TimeUnitRank(TimeUnit unit);
+
 /// "(3)" for milliseconds, "" for microseconds (the default), "(9)" for nanoseconds: the
 /// precision suffix of time and timestamp type names.
 std::string_view TimeUnitSuffix(TimeUnit unit);
