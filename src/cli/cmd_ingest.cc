@@ -9,6 +9,7 @@
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "cli/data_flags.h"
+#include "cli/notify_flags.h"
 #include "sluice/base/strings.h"
 #include "sluice/ingest/ingest.h"
 #include "sluice/ingest/kafka_ingest.h"
@@ -22,6 +23,7 @@ std::atomic<bool> g_stop{false};
 void StopOnSignal(int) { g_stop = true; }
 
 struct IngestFlags {
+  NotifyFlags notify;
   std::string source;
   std::string table;
   std::string checkpoint;
@@ -141,7 +143,25 @@ int RunIngest(const IngestFlags& f) {
   control.watch = f.watch;
   control.interval_ms = static_cast<int64_t>(f.interval * 1000);
   control.stop = &g_stop;
+  // --notify: an alert for each schema evolution a batch applies, stored in the outbox beside
+  // the checkpoint and delivered on a thread of its own.
+  if (!f.notify.targets.empty()) {
+    if (Status st = LocalFileSystem()->CreateDirs(options->checkpoint); !st.has_value()) {
+      return ReportError(st.error().WithContext(options->checkpoint));
+    }
+  }
+  auto notifier = f.notify.Open(options->checkpoint + "/" + alert::kOutboxFileName);
+  if (!notifier.has_value()) return ReportError(notifier.error());
+  if (*notifier != nullptr) (*notifier)->StartBackground();
+  const std::string alert_source = f.source + " -> " + f.table;
   control.on_batch = [&](const ingest::BatchReport& r) {
+    if (*notifier != nullptr && (!r.added_columns.empty() || !r.widened_columns.empty())) {
+      Status st =
+          AlertTableCommit(**notifier, options->table, alert_source, "ingest", r.table_version);
+      if (!st.has_value()) {
+        fmt::print(stderr, "sluice ingest: alert not stored: {}\n", st.error().message());
+      }
+    }
     if (f.quiet) return;
     auto text = report::Render(r, json ? report::Format::kJson : report::Format::kText);
     if (text.has_value()) {
@@ -176,6 +196,12 @@ int RunIngest(const IngestFlags& f) {
     }
     return ingest::RunKafkaIngest(*options, k, control);
   }();
+  if (*notifier != nullptr) {
+    // Give alerts a moment to go out before a --once run exits; the rest wait in the outbox.
+    (*notifier)->StopBackground();
+    auto summary = (*notifier)->Deliver(alert::NowMs() + 10000);
+    if (summary.has_value()) PrintDeliverySummary(*summary);
+  }
   if (!run.has_value()) return ReportError(run.error());
   if (run->stopped) return ReportStop(*run->stopped, json);
   if (!f.quiet && !json && run->batches.empty()) {
@@ -266,6 +292,7 @@ void RegisterIngestCommand(CLI::App& app, int& exit_code) {
                   "Kafka: maxOffsetsPerTrigger (default 100000)");
   cmd->add_option("--kafka-option", f.kafka_options,
                   "Kafka: a librdkafka property KEY=VALUE (repeatable)");
+  f.notify.Register(cmd);
   cmd->callback([flags, &exit_code] { exit_code = RunIngest(*flags); });
 }
 

@@ -7,6 +7,9 @@
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
+#include "cli/notify_flags.h"
+#include "sluice/alert/hooks.h"
+#include "sluice/alert/notifier.h"
 #include "sluice/base/file_system.h"
 #include "sluice/base/json.h"
 #include "sluice/base/json_writer.h"
@@ -38,6 +41,7 @@ struct ServeOptions {
   size_t max_connections_per_client = 128;
   std::string default_compatibility = "BACKWARD";
   std::string port_file;
+  NotifyFlags notify;
 };
 
 registry::Server* g_server = nullptr;
@@ -75,6 +79,23 @@ int RunServe(const ServeOptions& o) {
   auto level = evolution::ParseCompatibilityMode(o.default_compatibility);
   if (!level.has_value()) return ReportError(level.error());
   ro.default_compatibility = *level;
+  // --notify: every new version of a subject is judged and sent, from the outbox, on a
+  // delivery thread of its own so that registrations never wait for Slack.
+  auto notifier = o.notify.Open(alert::kOutboxFileName);
+  if (!notifier.has_value()) return ReportError(notifier.error());
+  auto authority = std::make_shared<std::string>(o.listen);
+  if (*notifier != nullptr) {
+    alert::Notifier* n = notifier->get();
+    ro.on_new_version = [n, authority](const registry::NewVersionEvent& event) {
+      auto report = alert::ReportForNewVersion(event, *authority);
+      auto stored = report.has_value() ? n->Enqueue(*report) : Result<int>(Fail(report.error()));
+      if (!stored.has_value()) {
+        std::cerr << "sluice registry: alert for " << event.subject << " version " << event.version
+                  << " not stored: " << stored.error().message() << "\n";
+      }
+    };
+    (*notifier)->StartBackground();
+  }
   std::unique_ptr<registry::Users> users;
   if (!o.auth.empty()) {
     auto u = registry::Users::Load(*LocalFileSystem(), o.auth);
@@ -89,6 +110,7 @@ int RunServe(const ServeOptions& o) {
   if (!server.has_value()) return ReportError(server.error());
   if (Status s = (*server)->Bind(); !s.has_value()) return ReportError(s.error());
   const int port = (*server)->port();
+  *authority = so.host + ":" + std::to_string(port);
   if (!o.port_file.empty()) {
     if (Status s = WriteOutput(o.port_file, std::to_string(port) + "\n"); !s.has_value()) {
       return ReportError(s.error());
@@ -223,6 +245,7 @@ void RegisterRegistryCommand(CLI::App& app, int& exit_code) {
                 "Level when neither subject nor registry sets one")
       ->capture_default_str();
   s->add_option("--port-file", serve->port_file, "Write the bound port to this file");
+  serve->notify.Register(s);
   s->callback([serve, &exit_code] { exit_code = RunServe(*serve); });
 
   // register SUBJECT FILE

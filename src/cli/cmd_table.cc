@@ -9,6 +9,7 @@
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "cli/data_flags.h"
+#include "cli/notify_flags.h"
 #include "cli/record_output.h"
 #include "cli/table_commands.h"
 #include "sluice/base/json_writer.h"
@@ -53,6 +54,7 @@ std::vector<std::string> SplitColumns(const std::string& list) {
 
 struct WriteFlags {
   std::string path;
+  NotifyFlags notify;
   std::vector<std::string> files;
   table::WriteMode mode = table::WriteMode::kAppend;
   bool merge_schema = false;
@@ -81,6 +83,7 @@ struct WriteFlags {
   CsvFlags csv;
 
   void Register(CLI::App* cmd, bool overwrite) {
+    notify.Register(cmd);
     cmd->add_option("path", path, "The table's folder")->required();
     cmd->add_option("files", files,
                     "Record files or folders (JSON lines, JSON, CSV, Parquet, Avro)")
@@ -294,13 +297,18 @@ void RegisterTableWriteCommands(CLI::App* table, int& exit_code) {
       "Append records to a Delta table with Delta's schema enforcement (creating it "
       "from the data when there is none)");
   append->Register(a, false);
-  a->callback([append, &exit_code] { exit_code = RunWrite(*append); });
+  a->callback([append, &exit_code] {
+    exit_code = WithTableAlerts(append->notify, append->path, [&] { return RunWrite(*append); });
+  });
 
   auto overwrite = std::make_shared<WriteFlags>();
   overwrite->mode = table::WriteMode::kOverwrite;
   CLI::App* o = table->add_subcommand("overwrite", "Replace a Delta table's rows with records");
   overwrite->Register(o, true);
-  o->callback([overwrite, &exit_code] { exit_code = RunWrite(*overwrite); });
+  o->callback([overwrite, &exit_code] {
+    exit_code =
+        WithTableAlerts(overwrite->notify, overwrite->path, [&] { return RunWrite(*overwrite); });
+  });
 }
 
 void RegisterTableCommand(CLI::App& app, int& exit_code) {

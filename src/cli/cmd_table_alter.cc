@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "cli/cli_common.h"
+#include "cli/notify_flags.h"
 #include "cli/table_commands.h"
 #include "sluice/table/alter.h"
 #include "sluice/table/scan.h"
@@ -15,6 +16,7 @@ namespace {
 
 struct AlterFlags {
   std::string path;
+  NotifyFlags notify;
   std::string add_column;
   std::vector<std::string> rename_column;
   std::string drop_column;
@@ -100,7 +102,10 @@ void RegisterTableAlterCommand(CLI::App* table, int& exit_code) {
       ->expected(2);
   cmd->add_option("--drop-constraint", f->drop_constraint, "A CHECK constraint's name");
   cmd->add_flag("-q,--quiet", f->quiet, "Print nothing when it succeeds");
-  cmd->callback([f, &exit_code] { exit_code = RunAlter(*f); });
+  f->notify.Register(cmd);
+  cmd->callback([f, &exit_code] {
+    exit_code = WithTableAlerts(f->notify, f->path, [&] { return RunAlter(*f); });
+  });
 }
 
 }  // namespace sluice::cli

@@ -33,4 +33,7 @@ void RegisterSqlgenCommand(CLI::App& app, int& exit_code);
 /// `sluice align SCHEMA... --dialect spark|duckdb|dbt`.
 void RegisterAlignCommand(CLI::App& app, int& exit_code);
 
+/// `sluice drift check|watch|deliver`: schema drift against baselines, and alerts.
+void RegisterDriftCommand(CLI::App& app, int& exit_code);
+
 }  // namespace sluice::cli

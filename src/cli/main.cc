@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
   sluice::cli::RegisterIngestCommand(app, exit_code);
   sluice::cli::RegisterSqlgenCommand(app, exit_code);
   sluice::cli::RegisterAlignCommand(app, exit_code);
+  sluice::cli::RegisterDriftCommand(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

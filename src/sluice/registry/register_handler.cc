@@ -15,6 +15,26 @@ std::string IdAnswer(int64_t id) {
 
 }  // namespace
 
+Result<NewVersionEvent> Service::NewVersion(Catalog& catalog, std::string_view subject,
+                                            int64_t version, int64_t id,
+                                            const std::vector<VersionRow>& live,
+                                            const Candidate& candidate) {
+  NewVersionEvent event;
+  event.subject = std::string(subject);
+  event.version = version;
+  event.id = id;
+  event.schema_type = std::string(SchemaTypeName(candidate.type));
+  event.schema = candidate.text;
+  if (!live.empty()) {
+    SLUICE_ASSIGN_OR_RETURN(std::optional<SchemaRow> previous,
+                            catalog.SchemaById(live.back().schema_id));
+    if (previous.has_value()) event.previous_schema = previous->text;
+  }
+  SLUICE_ASSIGN_OR_RETURN(event.mode,
+                          catalog.EffectiveCompatibility(subject, options_.default_compatibility));
+  return event;
+}
+
 Status CheckWritable(Mode mode, std::string_view subject, bool with_id) {
   SLUICE_TRY(CheckNotReadOnly(mode, subject));
   const bool importing = mode == Mode::kImport || mode == Mode::kForward;
@@ -72,9 +92,14 @@ Result<std::string> Service::RegisterSchema(const Call& call) {
   if (!importing) SLUICE_TRY(CheckRegistrable(catalog, subject, live, candidate));
   SLUICE_ASSIGN_OR_RETURN(int64_t id, AssignId(catalog, requested_id, candidate));
   SLUICE_TRY(catalog.InsertVersion(subject, version, id));
+  std::optional<NewVersionEvent> event;
+  if (options_.on_new_version && !importing) {
+    SLUICE_ASSIGN_OR_RETURN(event, NewVersion(catalog, subject, version, id, live, candidate));
+  }
   SLUICE_TRY(tx.Commit());
   // The next registration in this subject checks against this schema: it need not parse it.
   resolver_.Remember(id, candidate.parsed);
+  if (event.has_value()) options_.on_new_version(*event);
   return IdAnswer(id);
 }
 

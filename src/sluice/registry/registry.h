@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -30,6 +31,19 @@ class AccessPolicy {
   virtual bool Allows(Permission p, std::string_view subject) const = 0;
 };
 
+/// A version the registry has just stored (after its commit), for observers such as drift
+/// alerts. `previous_schema` is the subject's latest live version before it, empty for the
+/// first; texts are as stored (Avro's compact form, compact JSON).
+struct NewVersionEvent {
+  std::string subject;
+  int64_t version = 0;
+  int64_t id = 0;
+  std::string schema_type;  // "AVRO", "JSON"
+  std::string schema;
+  std::string previous_schema;
+  evolution::CompatibilityMode mode = evolution::CompatibilityMode::kBackward;
+};
+
 struct RegistryOptions {
   /// The compatibility level when neither the subject nor the registry sets one.
   evolution::CompatibilityMode default_compatibility = evolution::CompatibilityMode::kBackward;
@@ -38,6 +52,10 @@ struct RegistryOptions {
   /// The error_code of an incompatible registration: Confluent's 409 (what every client
   /// version understands) or 40901 (Confluent 8.1+).
   int incompatible_error_code = 409;
+  /// Called once for every new version stored by a registration (not for idempotent repeats
+  /// or imports), after the commit, on the request's thread: keep it short (drift alerts only
+  /// store the alert in their outbox and deliver on a thread of their own).
+  std::function<void(const NewVersionEvent&)> on_new_version;
 };
 
 struct Request {

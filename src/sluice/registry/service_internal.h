@@ -66,6 +66,10 @@ class Service {
 
   // Registration (register_handler.cc).
   Result<std::string> RegisterSchema(const Call& call);
+  /// The event RegistryOptions::on_new_version gets for a version being stored.
+  Result<NewVersionEvent> NewVersion(Catalog& catalog, std::string_view subject, int64_t version,
+                                     int64_t id, const std::vector<VersionRow>& live,
+                                     const Candidate& candidate);
 
   // Compatibility checks (compatibility_handlers.cc).
   Result<std::string> CheckAgainstSubject(const Call& call);
