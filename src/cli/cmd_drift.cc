@@ -194,8 +194,9 @@ int RunDeliver(const DeliverOptions& opt) {
   options.send.ca_cert = opt.ca_cert;
   options.send.timeout_ms = static_cast<int>(opt.timeout_seconds * 1000);
   if (!LocalFileSystem()->Exists(opt.outbox).value_or(false)) {
-    return ReportError(NotFound(opt.outbox + ": no outbox here (alerts are stored beside the "
-                                             "baseline, or where --outbox said)"));
+    return ReportError(
+        Error(ErrorCode::kNotFound, opt.outbox + ": no outbox here (alerts are stored beside the "
+                                                 "baseline, or where --outbox said)"));
   }
   auto notifier = alert::Notifier::Open(*LocalFileSystem(), std::move(options));
   if (!notifier.has_value()) return ReportError(notifier.error());

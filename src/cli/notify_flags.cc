@@ -38,6 +38,12 @@ Result<std::unique_ptr<alert::Notifier>> NotifyFlags::Open(
   alert::NotifyOptions options;
   SLUICE_ASSIGN_OR_RETURN(options.targets, alert::ParseTargets(targets, secret_env, secret_file));
   options.outbox_path = outbox.empty() ? default_outbox : outbox;
+  if (size_t slash = options.outbox_path.rfind('/'); slash != std::string::npos && slash > 0) {
+    const std::string dir = options.outbox_path.substr(0, slash);
+    if (Status st = LocalFileSystem()->CreateDirs(dir); !st.has_value()) {
+      return Fail(st.error().WithContext(dir));
+    }
+  }
   options.send.ca_cert = ca_cert;
   options.send.timeout_ms = static_cast<int>(timeout_seconds * 1000);
   return alert::Notifier::Open(*LocalFileSystem(), std::move(options));

@@ -15,16 +15,16 @@ Result<Message> RenderFor(TargetKind kind, const evolution::DriftReport& report)
   m.id = report.alert_id;
   m.content_type = "application/json";
   switch (kind) {
-    case TargetKind::kSlack: {
-      SLUICE_ASSIGN_OR_RETURN(m.body, report::Render(report, report::Format::kSlack));
+    case TargetKind::kSlack:
+      m.body = report::SlackMessage(report);
       break;
-    }
     case TargetKind::kTeams:
       m.body = report::TeamsMessage(report);
       break;
     case TargetKind::kWebhook:
     case TargetKind::kFile:
-      m.body = report::AlertLogLine(report);
+      // One line, no newline: the file sender adds it, and a webhook body is the bare JSON.
+      m.body = report::WebhookBody(report);
       break;
     case TargetKind::kEmail: {
       report::EmailText email = report::EmailMessage(report);

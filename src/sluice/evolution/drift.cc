@@ -68,9 +68,14 @@ namespace {
 void JudgeBySeverity(DriftReport& report) {
   for (const Change& c : report.diff.changes) {
     if (c.severity() != ChangeSeverity::kBreaking) continue;
-    std::string message = std::string(ChangeKindName(c.kind));
-    if (c.from.has_value() || c.to.has_value()) {
-      message += ": " + c.from.value_or("(none)") + " -> " + c.to.value_or("(none)");
+    // The rule names the kind; the message says what it was and became.
+    std::string message;
+    if (c.kind == ChangeKind::kFieldRemoved) {
+      message = "removed (was " + c.from.value_or("?") + ")";
+    } else if (c.kind == ChangeKind::kFieldAdded) {
+      message = "added as " + c.to.value_or("?") + " (a new NOT NULL field)";
+    } else {
+      message = c.from.value_or("(none)") + " -> " + c.to.value_or("(none)");
     }
     report.reasons.push_back({c.path.ToString(), std::string(ChangeKindName(c.kind)), message});
   }
