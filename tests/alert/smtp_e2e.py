@@ -22,6 +22,7 @@ import sys
 import tempfile
 import threading
 import time
+import logging
 
 try:
     import ssl
@@ -73,7 +74,7 @@ def make_certs(d):
     openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
             "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2",
             "-subj", "/CN=sluice smtp test CA", cwd=d)
-    for name, san in (("server", "IP:127.0.0.1,DNS:localhost"), ("other", "DNS:other.example")):
+    for name, san in (("server", "IP:127.0.0.1,IP:::1,DNS:localhost"), ("other", "DNS:other.example")):
         openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
                 "-keyout", f"{name}.key", "-out", f"{name}.csr", "-subj", f"/CN={name}", cwd=d)
         with open(os.path.join(d, f"{name}.ext"), "w") as f:
@@ -118,14 +119,21 @@ def authenticator(server, session, envelope, mechanism, auth_data):
                       message="535 5.7.8 Authentication credentials invalid")
 
 
-def start_server(handler, certs, cert="server", tls=True, **kwargs):
-    port = free_port()
-    params = dict(hostname="127.0.0.1", port=port, server_hostname="localhost", **kwargs)
+def start_server(handler, certs, cert="server", tls=True, implicit=False, host="127.0.0.1",
+                 **kwargs):
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
+        s.bind((host, 0))
+        port = s.getsockname()[1]
+    params = dict(hostname=host, port=port, server_hostname="localhost", **kwargs)
     if tls:
         ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         ctx.load_cert_chain(os.path.join(certs, f"{cert}.pem"), os.path.join(certs, f"{cert}.key"))
-        params.update(tls_context=ctx, require_starttls=True, authenticator=authenticator,
-                      auth_required=True)
+        params.update(authenticator=authenticator, auth_required=True)
+        if implicit:
+            # aiosmtpd 1.4 counts only STARTTLS as TLS for auth_require_tls; this is TLS.
+            params.update(ssl_context=ctx, auth_require_tls=False)
+        else:
+            params.update(tls_context=ctx, require_starttls=True)
     controller = Controller(handler, **params)
     controller.start()
     return controller, port
@@ -180,6 +188,7 @@ def aiosmtpd_cases(tool, certs, body_file):
             check(msg["To"] == "ops@example.com, oncall@example.com", f"To {msg['To']!r}")
             check(msg["Message-ID"] == "<alert-0042@example.com>",
                   f"Message-ID {msg['Message-ID']!r}")
+            check(msg["X-Sluice-Delivery"] == "alert-0042", "X-Sluice-Delivery: the alert id")
             check(msg["MIME-Version"] == "1.0", "MIME-Version 1.0")
             check(msg.get_content_type() == "text/plain", f"Content-Type {msg['Content-Type']}")
             check(msg["Date"] is not None and msg["Date"].datetime is not None, "a Date header")
@@ -252,6 +261,49 @@ def aiosmtpd_cases(tool, certs, body_file):
     try:
         r = run_tool(tool, url_for(port), "login", body_file, ca, good_pw)
         check(r["outcome"] == "delivered" and len(rec.messages) == 1, f"delivered: {r['detail']}")
+    finally:
+        ctl.stop()
+
+    print("(j) smtps://, TLS from the first byte")
+    rec = Recorder()
+    ctl, port = start_server(rec, certs, implicit=True)
+    try:
+        url = f"smtps://alerts%40example.com@localhost:{port}?to=a@example.com&password-env=SMTP_PW"
+        r = run_tool(tool, url, "implicit", body_file, ca, good_pw)
+        check(r["outcome"] == "delivered" and len(rec.messages) == 1, f"delivered: {r['detail']}")
+        before = len(rec.messages)
+        r = run_tool(tool, url, "implicit, no CA", body_file, None, good_pw)
+        check(r["outcome"] == "permanent" and "verif" in r["detail"], f"permanent: {r['detail']}")
+        check(len(rec.messages) == before, "nothing more received")
+    finally:
+        ctl.stop()
+
+    print("(k) IPv6 loopback, [::1]")
+    try:
+        rec = Recorder()
+        ctl, port = start_server(rec, certs, host="::1")
+    except OSError as e:
+        print(f"  skip (no IPv6 loopback: {e})")
+    else:
+        try:
+            url = f"smtp://alerts%40example.com@[::1]:{port}?to=a@example.com&password-env=SMTP_PW"
+            r = run_tool(tool, url, "v6", body_file, ca, good_pw)
+            check(r["outcome"] == "delivered" and len(rec.messages) == 1,
+                  f"delivered: {r['detail']}")
+        finally:
+            ctl.stop()
+
+    print("(l) a subject that tries to add a header")
+    rec = Recorder()
+    ctl, port = start_server(rec, certs)
+    try:
+        r = run_tool(tool, url_for(port), "Drift\r\nBcc: evil@example.com", body_file, ca,
+                     good_pw)
+        check(r["outcome"] == "delivered", f"delivered: {r['detail']}")
+        if rec.messages:
+            msg = email.message_from_bytes(rec.messages[0][2], policy=email.policy.default)
+            check(msg["Bcc"] is None and "evil" in msg["Subject"],
+                  f"no Bcc header, the text stays in the subject: {msg['Subject']!r}")
     finally:
         ctl.stop()
 
@@ -357,6 +409,104 @@ def different_codes(conn, srv):
     time.sleep(5)
 
 
+def trickle(conn, srv):
+    for b in b"220 a greeting that takes far longer than the timeout to arrive\r\n":
+        conn.sendall(bytes([b]))
+        time.sleep(0.2)
+
+
+def mini_smtp(replies=None, greeting=b"220 mini\r\n"):
+    """A plain SMTP server in a few lines: `replies` maps a verb to its reply (or to a function
+    of the command line); DATA's content lands in srv.data."""
+    table = {b"EHLO": b"250-mini\r\n250 8BITMIME\r\n", b"HELO": b"250 mini\r\n",
+             b"MAIL": b"250 ok\r\n", b"RCPT": b"250 ok\r\n", b"DATA": b"354 go\r\n",
+             b"QUIT": b"221 bye\r\n", b"RSET": b"250 ok\r\n"}
+    table.update(replies or {})
+
+    def script(conn, srv):
+        conn.sendall(greeting)
+        srv.data = None
+        while True:
+            line = srv.read_line(conn)
+            if not line:
+                return
+            verb = line.split(b" ")[0].split(b":")[0].strip().upper()
+            reply = table.get(verb, b"500 unknown\r\n")
+            if callable(reply):
+                reply = reply(line)
+            conn.sendall(reply)
+            if verb == b"QUIT":
+                return
+            if verb == b"DATA" and reply.startswith(b"354"):
+                data = b""
+                while not data.endswith(b"\r\n.\r\n"):
+                    chunk = conn.recv(65536)
+                    if not chunk:
+                        return
+                    data += chunk
+                srv.data = data
+                conn.sendall(b"250 2.0.0 queued\r\n")
+    return script
+
+
+def dialogue_cases(tool, body_file):
+    print("(m) no ESMTP: HELO after 502 to EHLO, a multi-line greeting")
+    srv = RawServer(mini_smtp({b"EHLO": b"502 5.5.1 what\r\n"},
+                              greeting=b"220-mini\r\n220-still mini\r\n220 ready\r\n"))
+    r = run_tool(tool, f"smtp://127.0.0.1:{srv.port}?to=a@example.com", "helo", body_file)
+    srv.thread.join(5)
+    check(r["outcome"] == "delivered", f"delivered: {r['detail']}")
+    check(b"HELO " in srv.received and srv.data is not None, "HELO, then the message")
+    check(b"QUIT" in srv.received, "QUIT at the end")
+
+    print("(n) 554 greeting: permanent, 554")
+    srv = RawServer(mini_smtp(greeting=b"554 5.3.2 no service here\r\n"))
+    r = run_tool(tool, f"smtp://127.0.0.1:{srv.port}?to=a@example.com", "554", body_file)
+    check(r["outcome"] == "permanent" and r["status"] == 554, f"permanent 554: {r['detail']}")
+
+    print("(o) the second recipient refused with 550: nobody gets the message")
+    def rcpt(line):
+        return b"550 5.1.1 no such user\r\n" if b"bad@" in line else b"250 ok\r\n"
+    srv = RawServer(mini_smtp({b"RCPT": rcpt}))
+    url = f"smtp://127.0.0.1:{srv.port}?to=good@example.com,bad@example.com"
+    r = run_tool(tool, url, "550", body_file)
+    srv.thread.join(5)
+    check(r["outcome"] == "permanent" and r["status"] == 550, f"permanent 550: {r['detail']}")
+    check(b"DATA" not in srv.received and srv.data is None, "no DATA")
+    check(b"QUIT" in srv.received, "QUIT after the refusal")
+
+    print("(p) 452 at the end of DATA: retry")
+    def data_452(conn, s):
+        conn.sendall(b"220 mini\r\n")
+        for reply in (b"250 mini\r\n", b"250 ok\r\n", b"250 ok\r\n", b"354 go\r\n"):
+            s.read_line(conn)
+            conn.sendall(reply)
+        data = b""
+        while not data.endswith(b"\r\n.\r\n"):
+            chunk = conn.recv(65536)
+            if not chunk:
+                return
+            data += chunk
+        conn.sendall(b"452 4.3.1 insufficient storage\r\n")
+        s.read_line(conn)
+    srv2 = RawServer(data_452)
+    r = run_tool(tool, f"smtp://127.0.0.1:{srv2.port}?to=a@example.com", "452", body_file)
+    check(r["outcome"] == "retry" and r["status"] == 452, f"retry 452: {r['detail']}")
+
+    print("(q) bad URLs are refused before connecting, without their query")
+    for url, expect in (
+            ("smtp://127.0.0.1:25", "no recipient"),
+            ("smtp://127.0.0.1:25?to=a@example.com&cc=b@example.com", "unknown"),
+            ("smtp://127.0.0.1:99999?to=a@example.com", "port"),
+            ("smtps://127.0.0.1?to=a@example.com&starttls=off", "starttls"),
+            ("smtp://u@127.0.0.1?to=a@example.com", "password-env"),
+            ("smtp://127.0.0.1?to=a@example.com%0d%0aRCPT%20TO:x@y", "recipient"),
+            ("http://127.0.0.1?to=a@example.com", "smtp://")):
+        r = run_tool(tool, url, "bad", body_file)
+        check(r["outcome"] == "permanent" and expect in r["detail"] and "?" not in r["detail"],
+              f"{expect}: {r['detail']}")
+
+
 def hostile_cases(tool, body_file):
     cases = [
         ("an endless multi-line reply", endless, "64 KiB"),
@@ -365,6 +515,7 @@ def hostile_cases(tool, body_file):
         ("lines with different codes", different_codes, "different codes"),
         ("plain text after the reply to STARTTLS", injection, "injection"),
         ("silence", silent, "timed out"),
+        ("a reply trickling in byte by byte", trickle, "timed out"),
     ]
     for name, script, expect in cases:
         print(f"(h) hostile: {name}")
@@ -375,7 +526,7 @@ def hostile_cases(tool, body_file):
         check(expect in r["detail"], f"a clear error: {r['detail']}")
         check(r["elapsed"] < 6, f"within the timeout ({r['elapsed']:.1f} s)")
         check(b"MAIL" not in srv.received, "no MAIL FROM sent")
-        want = "retry" if script is silent else "permanent"
+        want = "retry" if script in (silent, trickle) else "permanent"
         check(r["outcome"] == want, f"outcome {want}: {r['outcome']}")
     print("(h) a refused connection")
     port = free_port()
@@ -387,6 +538,8 @@ def hostile_cases(tool, body_file):
 
 
 def main():
+    # aiosmtpd logs the handshakes the tests make fail on purpose, with tracebacks.
+    logging.getLogger("mail.log").setLevel(logging.CRITICAL)
     ap = argparse.ArgumentParser()
     ap.add_argument("--tool", required=True)
     args = ap.parse_args()
@@ -399,6 +552,7 @@ def main():
         with open(body_file, "w") as f:
             f.write(BODY)
         aiosmtpd_cases(args.tool, d, body_file)
+        dialogue_cases(args.tool, body_file)
         hostile_cases(args.tool, body_file)
     if failures:
         print(f"smtp_e2e: {len(failures)} of {len(passes) + len(failures)} checks failed:")

@@ -190,7 +190,7 @@ Result<SmtpUrl> ParseSmtpUrl(std::string_view url) {
     u.user = *user;
     authority = authority.substr(at + 1);
   }
-  std::string_view port_text;
+  std::optional<std::string_view> port_text;
   if (StartsWith(authority, "[")) {
     const size_t close = authority.find(']');
     if (close == std::string_view::npos) return InvalidArgument("unclosed '[' in the host");
@@ -206,11 +206,11 @@ Result<SmtpUrl> ParseSmtpUrl(std::string_view url) {
   if (u.host.empty() || u.host.find_first_of(" \t\r\n%") != std::string::npos) {
     return InvalidArgument("no host in the URL");
   }
-  if (!port_text.empty() || authority.find(':') != std::string_view::npos) {
-    const int port = port_text.empty() || port_text.size() > 5 ||
-                             port_text.find_first_not_of("0123456789") != std::string_view::npos
+  if (port_text) {
+    const int port = port_text->empty() || port_text->size() > 5 ||
+                             port_text->find_first_not_of("0123456789") != std::string_view::npos
                          ? 0
-                         : std::atoi(std::string(port_text).c_str());
+                         : std::atoi(std::string(*port_text).c_str());
     if (port <= 0 || port > 65535) return InvalidArgument("bad port in the URL");
     u.port = static_cast<uint16_t>(port);
   }
@@ -250,7 +250,7 @@ Result<SmtpUrl> ParseSmtpUrl(std::string_view url) {
       return InvalidArgument("unknown SMTP URL parameter '" + EscapeForMessage(key, 40) + "'");
     }
   }
-  if (u.to.empty()) return InvalidArgument("no recipient: add ?to=ADDR");
+  if (u.to.empty()) return InvalidArgument("no recipient: add to=ADDR to the query");
   if (starttls) {
     if (u.tls == TlsMode::kImplicit) return InvalidArgument("starttls does not apply to smtps://");
     u.tls = *starttls;
@@ -326,7 +326,8 @@ struct Reply {
 // bounded by the timeout, counted from the start of the read or write it serves.
 class Connection {
  public:
-  Connection(std::string where, int timeout_ms) : where_(std::move(where)), timeout_(timeout_ms) {}
+  Connection(std::string where, int timeout_ms)
+      : where_(std::move(where)), timeout_(timeout_ms > 0 ? timeout_ms : 10000) {}
   ~Connection() {
     if (ssl_ != nullptr) SSL_free(ssl_);
     if (fd_ >= 0) ::close(fd_);
@@ -482,8 +483,8 @@ Step<void> Connection::Write(std::string_view bytes) {
 
 // Read more bytes into the buffer; an orderly close before a full reply is a broken connection.
 Step<void> Connection::Fill(Clock::time_point deadline) {
-  if (pos_ > 0 && pos_ == in_.size()) {
-    in_.clear();
+  if (pos_ > 0) {
+    in_.erase(0, pos_);
     pos_ = 0;
   }
   std::array<char, 16384> buf;
@@ -503,6 +504,7 @@ Step<void> Connection::Fill(Clock::time_point deadline) {
       continue;
     }
     ERR_clear_error();
+    SigpipeGuard guard;  // a read may write too (a TLS alert, a key update)
     const int n = SSL_read(ssl_, buf.data(), static_cast<int>(buf.size()));
     if (n > 0) {
       in_.append(buf.data(), static_cast<size_t>(n));
@@ -671,7 +673,19 @@ std::string BuildData(const SmtpUrl& url, const Message& message, std::time_t no
   if (content_type.empty()) content_type = "text/plain; charset=utf-8";
   std::string head;
   head += "From: " + url.from + "\r\n";
-  head += "To: " + JoinStrings(url.to, ", ") + "\r\n";
+  // Folded between addresses so that many recipients never make an over-long line.
+  head += "To: ";
+  size_t width = 4;
+  for (size_t i = 0; i < url.to.size(); ++i) {
+    if (i > 0) {
+      const bool fold = width + url.to[i].size() + 2 > 78;
+      head += fold ? ",\r\n " : ", ";
+      width = fold ? 1 : width + 2;
+    }
+    head += url.to[i];
+    width += url.to[i].size();
+  }
+  head += "\r\n";
   head += "Subject: " + EncodeSubject(OneLine(message.subject)) + "\r\n";
   head += "Date: " + RfcDate(now) + "\r\n";
   head += "Message-ID: <" + MessageIdPart(message.id) + "@" + domain + ">\r\n";
@@ -721,6 +735,9 @@ class Session {
   Session& operator=(const Session&) = delete;
 
   Step<SendResult> Run(const Message& message);
+  /// After a refusal the dialogue is still in step: say goodbye (best effort, bounded by the
+  /// timeout) rather than drop the connection.
+  void QuitAfterRefusal();
   /// The password and its base64 forms, to remove from any text that leaves this file.
   std::vector<std::string> Secrets() const;
 
@@ -729,7 +746,7 @@ class Session {
   Step<void> SecureChannel(SSL_CTX* ctx);
   Step<void> Authenticate();
   Step<Reply> Command(std::string_view line, std::string_view what, int expected);
-  Unexpected<SendResult> Refused(const Reply& reply, std::string_view what) const;
+  Unexpected<SendResult> Refused(const Reply& reply, std::string_view what);
   Step<SslCtxPtr> MakeTlsContext() const;
 
   const SmtpUrl& url_;
@@ -737,9 +754,11 @@ class Session {
   Connection conn_;
   ServerFeatures features_;
   std::string password_;
+  bool refused_ = false;
 };
 
-Unexpected<SendResult> Session::Refused(const Reply& reply, std::string_view what) const {
+Unexpected<SendResult> Session::Refused(const Reply& reply, std::string_view what) {
+  refused_ = true;
   const int first = reply.code / 100;
   const SendOutcome outcome = first == 4 ? SendOutcome::kRetry : SendOutcome::kPermanent;
   std::string detail =
@@ -754,8 +773,9 @@ Unexpected<SendResult> Session::Refused(const Reply& reply, std::string_view wha
 Step<Reply> Session::Command(std::string_view line, std::string_view what, int expected) {
   std::string bytes(line);
   bytes += "\r\n";
-  SLUICE_SMTP_TRY(conn_.Write(bytes));
+  auto written = conn_.Write(bytes);
   OPENSSL_cleanse(bytes.data(), bytes.size());
+  SLUICE_SMTP_TRY(written);
   SLUICE_SMTP_ASSIGN(Reply reply, conn_.ReadReply());
   if (reply.code != expected) return Refused(reply, what);
   return reply;
@@ -900,6 +920,10 @@ Step<SendResult> Session::Run(const Message& message) {
   return done;
 }
 
+void Session::QuitAfterRefusal() {
+  if (refused_ && conn_.Write("QUIT\r\n")) (void)conn_.ReadReply();
+}
+
 std::vector<std::string> Session::Secrets() const {
   if (password_.empty()) return {};
   std::string plain;
@@ -931,6 +955,7 @@ SendResult SendSmtp(std::string_view smtp_url, const Message& message, const Sen
   }
   Session session(*url, options);
   auto ran = session.Run(message);
+  if (!ran) session.QuitAfterRefusal();
   SendResult result = ran ? std::move(*ran) : std::move(ran).error();
   Redact(result.detail, session.Secrets());
   return result;
