@@ -7,3 +7,7 @@ add_test(NAME alert_smtp_e2e
   COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/smtp_e2e.py
           --tool $<TARGET_FILE:smtp_send_tool>)
 set_tests_properties(alert_smtp_e2e PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+# The URL grammar and the message on the wire (smtp_internal.h), without a server.
+sluice_test(NAME alert_smtp_test
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/smtp_message_test.cc
+  DEPS sluice::alert)
