@@ -208,6 +208,10 @@ def aiosmtpd_cases(tool, certs, body_file):
         check(r["outcome"] == "permanent" and r["exit"] == 1, f"permanent: {r['detail']}")
         check("verif" in r["detail"], "the detail says verification failed")
         check(len(rec.messages) == before, "nothing received")
+        r = run_tool(tool, url_for(port, user=False), "auto, no CA", body_file, None)
+        check(r["outcome"] == "permanent" and "starttls=off" in r["detail"],
+              f"loopback auto: permanent, with a hint for a local relay: {r['detail']}")
+        check(len(rec.messages) == before, "nothing received, no fallback to clear text")
 
         print("(c) a wrong password")
         wrong = "Wr0ng-pa55word-q9"

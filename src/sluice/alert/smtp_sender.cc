@@ -79,6 +79,7 @@ class Session {
  private:
   SmtpStep<void> Hello();
   SmtpStep<void> SecureChannel(SSL_CTX* ctx);
+  SmtpStep<void> LoadPassword();
   SmtpStep<void> Authenticate();
   SmtpStep<SmtpReply> Command(std::string_view line, std::string_view what, int expected);
   Unexpected<SendResult> Refused(const SmtpReply& reply, std::string_view what);
@@ -147,8 +148,9 @@ SmtpStep<void> Session::Hello() {
 SmtpStep<SslCtxPtr> Session::MakeTlsContext() const {
   ERR_clear_error();
   SslCtxPtr ctx(SSL_CTX_new(TLS_client_method()));
-  if (!ctx)
+  if (!ctx) {
     return SmtpStop(SendOutcome::kPermanent, 0, "smtp: TLS: " + internal::OpenSslErrorText());
+  }
   SSL_CTX_set_min_proto_version(ctx.get(), TLS1_2_VERSION);
   SSL_CTX_set_verify(ctx.get(), SSL_VERIFY_PEER, nullptr);
   if (!options_.ca_cert.empty()) {
@@ -180,11 +182,18 @@ SmtpStep<void> Session::SecureChannel(SSL_CTX* ctx) {
     return SmtpStop(SendOutcome::kPermanent, 0,
                     "smtp " + url_.where + ": bytes after the reply to STARTTLS (an injection?)");
   }
-  SLUICE_SMTP_TRY(conn_.StartTls(ctx, url_.host));
+  auto secured = conn_.StartTls(ctx, url_.host);
+  if (!secured && url_.tls == SmtpTls::kAuto && url_.loopback) {
+    // The usual cause: a local relay with a self-signed certificate (Debian's snakeoil one).
+    secured.error().detail +=
+        " (a local relay with its own certificate: trust its CA, or set starttls=off)";
+  }
+  SLUICE_SMTP_TRY(secured);
   return Hello();
 }
 
-SmtpStep<void> Session::Authenticate() {
+// Read before connecting, so that a missing password costs the server nothing.
+SmtpStep<void> Session::LoadPassword() {
   if (url_.user.empty()) return {};
   const char* value = std::getenv(url_.password_env.c_str());
   if (value == nullptr || *value == '\0') {
@@ -193,6 +202,11 @@ SmtpStep<void> Session::Authenticate() {
                         " is unset or empty");
   }
   password_ = value;
+  return {};
+}
+
+SmtpStep<void> Session::Authenticate() {
+  if (url_.user.empty()) return {};
   if (!conn_.tls() && !url_.loopback) {
     return SmtpStop(SendOutcome::kPermanent, 0,
                     "smtp " + url_.where + ": refusing to send a password without TLS");
@@ -232,6 +246,7 @@ SmtpStep<SendResult> Session::Run(const Message& message) {
   if (url_.tls != SmtpTls::kOff) {
     SLUICE_SMTP_ASSIGN(ctx, MakeTlsContext());
   }
+  SLUICE_SMTP_TRY(LoadPassword());
   SLUICE_SMTP_TRY(conn_.Connect(url_.host, url_.port));
   if (url_.tls == SmtpTls::kImplicit) SLUICE_SMTP_TRY(conn_.StartTls(ctx.get(), url_.host));
   SLUICE_SMTP_ASSIGN(SmtpReply greeting, conn_.ReadReply());
