@@ -511,7 +511,26 @@ def dialogue_cases(tool, body_file):
               f"{expect}: {r['detail']}")
 
 
+def stops_reading(conn, srv):
+    conn.sendall(b"220 mini\r\n")
+    for reply in (b"250 mini\r\n", b"250 ok\r\n", b"250 ok\r\n", b"354 go\r\n"):
+        srv.read_line(conn)
+        conn.sendall(reply)
+    time.sleep(10)
+
+
 def hostile_cases(tool, body_file):
+    print("(h) hostile: a server that stops reading in the middle of DATA")
+    big = body_file + ".big"
+    with open(big, "w") as f:
+        f.write(("x" * 99 + "\n") * 300000)  # 30 MB, more than the socket buffers hold
+    srv = RawServer(stops_reading)
+    r = run_tool(tool, f"smtp://127.0.0.1:{srv.port}?to=a@example.com", "big", big,
+                 timeout_ms=2000)
+    check(r["outcome"] == "retry" and "timed out" in r["detail"] and "sending" in r["detail"],
+          f"retry, timed out sending: {r['detail']}")
+    check(r["elapsed"] < 8, f"within the timeout ({r['elapsed']:.1f} s)")
+
     cases = [
         ("an endless multi-line reply", endless, "64 KiB"),
         ("a 1 MB line", huge_line, "64 KiB"),

@@ -252,7 +252,11 @@ SmtpStep<void> SmtpConnection::Fill(Clock::time_point deadline) {
           Wait(err == SSL_ERROR_WANT_READ ? POLLIN : POLLOUT, deadline, "waiting for a reply"));
       continue;
     }
-    if (err == SSL_ERROR_ZERO_RETURN) return Broken("the server closed the connection");
+    // A TCP close without TLS's close_notify shows as SSL_ERROR_SYSCALL with nothing queued.
+    if (err == SSL_ERROR_ZERO_RETURN || (err == SSL_ERROR_SYSCALL && ERR_peek_error() == 0)) {
+      ERR_clear_error();
+      return Broken("the server closed the connection");
+    }
     return Broken("TLS read failed: " + OpenSslErrorText());
   }
 }
