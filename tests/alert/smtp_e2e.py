@@ -14,19 +14,18 @@ import base64
 import email
 import email.policy
 import json
+import logging
 import os
 import shutil
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import logging
 
 try:
-    import ssl
-
     from aiosmtpd.controller import Controller
     from aiosmtpd.smtp import AuthResult, LoginPassword
 except ImportError:
@@ -493,8 +492,8 @@ def dialogue_cases(tool, body_file):
             data += chunk
         conn.sendall(b"452 4.3.1 insufficient storage\r\n")
         s.read_line(conn)
-    srv2 = RawServer(data_452)
-    r = run_tool(tool, f"smtp://127.0.0.1:{srv2.port}?to=a@example.com", "452", body_file)
+    srv = RawServer(data_452)
+    r = run_tool(tool, f"smtp://127.0.0.1:{srv.port}?to=a@example.com", "452", body_file)
     check(r["outcome"] == "retry" and r["status"] == 452, f"retry 452: {r['detail']}")
 
     print("(q) bad URLs are refused before connecting, without their query")
