@@ -212,6 +212,11 @@ def aiosmtpd_cases(tool, certs, body_file):
               f"loopback auto: permanent, with a hint for a local relay: {r['detail']}")
         check(len(rec.messages) == before, "nothing received, no fallback to clear text")
 
+        r = run_tool(tool, url_for(port), "missing CA file", body_file,
+                     os.path.join(certs, "missing.pem"), good_pw)
+        check(r["outcome"] == "permanent" and "missing.pem" in r["detail"],
+              f"a CA file that cannot be read: permanent, named: {r['detail']}")
+
         print("(c) a wrong password")
         wrong = "Wr0ng-pa55word-q9"
         mails = rec.mail_from_seen

@@ -113,7 +113,8 @@ class SmtpConnection {
   /// Bytes received and not yet read as a reply (after STARTTLS's 220 there must be none).
   bool HasBufferedInput() const { return pos_ < in_.size(); }
 
-  /// Connect to the first address of `host` that answers.
+  /// Connect to the first address of `host` that answers. Name resolution is bounded by the
+  /// system resolver's own timeouts, not by this connection's.
   SmtpStep<void> Connect(const std::string& host, uint16_t port);
   /// TLS handshake, verifying the chain with `ctx` and `host` as a name or IP address.
   SmtpStep<void> StartTls(SSL_CTX* ctx, const std::string& host);
