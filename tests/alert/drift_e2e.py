@@ -6,11 +6,14 @@ read as a baseline. Then the hooks: `registry serve --notify`, `ingest --notify`
 append --notify` each send one alert per schema change. Alerts go to a loopback HTTP receiver."""
 
 import argparse
+import email
+import email.policy
 import hashlib
 import http.server
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -19,7 +22,7 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "registry"))
-from harness import RegistryServer  # noqa: E402
+from harness import RegistryServer, free_port  # noqa: E402
 
 
 class Receiver:
@@ -275,6 +278,114 @@ def table_hook(sluice, work, receiver):
     print("table hook: ok")
 
 
+def secrets_stay_secret(sluice, work):
+    """A webhook URL is a secret: a delivery that fails must not print it, nor must errors."""
+    data = os.path.join(work, "secret-src")
+    write_jsonl(os.path.join(data, "a.jsonl"), [{"id": 1}])
+    baseline = os.path.join(work, "secret", "b.json")
+    run(sluice, "drift", "check", data, "--baseline", baseline, expect=0)
+    write_jsonl(os.path.join(data, "b.jsonl"), [{"id": 2, "extra": "x"}])
+    secret = "T0SECRET/B0SECRET/XXSECRETXX"
+    env = dict(os.environ, HOOK_URL=f"http://127.0.0.1:1/services/{secret}?token=SECRETQ")
+    proc = run(sluice, "drift", "check", data, "--baseline", baseline, "--notify",
+               f"slack:http://127.0.0.1:1/services/{secret}", "--notify", "webhook:env:HOOK_URL",
+               "--webhook-secret-env", "NO_SUCH_SECRET_VAR", "--deliver-timeout", "2",
+               env=env, expect=1)
+    out = proc.stdout + proc.stderr
+    check("SECRET" not in out, "a secret was printed:\n" + out)
+    check("still waiting" in out or "not delivered" in out, out)
+    bad = run(sluice, "drift", "check", data, "--baseline", baseline, "--notify",
+              "slack:ftp://user:SECRETPW@example.com/x", env=env, expect=2)
+    check("SECRETPW" not in bad.stdout + bad.stderr, bad.stderr)
+    print("secrets: ok")
+
+
+def watch_loop(sluice, work, receiver):
+    """`drift watch`: --once for cron, then a long-running watcher that alerts on a change
+    made while it runs and stops cleanly on SIGTERM."""
+    a = os.path.join(work, "watch", "a")
+    b = os.path.join(work, "watch", "b")
+    write_jsonl(os.path.join(a, "1.jsonl"), [{"id": 1}])
+    write_jsonl(os.path.join(b, "1.jsonl"), [{"k": "x"}])
+    config = os.path.join(work, "watch", "drift.yaml")
+    with open(config, "w") as f:
+        f.write(f"""defaults:
+  interval: 1s
+  notify: [webhook:{receiver.url}/watch]
+sources:
+  - name: a
+    source: a
+    baseline: baselines/a.json
+  - name: b
+    source: b
+    baseline: baselines/b.json
+    notify: [webhook:{receiver.url}/watch-b, file:alerts-b.jsonl]
+""")
+    run(sluice, "drift", "watch", config, "--once", expect=0)
+    check(os.path.exists(os.path.join(work, "watch", "baselines", "a.json")), "no baseline a")
+    write_jsonl(os.path.join(b, "2.jsonl"), [{"k": "y", "new": 1}])
+    once = run(sluice, "drift", "watch", config, "--once", expect=1)
+    check("new" in once.stdout, once.stdout)
+    got = receiver.wait_for(1)
+    check(len(got) == 1 and got[0]["path"] == "/watch-b", got)
+    with open(os.path.join(work, "watch", "alerts-b.jsonl")) as f:
+        check(len(f.readlines()) == 1, "file target")
+    # A long-running watcher: a change made while it runs is alerted once.
+    proc = subprocess.Popen([sluice, "drift", "watch", config, "-q"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(1.5)
+        write_jsonl(os.path.join(a, "2.jsonl"), [{"id": 2, "note": "n"}])
+        got = receiver.wait_for(1, timeout=20)
+        time.sleep(2.5)  # more rounds: nothing more is sent for the same change
+        got += receiver.take()
+        check(len(got) == 1 and got[0]["body"]["source"].endswith("/watch/a"), got)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+    check(proc.returncode in (0, 1), f"watch exited {proc.returncode}: {err}")
+    print("watch: ok")
+
+
+def email_pipeline(sluice, work):
+    """The whole path to an inbox: drift check -> outbox -> SMTP (aiosmtpd on loopback)."""
+    try:
+        from aiosmtpd.controller import Controller
+    except ImportError:
+        print("email: python3-aiosmtpd missing; skipped")
+        return
+    inbox = []
+
+    class Handler:
+        async def handle_DATA(self, server, session, envelope):
+            inbox.append(envelope)
+            return "250 OK"
+
+    port = free_port()
+    controller = Controller(Handler(), hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        data = os.path.join(work, "mail-src")
+        write_jsonl(os.path.join(data, "a.jsonl"), [{"id": 1, "amount": 5}])
+        baseline = os.path.join(work, "mail", "b.json")
+        target = f"email:smtp://127.0.0.1:{port}?to=data-team@example.com&from=sluice@example.com"
+        run(sluice, "drift", "check", data, "--baseline", baseline, "--notify", target, expect=0)
+        write_jsonl(os.path.join(data, "b.jsonl"), [{"id": 2, "amount": "5.00"}])
+        run(sluice, "drift", "check", data, "--baseline", baseline, "--notify", target, expect=1)
+        deadline = time.time() + 10
+        while not inbox and time.time() < deadline:
+            time.sleep(0.05)
+        check(len(inbox) == 1, f"{len(inbox)} emails")
+        env = inbox[0]
+        check(env.rcpt_tos == ["data-team@example.com"], env.rcpt_tos)
+        msg = email.message_from_bytes(env.original_content, policy=email.policy.default)
+        check("breaking" in msg["Subject"], msg["Subject"])
+        check("amount" in msg.get_content(), msg.get_content())
+    finally:
+        controller.stop()
+    print("email: ok")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sluice", required=True)
@@ -286,6 +397,9 @@ def main():
         registry_hook(args.sluice, work, receiver)
         ingest_hook(args.sluice, work, receiver)
         table_hook(args.sluice, work, receiver)
+        secrets_stay_secret(args.sluice, work)
+        watch_loop(args.sluice, work, receiver)
+        email_pipeline(args.sluice, work)
     finally:
         receiver.server.shutdown()
         shutil.rmtree(work, ignore_errors=True)

@@ -105,6 +105,7 @@ sources:
     notify:
       - webhook:env:HOOK
       - file:/var/log/alerts.jsonl
+      - file:alerts.jsonl
     webhook_secret_env: HOOK_SECRET
     accept: true
 )",
@@ -123,7 +124,8 @@ sources:
   EXPECT_EQ(b.name, "registry://localhost:8081/orders-value");
   EXPECT_EQ(b.source, "registry://localhost:8081/orders-value");
   EXPECT_EQ(b.interval_ms, 30000);
-  EXPECT_EQ(b.notify.size(), 2u);
+  EXPECT_EQ(b.notify, (std::vector<std::string>{"webhook:env:HOOK", "file:/var/log/alerts.jsonl",
+                                                "file:/etc/sluice/alerts.jsonl"}));
   EXPECT_EQ(b.webhook_secret_env, "HOOK_SECRET");
   EXPECT_TRUE(b.accept);
 }

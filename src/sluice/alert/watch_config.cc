@@ -64,6 +64,12 @@ Status ApplyKey(const std::string& key, const YAML::Node& value, const std::stri
   const std::string at = where + "." + key;
   if (key == "notify") {
     SLUICE_ASSIGN_OR_RETURN(s.notify, List(value, at));
+    // A log file named relative to the config lives beside it, like every other path here.
+    for (std::string& spec : s.notify) {
+      if (spec.starts_with("file:") && !spec.starts_with("file:env:")) {
+        spec = "file:" + Resolve(base_dir, spec.substr(5));
+      }
+    }
     return Ok();
   }
   if (key == "accept") {
