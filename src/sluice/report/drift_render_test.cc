@@ -312,6 +312,8 @@ TEST(DriftRenderTest, JsonOfBreakingChangeCarriesReasonsAndTheTypeChange) {
   EXPECT_EQ(Str(reasons.items()[0], "path"), "amount");
   EXPECT_EQ(Str(reasons.items()[0], "rule"), "type_changed");
   EXPECT_NE(Str(reasons.items()[0], "message").find("int64 to string"), std::string::npos);
+  // The example in docs/formats/drift-alert.md.
+  ExpectGolden("breaking.webhook.json", Indented(WebhookBody(Breaking())));
 }
 
 TEST(DriftRenderTest, JsonGivesNullForMissingFingerprintsAndWhoAccepted) {
