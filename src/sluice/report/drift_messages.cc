@@ -182,6 +182,8 @@ void Mrkdwn(JsonWriter& w, std::string_view text) {
   w.BeginObject();
   w.Key("type").String("mrkdwn");
   w.Key("text").String(text);
+  // Names are already quoted; verbatim also stops Slack linking channel names and URLs in them.
+  w.Key("verbatim").Bool(true);
   w.EndObject();
 }
 
@@ -266,6 +268,25 @@ std::string SlackFallback(const DriftReport& r) {
   return Fit(std::move(text), kFallbackLimit);
 }
 
+// Teams reads every TextBlock and fact as Markdown: a name such as `[x](https://...)` would
+// become a link and `*x*` bold. Escaping the two that matter keeps names inert; clients that
+// ignore escapes show a stray backslash, which is harmless. Underscores are common in names and
+// inside a word do not italicize, so they are left alone.
+std::string TeamsInert(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '*') {
+      out += "\\*";
+    } else if (s[i] == '(' && i > 0 && s[i - 1] == ']') {
+      out += "\\(";
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
 // Teams: the fact titles and values.
 struct Fact {
   std::string title;
@@ -278,8 +299,8 @@ void FactSet(JsonWriter& w, const std::vector<Fact>& facts) {
   w.Key("facts").BeginArray();
   for (const Fact& f : facts) {
     w.BeginObject();
-    w.Key("title").String(f.title);
-    w.Key("value").String(f.value);
+    w.Key("title").String(TeamsInert(f.title));
+    w.Key("value").String(TeamsInert(f.value));
     w.EndObject();
   }
   w.EndArray();
@@ -290,7 +311,7 @@ void TextBlock(JsonWriter& w, std::string_view text, std::string_view weight = "
                std::string_view color = "", std::string_view size = "") {
   w.BeginObject();
   w.Key("type").String("TextBlock");
-  w.Key("text").String(text);
+  w.Key("text").String(TeamsInert(text));
   w.Key("wrap").Bool(true);
   if (!weight.empty()) w.Key("weight").String(weight);
   if (!color.empty()) w.Key("color").String(color);

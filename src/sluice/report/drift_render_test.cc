@@ -469,12 +469,17 @@ TEST(DriftRenderTest, EmailSubjectCannotCarryAnotherHeader) {
 // Field names a producer can send: quotes, a newline, a Slack broadcast, an emoji, a
 // backquote, an entity, a terminal escape and bytes that are not UTF-8.
 const std::vector<std::string>& HostileNames() {
-  static const std::vector<std::string> names = {
-      "say \"hi\"",         "line\nbreak",
-      "<!channel>",         "party \xF0\x9F\x8E\x89",
-      "back`tick",          "&amp;",
-      "\x1b[31mred\x1b[0m", "bad \xFF\xFE bytes",
-      "*bold* _it_",        "<https://evil.example|click>"};
+  static const std::vector<std::string> names = {"say \"hi\"",
+                                                 "line\nbreak",
+                                                 "<!channel>",
+                                                 "party \xF0\x9F\x8E\x89",
+                                                 "back`tick",
+                                                 "&amp;",
+                                                 "\x1b[31mred\x1b[0m",
+                                                 "bad \xFF\xFE bytes",
+                                                 "*bold* _it_",
+                                                 "<https://evil.example|click>",
+                                                 "[click](https://evil.example)"};
   return names;
 }
 
@@ -530,6 +535,11 @@ TEST(DriftRenderTest, HostileNamesGiveValidTeamsTextAndGithubLines) {
   DriftReport r = Hostile();
   JsonValue v = MustParse(TeamsMessage(r));
   EXPECT_EQ(ToJson(v).find("\\u001b"), std::string::npos);
+  // Teams reads Markdown: no name becomes a link or bold text.
+  std::string teams = ToJson(At(At(At(v, "attachments").items()[0], "content"), "body"));
+  EXPECT_EQ(teams.find("](https"), std::string::npos) << teams;
+  EXPECT_NE(teams.find("[click]\\\\(https://evil.example)"), std::string::npos) << teams;
+  EXPECT_NE(teams.find("\\\\*bold\\\\* _it_"), std::string::npos) << teams;
   std::string github = MustRender(r, Format::kGithub);
   EXPECT_TRUE(IsValidUtf8(github));
   EXPECT_EQ(github.find('\x1b'), std::string::npos);
