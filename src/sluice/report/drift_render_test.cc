@@ -531,6 +531,25 @@ TEST(DriftRenderTest, HostileNamesGiveInertSlackMrkdwn) {
   EXPECT_EQ(Str(At(At(v, "blocks").items()[0], "text"), "text").find('\n'), std::string::npos);
 }
 
+// A long source full of characters Slack needs as entities: the header is cut to 150
+// characters, never inside an entity.
+TEST(DriftRenderTest, SlackCutsLongTextBetweenEntities) {
+  DriftReport r = Compatible();
+  for (int i = 0; i < 100; ++i) r.source += "a<&>";
+  JsonValue v = MustParse(SlackMessage(r));
+  std::string header = Str(At(At(v, "blocks").items()[0], "text"), "text");
+  EXPECT_TRUE(header.ends_with("...")) << header;
+  EXPECT_GT(header.size(), 140u);
+  ForEachSlackText(v, false, [](const std::string& text, size_t limit) {
+    EXPECT_LE(CodePoints(text), limit) << text;
+    for (size_t at = text.find('&'); at != std::string::npos; at = text.find('&', at + 1)) {
+      std::string_view rest = std::string_view(text).substr(at);
+      EXPECT_TRUE(rest.starts_with("&amp;") || rest.starts_with("&lt;") || rest.starts_with("&gt;"))
+          << text;
+    }
+  });
+}
+
 TEST(DriftRenderTest, HostileNamesGiveValidTeamsTextAndGithubLines) {
   DriftReport r = Hostile();
   JsonValue v = MustParse(TeamsMessage(r));
