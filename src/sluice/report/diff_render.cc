@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 
+#include "sluice/base/strings.h"
 #include "sluice/report/render_internal.h"
 
 namespace sluice::report {
@@ -37,6 +39,12 @@ char Marker(ChangeKind kind) {
       return '~';
   }
   return '~';
+}
+
+// Names and types come from files: a newline would split a change's line and an escape
+// sequence would paint the terminal, so control characters and invalid UTF-8 are shown escaped.
+std::string Printable(std::string_view s) {
+  return EscapeForMessage(s, std::numeric_limits<size_t>::max());
 }
 
 // An added field shows its new side, a removed one its old side, anything else both.
@@ -77,20 +85,20 @@ std::string ChangeLines(const SchemaDiff& d, std::string_view indent, bool color
   size_t kind_w = 4;
   size_t desc_w = 4;
   for (const Change& c : d.changes) {
-    path_w = std::max(path_w, c.path.ToString().size());
+    path_w = std::max(path_w, Printable(c.path.ToString()).size());
     kind_w = std::max(kind_w, evolution::ChangeKindName(c.kind).size());
-    desc_w = std::max(desc_w, Describe(c).size());
+    desc_w = std::max(desc_w, Printable(Describe(c)).size());
   }
   // Long docs or defaults would push the severity column off the screen; they overflow instead.
   desc_w = std::min<size_t>(desc_w, 60);
   for (const Change& c : d.changes) {
     out += fmt::format("{}{} {:<{}}  {:<{}}  {:<{}}  {}\n", indent, Marker(c.kind),
-                       c.path.ToString(), path_w, evolution::ChangeKindName(c.kind), kind_w,
-                       Describe(c), desc_w, SeverityTag(c.severity(), color));
+                       Printable(c.path.ToString()), path_w, evolution::ChangeKindName(c.kind),
+                       kind_w, Printable(Describe(c)), desc_w, SeverityTag(c.severity(), color));
   }
   for (const auto& h : d.hints) {
-    out += fmt::format("{}hint: {} may have been renamed to {} ({})\n", indent, h.from.ToString(),
-                       h.to.ToString(), h.reason);
+    out += fmt::format("{}hint: {} may have been renamed to {} ({})\n", indent,
+                       Printable(h.from.ToString()), Printable(h.to.ToString()), h.reason);
   }
   return out;
 }

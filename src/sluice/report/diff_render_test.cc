@@ -39,6 +39,18 @@ TEST(DiffRenderTest, TextAlignsColumnsAndEndsWithTheSummary) {
             "3 changes: 1 breaking, 1 compatible, 1 cosmetic\n");
 }
 
+// A name is shown, never obeyed: a newline cannot split a change's line and an escape sequence
+// cannot paint the terminal.
+TEST(DiffRenderTest, TextEscapesControlCharactersInNames) {
+  SchemaDiff d;
+  d.changes.push_back(Change{schema::FieldPath::Of("a\nb\x1b[31m"), ChangeKind::kFieldAdded,
+                             std::nullopt, "int32"});
+  EXPECT_EQ(MustRender(d, Format::kText),
+            "v1.json -> v2.json\n"
+            "  + `a\\nb\\x1b[31m`  field_added  int32  [compatible]\n"
+            "1 change: 0 breaking, 1 compatible, 0 cosmetic\n");
+}
+
 TEST(DiffRenderTest, TextOfNoChanges) {
   EXPECT_EQ(MustRender(SchemaDiff{}, Format::kText), "v1.json -> v2.json\nno changes\n");
 }

@@ -10,7 +10,8 @@ namespace sluice::report {
 
 /// Every form a report can take. kText is for people at a terminal, kJson for machines (the
 /// shapes in docs/formats/), kGithub for GitHub Actions workflow commands (annotations on a pull
-/// request). kSlack and kHtml are reserved for alerts and the UI; no renderer supports them yet.
+/// request). kSlack is a Slack incoming-webhook message (Block Kit); only drift reports
+/// (drift_render.h) render it. kHtml is reserved for the UI; no renderer supports it yet.
 enum class Format : uint8_t { kText, kJson, kGithub, kSlack, kHtml };
 
 /// How a text report is painted. Colour is for people at a terminal: the caller decides (a

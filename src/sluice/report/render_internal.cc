@@ -1,5 +1,7 @@
 #include "sluice/report/render_internal.h"
 
+#include "sluice/base/strings.h"
+
 namespace sluice::report::internal {
 
 std::string GithubData(std::string_view s) {
@@ -40,6 +42,19 @@ std::string Paint(std::string_view text, Tone tone, bool color) {
   std::string out(code);
   out += text;
   out += "\x1b[0m";
+  return out;
+}
+
+std::string ValidUtf8(std::string_view s) {
+  std::string out;
+  while (true) {
+    size_t bad = FindInvalidUtf8(s);
+    if (bad == std::string_view::npos) break;
+    out.append(s.substr(0, bad));
+    out += "\xEF\xBF\xBD";  // U+FFFD
+    s.remove_prefix(bad + 1);
+  }
+  out.append(s);
   return out;
 }
 

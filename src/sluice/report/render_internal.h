@@ -23,6 +23,10 @@ enum class Tone : uint8_t { kBad, kWarn, kGood };
 /// `text` in the tone's ANSI colour when `color`, else as it is.
 std::string Paint(std::string_view text, Tone tone, bool color);
 
+/// `s` with every byte that is not part of valid UTF-8 replaced by U+FFFD, so JSON built from
+/// names read from files stays valid JSON.
+std::string ValidUtf8(std::string_view s);
+
 /// A writer for a JSON report: indented by two spaces, as every JSON report is.
 JsonWriter ReportWriter();
 
