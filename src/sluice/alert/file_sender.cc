@@ -16,8 +16,9 @@ SendResult Outcome(SendOutcome outcome, std::string detail) {
 
 SendResult AppendToFile(FileSystem& fs, const std::string& path, const Message& message) {
   if (message.body.find('\n') != std::string::npos) {
-    return Outcome(SendOutcome::kPermanent,
-                   "file:" + path + ": the alert is more than one line; a JSON-lines log needs one");
+    return Outcome(
+        SendOutcome::kPermanent,
+        "file:" + path + ": the alert is more than one line; a JSON-lines log needs one");
   }
   if (size_t slash = path.rfind('/'); slash != std::string::npos && slash > 0) {
     if (auto made = fs.CreateDirs(path.substr(0, slash)); !made.has_value()) {

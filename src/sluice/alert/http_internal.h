@@ -22,7 +22,7 @@ struct HttpUrl {
   std::string scheme;  // "http" or "https"
   std::string host;    // without brackets for IPv6
   int port = 0;
-  std::string user_info;  // USER[:PASSWORD] before the host, sent as basic auth; never shown
+  std::string user_info;       // USER[:PASSWORD] before the host, sent as basic auth; never shown
   std::string path_and_query;  // "/" at least
   std::string origin;          // scheme://host[:port], as cpp-httplib's Client takes it
   std::string display;

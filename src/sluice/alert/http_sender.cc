@@ -157,8 +157,8 @@ std::optional<int64_t> ParseRetryAfter(std::string_view value, int64_t now_ms) {
   }
   // RFC 9110 section 10.2.3: IMF-fixdate, and the obsolete RFC 850 and asctime forms.
   const std::string text(value);
-  for (const char* format : {"%a, %d %b %Y %H:%M:%S GMT", "%A, %d-%b-%y %H:%M:%S GMT",
-                             "%a %b %e %H:%M:%S %Y"}) {
+  for (const char* format :
+       {"%a, %d %b %Y %H:%M:%S GMT", "%A, %d-%b-%y %H:%M:%S GMT", "%a %b %e %H:%M:%S %Y"}) {
     std::tm tm{};
     const char* end = ::strptime(text.c_str(), format, &tm);
     if (end == nullptr || *end != '\0') continue;
@@ -203,9 +203,9 @@ SendResult SendHttp(const Target& target, const Message& message, const SendOpti
     }
     if (!url->user_info.empty()) {
       size_t colon = url->user_info.find(':');
-      client.set_basic_auth(url->user_info.substr(0, colon).c_str(),
-                            colon == std::string::npos ? ""
-                                                       : url->user_info.substr(colon + 1).c_str());
+      client.set_basic_auth(
+          url->user_info.substr(0, colon).c_str(),
+          colon == std::string::npos ? "" : url->user_info.substr(colon + 1).c_str());
     }
     httplib::Headers headers = {{"User-Agent", "sluice"}, {"X-Sluice-Delivery", message.id}};
     if (!secret.empty()) {

@@ -102,11 +102,12 @@ class LoopbackServer {
       res.status = 400;
       res.set_content("no such hook " + req.path, "text/plain");
     });
-    server_.Post("/auth", [](const httplib::Request&, httplib::Response& res) { res.status = 401; });
-    server_.Post("/gone", [](const httplib::Request&, httplib::Response& res) { res.status = 410; });
-    server_.Post("/timeout408", [](const httplib::Request&, httplib::Response& res) {
-      res.status = 408;
-    });
+    server_.Post("/auth",
+                 [](const httplib::Request&, httplib::Response& res) { res.status = 401; });
+    server_.Post("/gone",
+                 [](const httplib::Request&, httplib::Response& res) { res.status = 410; });
+    server_.Post("/timeout408",
+                 [](const httplib::Request&, httplib::Response& res) { res.status = 408; });
     port_ = server_.bind_to_any_port("127.0.0.1");
     thread_ = std::thread([this] { server_.listen_after_bind(); });
     while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -156,8 +157,8 @@ SendResult Post(const std::string& spec, const Message& m, int timeout_ms = 2000
 TEST(HttpSenderTest, DeliversWithIdAndSignature) {
   LoopbackServer server;
   ::setenv("SLUICE_TEST_HOOK_SECRET", "It's a Secret to Everybody", 1);
-  auto r = Post("webhook:" + server.Url("/ok/SECRET-PATH"), Json("alert-1", "Hello, World!"),
-                2000, "SLUICE_TEST_HOOK_SECRET");
+  auto r = Post("webhook:" + server.Url("/ok/SECRET-PATH"), Json("alert-1", "Hello, World!"), 2000,
+                "SLUICE_TEST_HOOK_SECRET");
   ::unsetenv("SLUICE_TEST_HOOK_SECRET");
   EXPECT_EQ(r.outcome, SendOutcome::kDelivered) << r.detail;
   EXPECT_EQ(r.status, 200);

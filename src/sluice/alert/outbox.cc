@@ -168,8 +168,7 @@ Result<std::unique_ptr<Outbox>> Outbox::Open(const std::string& path) {
     SLUICE_ASSIGN_OR_RETURN(auto rows, db.Query("SELECT value FROM meta WHERE key = 'format'"));
     std::string format = rows.size() == 1 ? rows[0][0].value_or("") : "";
     if (format != "1") {
-      return Fail(ErrorCode::kIncompatible, "the alert outbox " + path +
-                                                " has format '" + format +
+      return Fail(ErrorCode::kIncompatible, "the alert outbox " + path + " has format '" + format +
                                                 "', which this sluice does not read");
     }
     return Ok();

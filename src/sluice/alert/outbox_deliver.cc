@@ -82,102 +82,144 @@ Result<Claim> LoadClaim(internal::Db& db, int64_t id) {
   return c;
 }
 
+struct Pick {
+  std::optional<Claim> claim;
+  int64_t next_due = INT64_MAX;  // when something not due now will be
+  bool any_pending = false;
+};
+
+// In one transaction: the oldest due head of a (source, target) queue, claimed for `owner`, and
+// its target's rate-limit slot taken. `skip`: heads already tried in this call.
+Result<Pick> ClaimNext(internal::Db& db, const std::string& owner, int64_t interval,
+                       const std::set<int64_t>& skip, int64_t now) {
+  Pick pick;
+  SLUICE_TRY(db.InTransaction([&]() -> Status {
+    SLUICE_ASSIGN_OR_RETURN(auto heads, db.Query(kHeads));
+    for (const Row& h : heads) {
+      pick.any_pending = true;
+      const int64_t id = ToInt(h[0]);
+      if (skip.contains(id)) continue;
+      int64_t due = std::max(ToInt(h[2]), ToInt(h[5]) + interval);
+      const std::string claimed_by = h[4].value_or("");
+      if (ToInt(h[3]) > now && claimed_by != owner && !internal::OwnerIsDead(claimed_by)) {
+        due = std::max(due, ToInt(h[3]));
+      }
+      if (due > now) {
+        pick.next_due = std::min(pick.next_due, due);
+        continue;
+      }
+      SLUICE_ASSIGN_OR_RETURN(Claim c, LoadClaim(db, id));
+      SLUICE_TRY(db.Exec("UPDATE deliveries SET claimed_until = ?, claimed_by = ? WHERE id = ?",
+                         {now + kLeaseMs, std::string_view(owner), id}));
+      SLUICE_TRY(
+          db.Exec("INSERT INTO targets(spec, last_send_ms) VALUES(?, ?) "
+                  "ON CONFLICT(spec) DO UPDATE SET last_send_ms = excluded.last_send_ms",
+                  {std::string_view(c.spec), now}));
+      pick.claim = std::move(c);
+      return Ok();
+    }
+    return Ok();
+  }));
+  return pick;
+}
+
+// What to write after a send: delivered, failed, or pending until `retry_at_ms`.
+struct Outcome {
+  DeliveryState state = DeliveryState::kPending;
+  int64_t retry_at_ms = 0;
+};
+
+// In one transaction: the outcome of the send that started at `sent_at`, and that send as the
+// target's last (the rate limit counts from the send, which came after the claim's commit).
+Status Record(internal::Db& db, const std::string& owner, const Claim& c, const SendResult& r,
+              int64_t sent_at, const Outcome& outcome) {
+  const int64_t attempts = c.attempts + 1;
+  const int64_t now = WallClockMs();
+  return db.InTransaction([&]() -> Status {
+    SLUICE_TRY(db.Exec("UPDATE targets SET last_send_ms = MAX(last_send_ms, ?) WHERE spec = ?",
+                       {sent_at, std::string_view(c.spec)}));
+    switch (outcome.state) {
+      case DeliveryState::kDelivered:
+        // Sent is sent: record it even if our lease lapsed and another process holds it now.
+        return db.Exec(
+            "UPDATE deliveries SET state = 'delivered', attempts = ?, "
+            "delivered_ms = ?, last_error = '', claimed_until = 0, claimed_by = '' "
+            "WHERE id = ? AND state = 'pending'",
+            {attempts, now, c.id});
+      case DeliveryState::kPending:
+        return db.Exec(
+            "UPDATE deliveries SET attempts = ?, next_attempt_ms = ?, last_error = ?, "
+            "claimed_until = 0, claimed_by = '' WHERE id = ? AND claimed_by = ?",
+            {attempts, outcome.retry_at_ms, std::string_view(r.detail), c.id,
+             std::string_view(owner)});
+      case DeliveryState::kFailed:
+        return db.Exec(
+            "UPDATE deliveries SET state = 'failed', attempts = ?, last_error = ?, "
+            "claimed_until = 0, claimed_by = '' WHERE id = ? AND claimed_by = ?",
+            {attempts, std::string_view(r.detail), c.id, std::string_view(owner)});
+    }
+    return Ok();
+  });
+}
+
 }  // namespace
 
 Result<DeliverySummary> Outbox::Deliver(Sender& sender, const DeliveryPolicy& policy,
                                         int64_t deadline_ms, const std::function<bool()>& stop) {
   internal::Db& db = impl_->db;
-  const std::string& owner = impl_->owner;
   DeliverySummary summary;
   std::set<int64_t> tried;  // deadline 0: each due alert once
   std::mt19937_64 rng(std::random_device{}());
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   const int64_t interval = std::max<int64_t>(0, policy.min_interval_ms);
+  static const std::set<int64_t> kNone;
 
   while (!(stop && stop())) {
-    const int64_t now = WallClockMs();
-    std::optional<Claim> claim;
-    int64_t next_due = INT64_MAX;
-    bool any_pending = false;
-    SLUICE_TRY(db.InTransaction([&]() -> Status {
-      SLUICE_ASSIGN_OR_RETURN(auto heads, db.Query(kHeads));
-      for (const Row& h : heads) {
-        any_pending = true;
-        const int64_t id = ToInt(h[0]);
-        if (deadline_ms == 0 && tried.contains(id)) continue;
-        int64_t due = std::max(ToInt(h[2]), ToInt(h[5]) + interval);
-        const std::string claimed_by = h[4].value_or("");
-        if (ToInt(h[3]) > now && claimed_by != owner && !internal::OwnerIsDead(claimed_by)) {
-          due = std::max(due, ToInt(h[3]));
-        }
-        if (due > now) {
-          next_due = std::min(next_due, due);
-          continue;
-        }
-        SLUICE_ASSIGN_OR_RETURN(Claim c, LoadClaim(db, id));
-        SLUICE_TRY(db.Exec("UPDATE deliveries SET claimed_until = ?, claimed_by = ? WHERE id = ?",
-                           {now + kLeaseMs, std::string_view(owner), id}));
-        SLUICE_TRY(db.Exec("INSERT INTO targets(spec, last_send_ms) VALUES(?, ?) "
-                           "ON CONFLICT(spec) DO UPDATE SET last_send_ms = excluded.last_send_ms",
-                           {std::string_view(c.spec), now}));
-        claim = std::move(c);
-        return Ok();
-      }
-      return Ok();
-    }));
-
-    if (!claim) {
-      if (!any_pending || deadline_ms == 0 || next_due > deadline_ms) break;
+    SLUICE_ASSIGN_OR_RETURN(Pick pick, ClaimNext(db, impl_->owner, interval,
+                                                 deadline_ms == 0 ? tried : kNone, WallClockMs()));
+    if (!pick.claim) {
+      if (!pick.any_pending || deadline_ms == 0 || pick.next_due > deadline_ms) break;
       // Sleep in short steps so `stop` is honoured promptly.
-      while (WallClockMs() < next_due && !(stop && stop())) {
-        int64_t left = next_due - WallClockMs();
+      while (WallClockMs() < pick.next_due && !(stop && stop())) {
+        int64_t left = pick.next_due - WallClockMs();
         std::this_thread::sleep_for(std::chrono::milliseconds(std::clamp<int64_t>(left, 1, 100)));
       }
       continue;
     }
-
-    tried.insert(claim->id);
+    const Claim& claim = *pick.claim;
+    tried.insert(claim.id);
+    const int64_t sent_at = WallClockMs();
     SendResult result;
-    if (claim->target_ok) {
-      result = sender.Send(claim->target, claim->message);
+    if (claim.target_ok) {
+      result = sender.Send(claim.target, claim.message);
     } else {
       result.outcome = SendOutcome::kPermanent;
-      result.detail = claim->target_error;
+      result.detail = claim.target_error;
     }
-    const int attempts = claim->attempts + 1;
-    const int64_t done = WallClockMs();
-    const std::string shown = claim->target_ok ? claim->target.Display() : "a stored target";
-    const std::string error_line = claim->source + " to " + shown + ": " + result.detail;
+    Outcome outcome;
     switch (result.outcome) {
       case SendOutcome::kDelivered:
-        // Sent is sent: record it even if our lease lapsed and another process holds it now.
-        SLUICE_TRY(db.Exec("UPDATE deliveries SET state = 'delivered', attempts = ?, "
-                           "delivered_ms = ?, last_error = '', claimed_until = 0, "
-                           "claimed_by = '' WHERE id = ? AND state = 'pending'",
-                           {int64_t{attempts}, done, claim->id}));
-        ++summary.delivered;
+        outcome.state = DeliveryState::kDelivered;
         break;
       case SendOutcome::kRetry:
-        if (policy.max_attempts <= 0 || attempts < policy.max_attempts) {
-          int64_t wait = internal::BackoffMs(policy, attempts, unit(rng));
+        if (policy.max_attempts <= 0 || claim.attempts + 1 < policy.max_attempts) {
+          int64_t wait = internal::BackoffMs(policy, claim.attempts + 1, unit(rng));
           if (result.retry_after_ms) wait = std::max(wait, *result.retry_after_ms);
-          SLUICE_TRY(db.Exec("UPDATE deliveries SET attempts = ?, next_attempt_ms = ?, "
-                             "last_error = ?, claimed_until = 0, claimed_by = '' "
-                             "WHERE id = ? AND claimed_by = ?",
-                             {int64_t{attempts}, done + wait, std::string_view(result.detail),
-                              claim->id, std::string_view(owner)}));
+          outcome.retry_at_ms = WallClockMs() + wait;
           break;
         }
-        [[fallthrough]];
-      case SendOutcome::kPermanent:
-        SLUICE_TRY(db.Exec("UPDATE deliveries SET state = 'failed', attempts = ?, "
-                           "last_error = ?, claimed_until = 0, claimed_by = '' "
-                           "WHERE id = ? AND claimed_by = ?",
-                           {int64_t{attempts}, std::string_view(result.detail), claim->id,
-                            std::string_view(owner)}));
-        ++summary.failed;
-        summary.errors.push_back(error_line);
+        outcome.state = DeliveryState::kFailed;
         break;
+      case SendOutcome::kPermanent:
+        outcome.state = DeliveryState::kFailed;
+        break;
+    }
+    SLUICE_TRY(Record(db, impl_->owner, claim, result, sent_at, outcome));
+    if (outcome.state == DeliveryState::kDelivered) ++summary.delivered;
+    if (outcome.state == DeliveryState::kFailed) {
+      ++summary.failed;
+      const std::string shown = claim.target_ok ? claim.target.Display() : "a stored target";
+      summary.errors.push_back(claim.source + " to " + shown + ": " + result.detail);
     }
   }
   SLUICE_ASSIGN_OR_RETURN(auto count,

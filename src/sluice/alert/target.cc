@@ -18,7 +18,8 @@ constexpr std::string_view kEnvPrefix = "env:";
 bool IsEnvName(std::string_view name) {
   if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
   for (char c : name) {
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    bool ok =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
     if (!ok) return false;
   }
   return true;
@@ -153,8 +154,9 @@ Result<Target> ParseTarget(std::string_view spec) {
   } else if (target.kind == TargetKind::kEmail) {
     auto url = ParseSmtpUrl(target.address);
     if (!url) {
-      return InvalidArgument("alert target email: the address must be smtp://HOST:PORT?to=ADDR "
-                             "(or smtps://), or env:VAR naming the variable that holds it");
+      return InvalidArgument(
+          "alert target email: the address must be smtp://HOST:PORT?to=ADDR "
+          "(or smtps://), or env:VAR naming the variable that holds it");
     }
     if (url->to.empty()) {
       return InvalidArgument("alert target " + target.Display() +
@@ -195,9 +197,9 @@ Result<std::string> ResolveSecret(const Target& target) {
     auto read = LocalFileSystem()->ReadFile(target.secret_file, 1 << 16);
     if (!read.has_value()) {
       // The error names the file and its cause; a read error never carries the contents.
-      return Fail(read.error().code(), "cannot read the signing secret file " +
-                                           target.secret_file + " of alert target " +
-                                           target.Display() + ": " + read.error().message());
+      return Fail(read.error().code(), "cannot read the signing secret file " + target.secret_file +
+                                           " of alert target " + target.Display() + ": " +
+                                           read.error().message());
     }
     secret = std::move(*read);
     if (secret.ends_with('\n')) secret.pop_back();

@@ -59,7 +59,7 @@ TEST(TargetTest, DisplayHidesPathsQueriesAndPasswords) {
 TEST(TargetTest, ErrorsNeverShowTheAddress) {
   const char* bad[] = {
       "slack:ftp://SECRET@example.com/SECRET",
-      "https://hooks.slack.com/services/SECRET",  // the kind forgotten: "https" is no kind
+      "https://hooks.slack.com/services/SECRET",   // the kind forgotten: "https" is no kind
       "slack:https:///SECRET",                     // no host
       "webhook:https://example.com:99999/SECRET",  // a bad port
       "webhook:SECRET",
