@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   message.body = std::move(*body);
-  const alert::SendResult result = alert::SendSmtp(url, message, options);
+  const alert::SendResult result = alert::internal::SendSmtp(url, message, options);
   JsonWriter out;
   out.BeginObject()
       .Key("outcome")

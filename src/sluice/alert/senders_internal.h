@@ -1,17 +1,26 @@
-// The senders behind MakeSender, one per transport. Internal to the alert module: other modules
-// deliver through Sender.
+// The senders behind MakeSender, one per transport, dispatched by target kind (sender.cc).
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "sluice/alert/sender.h"
+#include "sluice/alert/target.h"
+#include "sluice/base/file_system.h"
 
-namespace sluice::alert {
+namespace sluice::alert::internal {
 
-/// Deliver `message` over SMTP to the server and recipients that `smtp_url` names
-/// (`smtp://[USER@]HOST[:PORT]?to=ADDR[,ADDR...][&from=ADDR][&starttls=required|auto|off]`
-/// `[&password-env=VAR]`, or `smtps://` for TLS from the first byte). One attempt, never a retry;
-/// the result's detail names host and port only, never the query or a password.
+/// POST `message` to a Slack, Teams or webhook target (http_sender.cc): `env:VAR` resolved,
+/// webhooks signed when they have a secret. Never retries; never puts the URL's path, query or
+/// any secret in the result's detail.
+SendResult SendHttp(const Target& target, const Message& message, const SendOptions& options);
+
+/// Send `message` as an email through the SMTP server of `smtp_url` (already resolved), with
+/// STARTTLS, to the URL's recipients (smtp_sender.cc).
 SendResult SendSmtp(std::string_view smtp_url, const Message& message, const SendOptions& options);
 
-}  // namespace sluice::alert
+/// Append `message.body` (one line) and a newline to the file at `path`, creating it and its
+/// folder, synced before it returns (file_sender.cc).
+SendResult AppendToFile(FileSystem& fs, const std::string& path, const Message& message);
+
+}  // namespace sluice::alert::internal

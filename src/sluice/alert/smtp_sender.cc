@@ -299,6 +299,8 @@ void Redact(std::string& text, const std::vector<std::string>& secrets) {
 
 }  // namespace
 
+namespace internal {
+
 SendResult SendSmtp(std::string_view smtp_url, const Message& message, const SendOptions& options) {
   auto url = internal::ParseSmtpUrl(smtp_url);
   if (!url) {
@@ -315,4 +317,5 @@ SendResult SendSmtp(std::string_view smtp_url, const Message& message, const Sen
   return result;
 }
 
+}  // namespace internal
 }  // namespace sluice::alert
