@@ -227,6 +227,28 @@ def registry_hook(sluice, work, receiver):
         check(body["source"].endswith("/payments-value"), body["source"])
         check("BACKWARD" in body["rulesDetail"], body["rulesDetail"])
         check(got[0]["headers"].get("X-Sluice-Delivery") == body["alertId"], got[0]["headers"])
+
+        # The subject as a baseline: a producer's next schema, judged under BACKWARD.
+        authority = server.url[len("http://"):]
+        ref = f"registry://{authority}/payments-value"
+        v3 = os.path.join(work, "payment_v3.avsc")
+        with open(v3, "w") as f:
+            json.dump(dict(v2, fields=v2["fields"] + [{"name": "fee", "type": "long"}]), f)
+        proc = run(sluice, "drift", "check", v3, "--baseline", ref, "--format", "json", expect=1)
+        doc = json.loads(proc.stdout)
+        check(doc["verdict"] == "breaking" and doc["baselineKind"] == "registry", doc)
+        check(doc["rules"] == "registry" and "BACKWARD" in doc["rulesDetail"], doc)
+        check(doc["reasons"] and doc["reasons"][0]["rule"], doc["reasons"])
+        v3ok = os.path.join(work, "payment_v3ok.avsc")
+        with open(v3ok, "w") as f:
+            json.dump(dict(v2, fields=v2["fields"] + [
+                {"name": "fee", "type": "long", "default": 0}]), f)
+        proc = run(sluice, "drift", "check", v3ok, "--baseline", ref, "--format", "json", expect=1)
+        check(json.loads(proc.stdout)["verdict"] == "compatible", proc.stdout)
+        # The subject as the source, against a baseline file: the first run records it.
+        base = os.path.join(work, "subject-baseline.json")
+        run(sluice, "drift", "check", ref, "--baseline", base, expect=0)
+        run(sluice, "drift", "check", ref, "--baseline", base, expect=0)
     finally:
         server.stop()
         server.close()
@@ -275,6 +297,14 @@ def table_hook(sluice, work, receiver):
     body = got[0]["body"]
     check(body["verdict"] == "compatible" and body["sourceKind"] == "delta", body)
     check(any(c["path"] == "channel" for c in body["changes"]), body["changes"])
+
+    # The table against itself at a version: Delta's rules with the table's properties.
+    proc = run(sluice, "drift", "check", table, "--baseline", table + "@v1", "--format", "json",
+               expect=1)
+    doc = json.loads(proc.stdout)
+    check(doc["verdict"] == "compatible" and doc["rules"] == "delta", doc)
+    check(doc["sourceKind"] == "delta" and doc["baselineKind"] == "delta", doc)
+    run(sluice, "drift", "check", table, "--baseline", table + "@v2", expect=0)
     print("table hook: ok")
 
 
