@@ -15,6 +15,7 @@
 #include "sluice/ingest/kafka_ingest.h"
 #include "sluice/report/diff_render.h"
 #include "sluice/report/ingest_render.h"
+#include "sluice/table/snapshot.h"
 
 namespace sluice::cli {
 namespace {
@@ -152,8 +153,20 @@ int RunIngest(const IngestFlags& f) {
   }
   auto notifier = f.notify.Open(options->checkpoint + "/" + alert::kOutboxFileName);
   if (!notifier.has_value()) return ReportError(notifier.error());
-  if (*notifier != nullptr) (*notifier)->StartBackground();
   const std::string alert_source = f.source + " -> " + f.table;
+  if (*notifier != nullptr) {
+    // A run killed between a batch's commit and its alert left that alert unstored: the
+    // table's newest commit is checked again (a stored alert is not stored twice).
+    auto latest = table::LoadSnapshot(*LocalFileSystem(), options->table, {});
+    if (latest.has_value()) {
+      Status st =
+          AlertTableCommit(**notifier, options->table, alert_source, "ingest", latest->version);
+      if (!st.has_value()) {
+        fmt::print(stderr, "sluice ingest: alert not stored: {}\n", st.error().message());
+      }
+    }
+    (*notifier)->StartBackground();
+  }
   control.on_batch = [&](const ingest::BatchReport& r) {
     if (*notifier != nullptr && (!r.added_columns.empty() || !r.widened_columns.empty())) {
       Status st =
