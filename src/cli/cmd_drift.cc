@@ -72,8 +72,7 @@ struct WatchOptions {
   std::string config;
   bool once = false;
   double deliver_seconds = 30;
-  std::string ca_cert;
-  double timeout_seconds = 10;
+  DeliveryFlags delivery;
   bool quiet = false;
 };
 
@@ -93,8 +92,7 @@ Result<std::vector<Watched>> OpenWatched(const alert::WatchConfig& config,
     flags.outbox = config.outbox;
     flags.secret_env = s.webhook_secret_env;
     flags.secret_file = s.webhook_secret_file;
-    flags.ca_cert = opt.ca_cert;
-    flags.timeout_seconds = opt.timeout_seconds;
+    flags.delivery = opt.delivery;
     auto n = flags.Open(config.outbox);
     if (!n.has_value()) return Fail(n.error().WithContext("source " + s.name));
     out.push_back({s, std::move(*n), 0});
@@ -184,15 +182,13 @@ int RunWatch(const WatchOptions& opt) {
 struct DeliverOptions {
   std::string outbox = alert::kOutboxFileName;
   double deliver_seconds = 30;
-  std::string ca_cert;
-  double timeout_seconds = 10;
+  DeliveryFlags delivery;
 };
 
 int RunDeliver(const DeliverOptions& opt) {
   alert::NotifyOptions options;
   options.outbox_path = opt.outbox;
-  options.send.ca_cert = opt.ca_cert;
-  options.send.timeout_ms = static_cast<int>(opt.timeout_seconds * 1000);
+  options.send = opt.delivery.Send();
   if (!LocalFileSystem()->Exists(opt.outbox).value_or(false)) {
     return ReportError(
         Error(ErrorCode::kNotFound, opt.outbox + ": no outbox here (alerts are stored beside the "
@@ -258,11 +254,7 @@ void RegisterWatch(CLI::App* drift, int& exit_code) {
   cmd->add_option("--deliver-timeout", opt->deliver_seconds,
                   "With --once: seconds to keep delivering (default 30)")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--notify-ca-cert", opt->ca_cert,
-                  "PEM file of CAs to trust for HTTPS and SMTP TLS (default: the system's)");
-  cmd->add_option("--notify-timeout", opt->timeout_seconds,
-                  "Seconds to wait for each delivery attempt (default 10)")
-      ->check(CLI::PositiveNumber);
+  opt->delivery.Register(cmd);
   cmd->add_flag("-q,--quiet", opt->quiet, "Print nothing but errors");
   cmd->callback([opt, &exit_code] { exit_code = RunWatch(*opt); });
 }
@@ -275,11 +267,7 @@ void RegisterDeliver(CLI::App* drift, int& exit_code) {
   cmd->add_option("--deliver-timeout", opt->deliver_seconds,
                   "Seconds to keep delivering (default 30)")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--notify-ca-cert", opt->ca_cert,
-                  "PEM file of CAs to trust for HTTPS and SMTP TLS (default: the system's)");
-  cmd->add_option("--notify-timeout", opt->timeout_seconds,
-                  "Seconds to wait for each delivery attempt (default 10)")
-      ->check(CLI::PositiveNumber);
+  opt->delivery.Register(cmd);
   cmd->callback([opt, &exit_code] { exit_code = RunDeliver(*opt); });
 }
 

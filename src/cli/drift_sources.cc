@@ -170,19 +170,9 @@ Result<LoadedSide> LoadTable(const std::string& path, std::optional<int64_t> ver
 
 // `PATH@vN` / `PATH@N` of a Delta table.
 std::optional<std::pair<std::string, int64_t>> TableAtVersion(const std::string& arg) {
-  size_t at = arg.rfind('@');
-  if (at == std::string::npos || at + 1 >= arg.size()) return std::nullopt;
-  std::string_view v = std::string_view(arg).substr(at + 1);
-  if (v.front() == 'v') v.remove_prefix(1);
-  if (v.empty() || v.size() > 18) return std::nullopt;
-  int64_t n = 0;
-  for (char c : v) {
-    if (c < '0' || c > '9') return std::nullopt;
-    n = n * 10 + (c - '0');
-  }
-  std::string path = arg.substr(0, at);
-  if (!IsDeltaTable(path)) return std::nullopt;
-  return std::make_pair(path, n);
+  auto [path, version] = SplitVersion(arg);
+  if (!version.has_value() || !IsDeltaTable(path)) return std::nullopt;
+  return std::make_pair(path, *version);
 }
 
 Result<LoadedSide> LoadSource(const DriftCheckSpec& spec) {

@@ -25,11 +25,22 @@ void NotifyFlags::Register(CLI::App* cmd) {
                   "variable");
   cmd->add_option("--webhook-secret-file", secret_file,
                   "Sign webhook: alerts with HMAC-SHA256 using the secret in this file");
+  delivery.Register(cmd);
+}
+
+void DeliveryFlags::Register(CLI::App* cmd) {
   cmd->add_option("--notify-ca-cert", ca_cert,
                   "PEM file of CAs to trust for HTTPS and SMTP TLS (default: the system's)");
   cmd->add_option("--notify-timeout", timeout_seconds,
                   "Seconds to wait for each delivery attempt (default 10)")
       ->check(CLI::PositiveNumber);
+}
+
+alert::SendOptions DeliveryFlags::Send() const {
+  alert::SendOptions send;
+  send.ca_cert = ca_cert;
+  send.timeout_ms = static_cast<int>(timeout_seconds * 1000);
+  return send;
 }
 
 Result<std::unique_ptr<alert::Notifier>> NotifyFlags::Open(
@@ -44,8 +55,7 @@ Result<std::unique_ptr<alert::Notifier>> NotifyFlags::Open(
       return Fail(st.error().WithContext(dir));
     }
   }
-  options.send.ca_cert = ca_cert;
-  options.send.timeout_ms = static_cast<int>(timeout_seconds * 1000);
+  options.send = delivery.Send();
   return alert::Notifier::Open(*LocalFileSystem(), std::move(options));
 }
 

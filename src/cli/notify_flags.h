@@ -13,13 +13,21 @@
 
 namespace sluice::cli {
 
+/// How deliveries connect: --notify-ca-cert and --notify-timeout.
+struct DeliveryFlags {
+  std::string ca_cert;
+  double timeout_seconds = 10;
+
+  void Register(CLI::App* cmd);
+  alert::SendOptions Send() const;
+};
+
 struct NotifyFlags {
   std::vector<std::string> targets;
   std::string outbox;
   std::string secret_env;
   std::string secret_file;
-  std::string ca_cert;
-  double timeout_seconds = 10;
+  DeliveryFlags delivery;
 
   /// Add the flags to `cmd`.
   void Register(CLI::App* cmd);

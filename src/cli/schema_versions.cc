@@ -34,21 +34,6 @@ std::string Identifier(std::string_view text) {
   return out;
 }
 
-// `PATH@vN` or `PATH@N`: the path and the version.
-std::pair<std::string, std::optional<int64_t>> SplitVersion(const std::string& arg) {
-  size_t at = arg.rfind('@');
-  if (at == std::string::npos || at + 1 >= arg.size()) return {arg, std::nullopt};
-  std::string_view v = std::string_view(arg).substr(at + 1);
-  if (v[0] == 'v') v.remove_prefix(1);
-  if (v.empty()) return {arg, std::nullopt};
-  int64_t n = 0;
-  for (char c : v) {
-    if (c < '0' || c > '9' || n > (INT64_MAX - 9) / 10) return {arg, std::nullopt};
-    n = n * 10 + (c - '0');
-  }
-  return {arg.substr(0, at), n};
-}
-
 Result<SchemaVersionInput> FromTable(const std::string& path, std::optional<int64_t> version) {
   table::SnapshotOptions at;
   at.version = version;
@@ -114,6 +99,20 @@ Result<SchemaVersionInput> FromRegistry(const std::string& arg) {
 }
 
 }  // namespace
+
+std::pair<std::string, std::optional<int64_t>> SplitVersion(const std::string& arg) {
+  size_t at = arg.rfind('@');
+  if (at == std::string::npos || at + 1 >= arg.size()) return {arg, std::nullopt};
+  std::string_view v = std::string_view(arg).substr(at + 1);
+  if (v[0] == 'v') v.remove_prefix(1);
+  if (v.empty()) return {arg, std::nullopt};
+  int64_t n = 0;
+  for (char c : v) {
+    if (c < '0' || c > '9' || n > (INT64_MAX - 9) / 10) return {arg, std::nullopt};
+    n = n * 10 + (c - '0');
+  }
+  return {arg.substr(0, at), n};
+}
 
 bool IsDeltaTable(const std::string& arg) {
   if (arg.starts_with("registry://") || SplitVersion(arg).second) return false;

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sluice/base/result.h"
@@ -21,6 +22,9 @@ struct SchemaVersionInput {
   std::string label;
   std::vector<schema::LossyNote> notes;
 };
+
+/// `PATH@vN` or `PATH@N`: the path and the version; the whole argument and nullopt otherwise.
+std::pair<std::string, std::optional<int64_t>> SplitVersion(const std::string& arg);
 
 /// Whether `arg` is a Delta table's folder given without `@vN`.
 bool IsDeltaTable(const std::string& arg);

@@ -31,6 +31,9 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b);
 bool StartsWith(std::string_view s, std::string_view prefix);
 bool EndsWith(std::string_view s, std::string_view suffix);
 std::string_view TrimWhitespace(std::string_view s);
+/// Whether `s` is a plain ASCII identifier: [A-Za-z_][A-Za-z0-9_]* (environment variable names,
+/// SQL names that need no quoting).
+bool IsAsciiIdentifier(std::string_view s);
 std::vector<std::string_view> SplitString(std::string_view s, char sep);
 std::string JoinStrings(const std::vector<std::string>& parts, std::string_view sep);
 

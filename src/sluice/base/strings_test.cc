@@ -21,6 +21,15 @@ TEST(StringsTest, CaseFoldingIsAsciiOnly) {
   EXPECT_EQ(AsciiLower("AbC\xc3\x89"), "abc\xc3\x89");
 }
 
+TEST(StringsTest, AsciiIdentifiers) {
+  EXPECT_TRUE(IsAsciiIdentifier("SLACK_WEBHOOK_URL"));
+  EXPECT_TRUE(IsAsciiIdentifier("_x9"));
+  EXPECT_FALSE(IsAsciiIdentifier(""));
+  EXPECT_FALSE(IsAsciiIdentifier("9lives"));
+  EXPECT_FALSE(IsAsciiIdentifier("a-b"));
+  EXPECT_FALSE(IsAsciiIdentifier("caf\xc3\xa9"));
+}
+
 TEST(StringsTest, FormatDoubleRoundTripsLikePythonRepr) {
   EXPECT_EQ(FormatDouble(1.0), "1.0");
   EXPECT_EQ(FormatDouble(1.5), "1.5");

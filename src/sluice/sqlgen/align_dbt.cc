@@ -4,19 +4,11 @@
 
 #include <string_view>
 
+#include "sluice/base/strings.h"
+
 namespace sluice::sqlgen {
 
 namespace {
-
-bool IsPlainName(std::string_view name) {
-  if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
-  for (char c : name) {
-    bool ok =
-        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-    if (!ok) return false;
-  }
-  return true;
-}
 
 // A Jinja (Python-like) string literal: single quotes, backslash and quote escaped.
 std::string JinjaString(std::string_view s) {
@@ -160,7 +152,7 @@ std::string SourcesYml(const std::vector<VersionInput>& versions, const DbtOptio
 Result<std::vector<std::pair<std::string, std::string>>> RenderDbtProject(
     const std::vector<VersionInput>& versions, const schema::Schema& target, Dialect adapter,
     const DbtOptions& options) {
-  if (!IsPlainName(options.model_name)) {
+  if (!IsAsciiIdentifier(options.model_name)) {
     return InvalidArgument(fmt::format(
         "dbt model name '{}' must be letters, digits and underscores, not starting with a digit",
         options.model_name));
