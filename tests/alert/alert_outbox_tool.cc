@@ -58,9 +58,8 @@ int Enqueue(Outbox& outbox, std::map<std::string, std::string>& flags) {
   target->secret_file = flags["secret-file"];
   AlertKey key{flags["source"], flags["old"], flags["new"]};
   std::string id = flags.contains("id") ? flags["id"]
-                                        : Sha256Hex(key.source + "\n" + key.old_fingerprint +
-                                                    "\n" + key.new_fingerprint + "\n" +
-                                                    target->Spec())
+                                        : Sha256Hex(key.source + "\n" + key.old_fingerprint + "\n" +
+                                                    key.new_fingerprint + "\n" + target->Spec())
                                               .substr(0, 32);
   Message message{id, "application/json", flags["subject"], flags["body"]};
   auto stored = outbox.Enqueue(key, {OutboxItem{*target, message}}, NowMs());
