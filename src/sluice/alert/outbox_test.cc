@@ -280,22 +280,25 @@ TEST_F(OutboxTest, SurvivesCloseAndReopen) {
 TEST_F(OutboxTest, AClaimedAlertIsNotSentByAnotherOutbox) {
   Add("A", "1", "a1");
   Add("A", "2", "a2");
-  Add("B", "1", "b1");
+  Add("B", "1", "b1");                      // the same target as a1
+  Add("C", "1", "c1", "file:other.jsonl");  // another target
   auto other = Outbox::Open(path_).value();
   ScriptedSender second;
   ScriptedSender first;
   bool nested = false;
   // While the first outbox sends a1, a second one (another process) delivers: it must neither
-  // send a1 again nor a2 ahead of it, but may send b1.
+  // send a1 again nor a2 ahead of it, nor anything else to a1's target while a1 is in flight,
+  // but it may send c1.
   first.on_send = [&](const Message& m) {
     if (m.id != "a1" || nested) return;
     nested = true;
     auto s = other->Deliver(second, Fast(), 0).value();
     EXPECT_EQ(s.delivered, 1);
+    EXPECT_EQ(s.pending, 3);  // a1 (in flight), a2, b1
   };
-  EXPECT_EQ(outbox_->Deliver(first, Fast(), 0).value().delivered, 2);
-  EXPECT_EQ(second.Ids(), (std::vector<std::string>{"b1"}));
-  EXPECT_EQ(first.Ids(), (std::vector<std::string>{"a1", "a2"}));
+  EXPECT_EQ(outbox_->Deliver(first, Fast(), 0).value().delivered, 3);
+  EXPECT_EQ(second.Ids(), (std::vector<std::string>{"c1"}));
+  EXPECT_EQ(first.Ids(), (std::vector<std::string>{"a1", "a2", "b1"}));
 }
 
 TEST_F(OutboxTest, StopEndsDelivery) {
