@@ -59,10 +59,10 @@ class Run:
         self.target = None
 
     def start_receiver(self):
-        modes = ["200"] * 6 + ["500"] * 3 + ["429:1"] + ["hang:2.5"] + ["reset"] * 3
+        modes = ["200"] * 6 + ["500"] * 3 + ["429:1"] + ["hang:3.5"] + ["reset"] * 3
         script = [self.rng.choice(modes) for _ in range(90)]
         # Each failure at least once, early, so every run goes through all of them.
-        script[1:1] = ["500", "429:1", "hang:2.5", "reset"]
+        script[1:1] = ["500", "429:1", "hang:3.5", "reset"]
         self.receiver = subprocess.Popen(
             ["/usr/bin/python3", self.args.receiver, "--log", self.log, "--script",
              ",".join(script)], stdout=subprocess.PIPE, text=True)
@@ -92,7 +92,7 @@ class Run:
 
     def deliver_cmd(self, deadline_ms):
         return [self.args.tool, "deliver", "--outbox", self.outbox, "--deadline-ms",
-                str(deadline_ms), "--timeout-ms", "800", "--min-interval-ms", "20",
+                str(deadline_ms), "--timeout-ms", "1500", "--min-interval-ms", "20",
                 "--initial-backoff-ms", "50", "--max-backoff-ms", "400"]
 
     def kill_rounds(self):
