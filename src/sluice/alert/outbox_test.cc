@@ -348,5 +348,16 @@ TEST(OutboxOpenTest, NamesTheFileWhenItCannotOpen) {
   EXPECT_NE(r.error().message().find("/nonexistent-folder/outbox.db"), std::string::npos);
 }
 
+TEST(OutboxOpenTest, RefusesAFileThatIsNotAnOutbox) {
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("sluice_outbox_garbage_" + std::to_string(::getpid()) + ".db"))
+                               .string();
+  ASSERT_TRUE(LocalFileSystem()->WriteFile(path, std::string(4096, 'x')).has_value());
+  auto r = Outbox::Open(path);
+  ASSERT_FALSE(r.has_value());
+  EXPECT_NE(r.error().message().find(path), std::string::npos) << r.error().message();
+  std::filesystem::remove(path);
+}
+
 }  // namespace
 }  // namespace sluice::alert
