@@ -187,6 +187,14 @@ SendResult SendHttp(const Target& target, const Message& message, const SendOpti
     secret = std::move(*resolved);
   }
   const std::string where = "POST " + url->display;
+  // Header values go on the wire as they are: a line break would start a header of its own.
+  for (std::string_view value :
+       {std::string_view(message.id), std::string_view(message.content_type)}) {
+    if (value.find_first_of("\r\n") != std::string_view::npos) {
+      return Outcome(SendOutcome::kPermanent, 0,
+                     where + ": the message id or content type holds a line break");
+    }
+  }
   try {
     httplib::Client client(url->origin);
     if (!client.is_valid()) {

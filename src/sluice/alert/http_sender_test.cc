@@ -236,6 +236,14 @@ TEST(HttpSenderTest, ClientErrorsArePermanent) {
             SendOutcome::kPermanent);  // 404
 }
 
+TEST(HttpSenderTest, RefusesHeaderInjection) {
+  LoopbackServer server;
+  auto r = Post("webhook:" + server.Url("/ok/SECRET-PATH"),
+                Message{"id\r\nX-Injected: 1", "application/json", "", "{}"});
+  EXPECT_EQ(r.outcome, SendOutcome::kPermanent);
+  EXPECT_TRUE(server.seen().empty());
+}
+
 TEST(HttpSenderTest, RefusedConnectionIsRetried) {
   // A port that was just free: bound, then closed, so nothing listens there.
   int fd = ::socket(AF_INET, SOCK_STREAM, 0);
