@@ -27,14 +27,17 @@ SendResult Outcome(SendOutcome outcome, int status, std::string detail) {
 }
 
 // A short piece of the server's answer helps ("invalid_payload"), but a server may echo the
-// request: drop it when it contains the URL's path or query, or the secret.
+// request: drop it when it contains any piece of the URL's path, query or user info, or the secret.
 std::string SafeExcerpt(std::string_view body, const HttpUrl& url, const std::string& secret) {
-  std::string_view path = url.path_and_query;
   if (body.empty()) return "";
-  if ((path.size() > 1 && body.find(path.substr(1)) != std::string_view::npos) ||
-      (!secret.empty() && body.find(secret) != std::string_view::npos)) {
-    return "";
+  std::string pieces = url.path_and_query + "/" + url.user_info;
+  for (char& c : pieces) {
+    if (c == '?' || c == '&' || c == '=' || c == ':' || c == '@') c = '/';
   }
+  for (std::string_view piece : SplitString(pieces, '/')) {
+    if (piece.size() >= 4 && body.find(piece) != std::string_view::npos) return "";
+  }
+  if (!secret.empty() && body.find(secret) != std::string_view::npos) return "";
   std::string out;
   for (char c : body.substr(0, 120)) out += (c >= 0x20 && c < 0x7f) ? c : ' ';
   return ": " + std::string(TrimWhitespace(out));
@@ -184,6 +187,14 @@ SendResult SendHttp(const Target& target, const Message& message, const SendOpti
     secret = std::move(*resolved);
   }
   const std::string where = "POST " + url->display;
+  // Header values go on the wire as they are: a line break would start a header of its own.
+  for (std::string_view value :
+       {std::string_view(message.id), std::string_view(message.content_type)}) {
+    if (value.find_first_of("\r\n") != std::string_view::npos) {
+      return Outcome(SendOutcome::kPermanent, 0,
+                     where + ": the message id or content type holds a line break");
+    }
+  }
   try {
     httplib::Client client(url->origin);
     if (!client.is_valid()) {

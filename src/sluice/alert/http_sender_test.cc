@@ -102,6 +102,10 @@ class LoopbackServer {
       res.status = 400;
       res.set_content("no such hook " + req.path, "text/plain");
     });
+    server_.Post("/bad/T0/B0/tokenSECRET", [](const httplib::Request&, httplib::Response& res) {
+      res.status = 403;
+      res.set_content("invalid token tokenSECRET", "text/plain");
+    });
     server_.Post("/auth",
                  [](const httplib::Request&, httplib::Response& res) { res.status = 401; });
     server_.Post("/gone",
@@ -219,6 +223,10 @@ TEST(HttpSenderTest, ClientErrorsArePermanent) {
   auto echo = Post("webhook:" + server.Url("/bad/echo-SECRET"), Json("a", "{}"));
   EXPECT_EQ(echo.outcome, SendOutcome::kPermanent);
   EXPECT_EQ(echo.detail.find("SECRET"), std::string::npos) << echo.detail;
+  auto token = Post("slack:" + server.Url("/bad/T0/B0/tokenSECRET"), Json("a", "{}"));
+  EXPECT_EQ(token.outcome, SendOutcome::kPermanent);
+  EXPECT_EQ(token.status, 403);
+  EXPECT_EQ(token.detail.find("SECRET"), std::string::npos) << token.detail;
   auto auth = Post("slack:" + server.Url("/auth"), Json("a", "{}"));
   EXPECT_EQ(auth.outcome, SendOutcome::kPermanent);
   EXPECT_EQ(auth.status, 401);
@@ -226,6 +234,14 @@ TEST(HttpSenderTest, ClientErrorsArePermanent) {
             SendOutcome::kPermanent);
   EXPECT_EQ(Post("webhook:" + server.Url("/no-such-route"), Json("a", "{}")).outcome,
             SendOutcome::kPermanent);  // 404
+}
+
+TEST(HttpSenderTest, RefusesHeaderInjection) {
+  LoopbackServer server;
+  auto r = Post("webhook:" + server.Url("/ok/SECRET-PATH"),
+                Message{"id\r\nX-Injected: 1", "application/json", "", "{}"});
+  EXPECT_EQ(r.outcome, SendOutcome::kPermanent);
+  EXPECT_TRUE(server.seen().empty());
 }
 
 TEST(HttpSenderTest, RefusedConnectionIsRetried) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <map>
 #include <random>
 #include <set>
 #include <thread>
@@ -95,14 +96,23 @@ Result<Pick> ClaimNext(internal::Db& db, const std::string& owner, int64_t inter
   Pick pick;
   SLUICE_TRY(db.InTransaction([&]() -> Status {
     SLUICE_ASSIGN_OR_RETURN(auto heads, db.Query(kHeads));
+    // One send at a time per target across processes: two appends to one file must not race,
+    // and the rate limit holds exactly. Only heads are ever claimed, so the heads show them all.
+    std::map<std::string, int64_t> busy;  // target spec -> claimed until
+    for (const Row& h : heads) {
+      const std::string claimed_by = h[4].value_or("");
+      if (ToInt(h[3]) > now && claimed_by != owner && !internal::OwnerIsDead(claimed_by)) {
+        int64_t& until = busy[h[1].value_or("")];
+        until = std::max(until, ToInt(h[3]));
+      }
+    }
     for (const Row& h : heads) {
       pick.any_pending = true;
       const int64_t id = ToInt(h[0]);
       if (skip.contains(id)) continue;
       int64_t due = std::max(ToInt(h[2]), ToInt(h[5]) + interval);
-      const std::string claimed_by = h[4].value_or("");
-      if (ToInt(h[3]) > now && claimed_by != owner && !internal::OwnerIsDead(claimed_by)) {
-        due = std::max(due, ToInt(h[3]));
+      if (auto it = busy.find(h[1].value_or("")); it != busy.end()) {
+        due = std::max(due, it->second);
       }
       if (due > now) {
         pick.next_due = std::min(pick.next_due, due);
