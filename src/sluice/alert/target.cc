@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sluice/alert/http_internal.h"
+#include "sluice/alert/smtp_internal.h"
 #include "sluice/base/file_system.h"
 #include "sluice/base/strings.h"
 
@@ -14,16 +15,6 @@ namespace sluice::alert {
 namespace {
 
 constexpr std::string_view kEnvPrefix = "env:";
-
-bool IsEnvName(std::string_view name) {
-  if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
-  for (char c : name) {
-    bool ok =
-        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-    if (!ok) return false;
-  }
-  return true;
-}
 
 std::optional<TargetKind> KindOf(std::string_view name) {
   if (name == "slack") return TargetKind::kSlack;
@@ -36,41 +27,6 @@ std::optional<TargetKind> KindOf(std::string_view name) {
 
 bool IsHttpKind(TargetKind kind) {
   return kind == TargetKind::kSlack || kind == TargetKind::kWebhook || kind == TargetKind::kTeams;
-}
-
-// The parts of smtp[s]://[USER[:PASSWORD]@]HOST[:PORT][/][?to=A[,B]&from=C] that are safe to show.
-struct SmtpUrl {
-  std::string scheme;
-  std::string host_port;
-  std::vector<std::string> to;
-};
-
-std::optional<SmtpUrl> ParseSmtpUrl(std::string_view url) {
-  SmtpUrl out;
-  size_t colon = url.find("://");
-  if (colon == std::string_view::npos) return std::nullopt;
-  out.scheme = AsciiLower(url.substr(0, colon));
-  if (out.scheme != "smtp" && out.scheme != "smtps") return std::nullopt;
-  std::string_view rest = url.substr(colon + 3);
-  size_t end = rest.find_first_of("/?#");
-  std::string_view authority = rest.substr(0, end);
-  std::string_view tail = end == std::string_view::npos ? std::string_view() : rest.substr(end);
-  if (size_t at = authority.rfind('@'); at != std::string_view::npos) {
-    authority = authority.substr(at + 1);  // drop the user and password
-  }
-  if (authority.empty() || authority.starts_with(':')) return std::nullopt;
-  out.host_port = std::string(authority);
-  size_t q = tail.find('?');
-  if (q == std::string_view::npos) return out;
-  std::string_view query = tail.substr(q + 1);
-  query = query.substr(0, query.find('#'));
-  for (std::string_view pair : SplitString(query, '&')) {
-    if (!pair.starts_with("to=")) continue;
-    for (std::string_view addr : SplitString(pair.substr(3), ',')) {
-      if (!addr.empty()) out.to.emplace_back(addr);
-    }
-  }
-  return out;
 }
 
 }  // namespace
@@ -104,9 +60,10 @@ std::string Target::Display() const {
       return out + (url ? url->display : std::string("<not an http(s) URL>"));
     }
     case TargetKind::kEmail: {
-      auto url = ParseSmtpUrl(address);
+      auto url = internal::ParseSmtpUrl(address);
       if (!url) return out + "<not an smtp URL>";
-      out += url->scheme + "://" + url->host_port;
+      out += url->tls == internal::SmtpTls::kImplicit ? "smtps://" : "smtp://";
+      out += url->where;
       if (!url->to.empty()) out += "?to=" + JoinStrings(url->to, ",");
       return out;
     }
@@ -127,7 +84,7 @@ Result<Target> ParseTarget(std::string_view spec) {
   if (!kind) {
     // The part before the colon may be a URL's scheme followed by a secret: name it only when it
     // is a plain word.
-    std::string shown = IsEnvName(kind_name) ? " '" + std::string(kind_name) + "'" : "";
+    std::string shown = IsAsciiIdentifier(kind_name) ? " '" + std::string(kind_name) + "'" : "";
     return InvalidArgument("unknown alert target kind" + shown +
                            ": expected slack, webhook, teams, email or file before the colon");
   }
@@ -139,7 +96,7 @@ Result<Target> ParseTarget(std::string_view spec) {
     if (target.kind == TargetKind::kFile) {
       return InvalidArgument("alert target " + target.Display() + ": a file target takes a path");
     }
-    if (!IsEnvName(std::string_view(target.address).substr(kEnvPrefix.size()))) {
+    if (!IsAsciiIdentifier(std::string_view(target.address).substr(kEnvPrefix.size()))) {
       return InvalidArgument("alert target " + name +
                              ": env: must be followed by an environment variable's name");
     }
@@ -152,15 +109,12 @@ Result<Target> ParseTarget(std::string_view spec) {
                              "env:VAR naming the variable that holds it");
     }
   } else if (target.kind == TargetKind::kEmail) {
-    auto url = ParseSmtpUrl(target.address);
+    // The sender's own parser, so a URL it would refuse is refused here, before any alert.
+    auto url = internal::ParseSmtpUrl(target.address);
     if (!url) {
-      return InvalidArgument(
-          "alert target email: the address must be smtp://HOST:PORT?to=ADDR "
-          "(or smtps://), or env:VAR naming the variable that holds it");
-    }
-    if (url->to.empty()) {
-      return InvalidArgument("alert target " + target.Display() +
-                             ": the smtp URL needs a recipient, ?to=ADDR");
+      return InvalidArgument("alert target email: " + url.error().message() +
+                             " (the address is smtp://HOST:PORT?to=ADDR, or smtps://, or env:VAR "
+                             "naming the variable that holds it)");
     }
   } else if (target.address.empty()) {
     return InvalidArgument("alert target file: the path is empty");
