@@ -527,7 +527,10 @@ class UiDataTest : public UiServerTest {
     UiOptions ui;
     ui.tables = {{"users", table_}};
     ui.ingest = {{"orders", (dir_ / "ckpt").string()}};
-    ui.alerts = {{"main", (dir_ / "alerts.db").string()}, {"gone", (dir_ / "none.db").string()}};
+    ui.alerts = {{"main", (dir_ / "alerts.db").string()},
+                 {"gone", (dir_ / "none.db").string()},
+                 {"folder", (dir_ / "empty-folder").string()}};
+    stdfs::create_directories(dir_ / "empty-folder");
     StartServer("", std::move(ui));
   }
 
@@ -673,6 +676,8 @@ TEST_F(UiDataTest, AlertsFromEveryOutboxWithTheWebhookReport) {
   EXPECT_TRUE(slack->Find("report")->is_null());
   // The missing outbox was not created by looking at it.
   EXPECT_FALSE(stdfs::exists(dir_ / "none.db"));
+  EXPECT_FALSE(stdfs::exists(dir_ / "empty-folder" / ".sluice-alerts.db"));
+  EXPECT_TRUE(a.Find("errors")->items().empty());
 }
 
 // ---- sluice ui: no registry of its own, or one elsewhere ----
