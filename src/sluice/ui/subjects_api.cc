@@ -181,6 +181,30 @@ Result<evolution::CompatibilityReport> Verdict(evolution::CompatibilityMode mode
 
 std::string VersionName(int64_t v) { return "version " + std::to_string(v); }
 
+// The compatibility report (docs/formats/compat-report.md JSON) of `version` against the ones
+// before it: the verdict the registry gave it, or would give it now. nullopt when it cannot be
+// checked.
+std::optional<std::string> CompatibilityJson(evolution::CompatibilityMode mode,
+                                             const History& history, int64_t version) {
+  auto at = std::find_if(history.versions.begin(), history.versions.end(),
+                         [&](const Version& v) { return v.version == version; });
+  if (at == history.versions.end()) return std::nullopt;
+  const size_t index = static_cast<size_t>(at - history.versions.begin());
+  auto verdict = Verdict(mode, history, index);
+  if (!verdict.has_value()) return std::nullopt;
+  // Checked versions index the history as checked, which skips versions of another type.
+  report::CompatContext named;
+  named.candidate = VersionName(version);
+  for (size_t i = 0; i < index; ++i) {
+    if (history.parsed[i] && history.parsed[i]->type() == history.parsed[index]->type()) {
+      named.history.push_back(VersionName(history.versions[i].version));
+    }
+  }
+  auto rendered = report::Render(*verdict, named, report::Format::kJson);
+  if (!rendered.has_value()) return std::nullopt;
+  return std::move(*rendered);
+}
+
 }  // namespace
 
 HttpResponse SubjectTree(const UiOptions& options, const ApiRequest& request) {
@@ -254,26 +278,7 @@ HttpResponse SubjectDiff(const UiOptions& options, const ApiRequest& request) {
   w.Key("to").Int(vb.version);
   w.Key("diff").Raw(*diff_json);
   w.Key("compatibility");
-  // B against the versions before it: the verdict the registry gave (or would give) it.
-  auto at = std::find_if(history.versions.begin(), history.versions.end(),
-                         [&](const Version& v) { return v.version == vb.version; });
-  std::optional<std::string> compat_json;
-  if (at != history.versions.end()) {
-    const size_t index = static_cast<size_t>(at - history.versions.begin());
-    auto verdict = Verdict(*mode, history, index);
-    if (verdict.has_value()) {
-      // Checked versions index the history as checked, which skips versions of another type.
-      report::CompatContext named;
-      named.candidate = VersionName(vb.version);
-      for (size_t i = 0; i < index; ++i) {
-        if (history.parsed[i] && history.parsed[i]->type() == history.parsed[index]->type()) {
-          named.history.push_back(VersionName(history.versions[i].version));
-        }
-      }
-      auto rendered = report::Render(*verdict, named, report::Format::kJson);
-      if (rendered.has_value()) compat_json = std::move(*rendered);
-    }
-  }
+  std::optional<std::string> compat_json = CompatibilityJson(*mode, history, vb.version);
   if (compat_json) {
     w.Raw(*compat_json);
   } else {
