@@ -14,6 +14,7 @@
 
 #include "sluice/alert/outbox.h"
 #include "sluice/base/file_system.h"
+#include "sluice/base/hash.h"
 #include "sluice/base/json.h"
 #include "sluice/base/json_writer.h"
 #include "sluice/dialects/spark/spark.h"
@@ -220,6 +221,25 @@ TEST_F(UiServerTest, ServesEveryAssetByNameWithItsTypeAndETag) {
   auto stale = Get("/ui/assets/app.js", {{"If-None-Match", "\"other\""}});
   ASSERT_TRUE(stale);
   EXPECT_EQ(stale->status, 200);
+}
+
+TEST(UiAssetsTest, EveryFileOfTheAssetsFolderIsBuiltInByteForByte) {
+  const stdfs::path folder = stdfs::path(SLUICE_SOURCE_DIR) / "src/sluice/ui/assets";
+  size_t files = 0;
+  for (const auto& entry : stdfs::recursive_directory_iterator(folder)) {
+    if (!entry.is_regular_file()) continue;
+    ++files;
+    const std::string name = stdfs::relative(entry.path(), folder).generic_string();
+    const Asset* a = FindAsset(name);
+    ASSERT_NE(a, nullptr) << name;
+    auto bytes = LocalFileSystem()->ReadFile(entry.path().string());
+    ASSERT_TRUE(bytes.has_value()) << name;
+    EXPECT_EQ(a->bytes(), *bytes) << name;
+    // Strong and content-derived: the SHA-256 prefix of the bytes.
+    EXPECT_EQ(std::string(a->etag), "\"" + Sha256Hex(*bytes).substr(0, 32) + "\"") << name;
+  }
+  EXPECT_EQ(Assets().size(), files);
+  EXPECT_EQ(FindAsset("nope.js"), nullptr);
 }
 
 TEST_F(UiServerTest, ClientRoutesAnswerThePageAndUnknownFilesAre404) {
