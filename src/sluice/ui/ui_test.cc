@@ -528,6 +528,12 @@ TEST_F(UiServerTest, HostileNamesAndDocsComeBackAsJsonText) {
   JsonValue table = GetJson("/ui/api/tables/%3Cscript%3E/history", 404);
   EXPECT_EQ(table.Find("error_code")->number_text(), "40401");
   EXPECT_EQ(table.Find("message")->as_string(), "Table '<script>' not found.");
+  // Names only ever match configured ones: no path reaches the file system.
+  GetJson("/ui/api/tables/..%2F..%2Fetc/history", 404);
+  GetJson("/ui/api/tables/%00/schema", 404);
+  // As the REST API answers a subject name with a NUL in it.
+  GetJson("/ui/api/subjects/%ZZ%00/verdicts", 422);
+  GetJson("/ui/api/subjects/a%2Fb/diff?from=%ZZ&to=1", 422);
   GetJson("/ui/api/ingest/nope/batches", 404);
   GetJson("/ui/api/ingest/nope/quarantine", 404);
 }
