@@ -564,10 +564,10 @@ export async function diffPage(ctx) {
       [null, `v${left.version} ↔ v${right.version}`],
     ),
     h('h1', null, `${subject} `, h('span', {class: 'muted'}, `v${left.version} → v${right.version}`)),
-    sorted.length >= 2 ? comparePicker(subject, sorted, left.version, right.version) : null,
     h(
-      'p',
-      {class: 'links'},
+      'div',
+      {class: 'toolbar'},
+      sorted.length >= 2 ? comparePicker(subject, sorted, left.version, right.version) : null,
       link(diffHref(subject, right.version, left.version), 'swap sides'),
       link(versionHref(subject, left.version), `view v${left.version}`),
       link(versionHref(subject, right.version), `view v${right.version}`),
@@ -640,7 +640,7 @@ export async function testPage(ctx) {
       const messages = res?.messages ?? [];
       result.replaceChildren(
         h('p', null, verdictBadge(ok), ok ? ' with the latest version' : ' with the latest version — do not register it as is'),
-        messages.length ? h('ul', {class: 'messages'}, messages.map((m) => h('li', null, typeof m === 'string' ? m : JSON.stringify(m)))) : null,
+        h('ul', {class: 'messages'}, messages.map((m) => h('li', null, typeof m === 'string' ? m : JSON.stringify(m)))),
       );
     } catch (err) {
       result.dataset.compatible = 'false';

@@ -35,7 +35,8 @@ function treeNode(node, depth) {
     );
   } else {
     item.classList.add('leaf');
-    item.append(h('div', {class: 'f-line'}, nodeLine(node)), doc);
+    item.append(h('div', {class: 'f-line'}, nodeLine(node)));
+    if (doc) item.append(doc);
   }
   return item;
 }
@@ -193,14 +194,15 @@ function sideCell(node, changes, side) {
 
 function changeCell(changes) {
   if (!changes.length) return '';
-  return changes.map((c, n) => [
-    n ? h('br') : null,
+  return changes.map((c) => h(
+    'div',
+    {class: 'chg-line'},
     h('span', {class: ['chg', kindClass(c.kind)]}, c.kind.replaceAll('_', ' ')),
     c.severity ? h('span', {class: ['sev', `sev-${c.severity}`]}, c.severity) : null,
     c.kind === 'field_added' || c.kind === 'field_removed' || (c.from === null && c.to === null)
       ? null
       : h('span', {class: 'fromto'}, `${c.from ?? '∅'} → ${c.to ?? '∅'}`),
-  ]);
+  ));
 }
 
 /**
