@@ -314,7 +314,7 @@ export async function subjectPage(ctx) {
       ? get(`/ui/api/subjects/${enc(subject)}/versions/latest/tree`).catch(() => null)
       : Promise.resolve(null),
   ]);
-  const mode = verdicts?.mode ?? config?.compatibilityLevel ?? null;
+  const mode = config?.compatibilityLevel ?? verdicts?.mode ?? null;
   const writable = canWrite(sess, subject);
   const admin = canAdmin(sess, subject);
   const byVersion = new Map((verdicts?.versions ?? []).map((v) => [v.version, v]));
