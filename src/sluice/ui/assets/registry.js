@@ -284,9 +284,27 @@ function comparePicker(subject, versions, from, to) {
   return form;
 }
 
+/** Schema ids, each filled in with the subject versions that hold it once the registry says. */
 function idList(ids) {
   if (!ids?.length) return 'none';
-  return ids.map((id, n) => [n ? ', ' : '', h('code', null, `id ${id}`)]);
+  return h(
+    'ul',
+    {class: 'refs'},
+    ids.map((id) => {
+      const item = h('li', {data: {id}}, h('code', null, `id ${id}`));
+      get(`/schemas/ids/${enc(id)}/versions`).then(
+        (list) => {
+          if (!Array.isArray(list) || !list.length) return;
+          item.append(
+            ': ',
+            ...list.flatMap((sv, n) => [n ? ', ' : '', link(versionHref(sv.subject, sv.version), `${sv.subject} v${sv.version}`)]),
+          );
+        },
+        () => {},
+      );
+      return item;
+    }),
+  );
 }
 
 function referenceList(refs) {
