@@ -480,14 +480,24 @@ export async function versionPage(ctx) {
   ]);
   const v = tree.version;
   const sorted = [...versions].sort((x, y) => y - x);
+  let top = null;
+  try {
+    top = JSON.parse(tree.schema);
+  } catch {
+    // Not JSON (or not an object): there is no schema-level name or doc to show.
+  }
+  const topDoc = top && typeof top === 'object' ? top.doc ?? top.description ?? null : null;
+  const topName = top && typeof top === 'object' ? top.name ?? top.title ?? null : null;
   const prev = sorted.find((x) => x < v);
   const next = [...sorted].reverse().find((x) => x > v);
   return [
     crumbs(['/ui/', 'Home'], ['/ui/subjects', 'Subjects'], [subjectHref(subject), subject], [null, `v${v}`]),
     h('h1', null, `${subject} `, h('span', {class: 'muted'}, `v${v}`)),
+    typeof topDoc === 'string' ? h('p', {class: 'schema-doc'}, topDoc) : null,
     h(
       'dl',
       {class: 'kv'},
+      typeof topName === 'string' ? [h('dt', null, 'Name'), h('dd', null, top.namespace ? `${top.namespace}.${topName}` : topName)] : null,
       h('dt', null, 'Id'),
       h('dd', {id: 'schema-id'}, String(tree.id)),
       h('dt', null, 'Type'),
