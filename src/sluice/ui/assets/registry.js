@@ -633,11 +633,13 @@ export async function diffPage(ctx) {
 export async function testPage(ctx) {
   const subject = ctx.params[0];
   setTitle(`Test · ${subject}`);
-  const [sess, latest, types] = await Promise.all([
+  // Ask for the latest version only when the subject exists: an expected 404 is still noise.
+  const [sess, names, types] = await Promise.all([
     session(),
-    get(`${api(subject)}/versions/latest`).catch(() => null),
+    get('/subjects').catch(() => []),
     get('/schemas/types').catch(() => ['AVRO', 'JSON']),
   ]);
+  const latest = names.includes(subject) ? await get(`${api(subject)}/versions/latest`).catch(() => null) : null;
   const writable = canWrite(sess, subject);
   const area = h('textarea', {
     id: 'test-schema',
