@@ -58,7 +58,8 @@ export function schemaTree(fields) {
     h('button', {type: 'button', class: 'small', on: {click: () => setAll(true)}}, 'Expand all'),
     h('button', {type: 'button', class: 'small', on: {click: () => setAll(false)}}, 'Collapse all'),
   );
-  return h('div', {class: 'tree-wrap'}, fields?.length ? tools : null, list);
+  const nested = (fields ?? []).some((f) => f.children?.length);
+  return h('div', {class: 'tree-wrap'}, nested ? tools : null, list);
 }
 
 /** Every node in pre-order with its depth. */
