@@ -52,6 +52,10 @@ function selectOf(id, label, options, value, extra = {}) {
 
 export async function subjectsPage(ctx) {
   setTitle('Subjects');
+  const sess = await session().catch(() => null);
+  if (sess && sess.registry === false) {
+    return [h('h1', null, 'Subjects'), empty('This server serves no schema registry: start it with sluice registry serve --ui, or sluice ui --registry URL.')];
+  }
   const names = await get('/subjects');
   const info = new Map(names.map((n) => [n, {type: null, mode: null, version: null, id: null}]));
   const loadInfo = (name) =>
