@@ -237,9 +237,10 @@ export function diffTable(rows, {id, leftLabel = 'Old', rightLabel = 'New', prob
       h('td', {class: 'change'}, changeCell(r.changes)),
     );
   });
+  // Focusable so the keyboard can scroll it sideways on a narrow screen.
   return h(
     'div',
-    {class: 'table-scroll'},
+    {class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': `Field-by-field comparison: ${leftLabel} and ${rightLabel}`},
     h(
       'table',
       {class: 'diff-table', id},
