@@ -697,6 +697,7 @@ export async function testPage(ctx) {
       result.classList.add(ok ? 'ok' : 'bad');
       const messages = res?.messages ?? [];
       result.replaceChildren(
+        ...[
         h('p', null, verdictBadge(ok), ok ? ' with the latest version' : ' with the latest version — do not register it as is'),
         h('ul', {class: 'messages problems'}, messages.filter((m) => isProblem(m)).map((m) => messageItem(m, area.value))),
         messages.some((m) => !isProblem(m))
@@ -707,6 +708,7 @@ export async function testPage(ctx) {
               h('ul', {class: 'messages'}, messages.filter((m) => !isProblem(m)).map((m) => messageItem(m, area.value))),
             )
           : null,
+        ].filter(Boolean),
       );
       result.scrollIntoView({block: 'nearest'});
     } catch (err) {
