@@ -150,6 +150,25 @@ function schemaSections(schema) {
   ];
 }
 
+const PAGE = 100;
+
+/** The commits newest first, a hundred at a time so a long log stays quick to show. */
+function timeline(name, versions) {
+  const list = h('ol', {class: 'timeline', id: 'timeline'});
+  let shown = 0;
+  const more = h('button', {type: 'button', class: 'small', id: 'timeline-more'});
+  const showMore = () => {
+    const next = versions.slice(shown, shown + PAGE);
+    list.append(...next.map((v) => commitItem(name, v)));
+    shown += next.length;
+    more.hidden = shown >= versions.length;
+    more.textContent = `Show ${Math.min(PAGE, versions.length - shown)} older versions`;
+  };
+  more.addEventListener('click', showMore);
+  showMore();
+  return [list, more];
+}
+
 export async function tablePage(ctx) {
   const name = ctx.params[0];
   setTitle(name, 'Tables');
@@ -173,7 +192,7 @@ export async function tablePage(ctx) {
       {class: 'split'},
       section(
         'History',
-        versions.length ? h('ol', {class: 'timeline', id: 'timeline'}, versions.map((v) => commitItem(name, v))) : empty('No versions.'),
+        versions.length ? timeline(name, versions) : empty('No versions.'),
       ),
       h('div', {class: 'current'}, schema.error ? errorBox(schema.error, 'Schema unavailable:') : schemaSections(schema)),
     ),
