@@ -199,4 +199,21 @@ Result<dialects::Format> OutputFormat(const std::string& as) {
   return IsTerminal(1) ? dialects::Format::kTree : dialects::Format::kSparkJson;
 }
 
+Status ParseListen(const std::string& listen, std::string& host, int& port) {
+  const size_t colon = listen.rfind(':');
+  if (colon == std::string::npos) return InvalidArgument("--listen must be HOST:PORT");
+  host = listen.substr(0, colon);
+  const std::string digits = listen.substr(colon + 1);
+  port = digits.empty() || digits.size() > 5 ? -1 : 0;
+  for (char c : digits) {
+    if (c < '0' || c > '9') {
+      port = -1;
+      break;
+    }
+    port = port * 10 + (c - '0');
+  }
+  if (port < 0 || port > 65535) return InvalidArgument("--listen: bad port in " + listen);
+  return Ok();
+}
+
 }  // namespace sluice::cli

@@ -100,6 +100,9 @@ Status WriteResult(const OutputFlags& flags, std::string_view text);
 /// it. "" and "-" always can. The error names `flag` and the path.
 Status CheckWritable(std::string_view flag, const std::string& path);
 
+/// `--listen HOST:PORT` into its parts (port 0: any free port); kInvalidArgument otherwise.
+Status ParseListen(const std::string& listen, std::string& host, int& port);
+
 /// `--threads N`, N at least 1 (leave the flag out for one thread per core).
 void AddThreadsFlag(CLI::App* cmd, unsigned& threads);
 

@@ -56,18 +56,8 @@ void StopOnSignal(int) {
 
 int RunServe(const ServeOptions& o) {
   registry::ServerOptions so;
-  size_t colon = o.listen.rfind(':');
-  if (colon == std::string::npos) {
-    return ReportError(Error(ErrorCode::kInvalidArgument, "--listen must be HOST:PORT"));
-  }
-  so.host = o.listen.substr(0, colon);
-  try {
-    so.port = std::stoi(o.listen.substr(colon + 1));
-  } catch (...) {
-    so.port = -1;
-  }
-  if (so.port < 0 || so.port > 65535) {
-    return ReportError(Error(ErrorCode::kInvalidArgument, "--listen: bad port in " + o.listen));
+  if (Status st = ParseListen(o.listen, so.host, so.port); !st.has_value()) {
+    return ReportError(st.error());
   }
   so.tls_cert = o.tls_cert;
   so.tls_key = o.tls_key;

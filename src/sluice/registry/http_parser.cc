@@ -4,6 +4,8 @@
 #include <array>
 #include <cstring>
 
+#include "sluice/base/strings.h"
+
 namespace sluice::registry {
 namespace {
 
@@ -13,17 +15,6 @@ constexpr std::array<std::string_view, 7> kMethods = {"GET",    "HEAD",    "POST
 constexpr size_t kMaxChunkSizeLine = 1024;
 // Room for the method and the version beside the target on the request line.
 constexpr size_t kRequestLineSlack = 32;
-
-bool EqualsNoCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    char x = a[i], y = b[i];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-    if (x != y) return false;
-  }
-  return true;
-}
 
 // RFC 9110 tchar: the characters of a token (header names, methods, transfer codings).
 bool IsTokenChar(unsigned char c) {
@@ -66,7 +57,7 @@ int HexDigit(char c) {
 
 const std::string* HttpRequest::Header(std::string_view name) const {
   for (const auto& [n, v] : headers) {
-    if (EqualsNoCase(n, name)) return &v;
+    if (EqualsIgnoreCase(n, name)) return &v;
   }
   return nullptr;
 }
@@ -248,24 +239,24 @@ bool HttpRequestParser::ApplyFraming() {
   std::string transfer_encoding;
   bool has_transfer_encoding = false;
   for (const auto& [name, value] : request_.headers) {
-    if (EqualsNoCase(name, "Content-Length")) {
+    if (EqualsIgnoreCase(name, "Content-Length")) {
       if (value.empty() ||
           !std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; })) {
         return Fail(400, "Bad request");
       }
       if (content_length && *content_length != value) return Fail(400, "Bad request");
       content_length = &value;
-    } else if (EqualsNoCase(name, "Transfer-Encoding")) {
+    } else if (EqualsIgnoreCase(name, "Transfer-Encoding")) {
       if (has_transfer_encoding) transfer_encoding += ',';
       transfer_encoding += value;
       has_transfer_encoding = true;
-    } else if (EqualsNoCase(name, "Connection")) {
+    } else if (EqualsIgnoreCase(name, "Connection")) {
       ForEachListItem(value, [this](std::string_view token) {
-        if (EqualsNoCase(token, "close")) request_.keep_alive = false;
+        if (EqualsIgnoreCase(token, "close")) request_.keep_alive = false;
         return true;
       });
-    } else if (EqualsNoCase(name, "Expect")) {
-      request_.expect_continue = EqualsNoCase(value, "100-continue");
+    } else if (EqualsIgnoreCase(name, "Expect")) {
+      request_.expect_continue = EqualsIgnoreCase(value, "100-continue");
     }
   }
   if (request_.minor_version == 0) request_.keep_alive = false;
@@ -277,7 +268,7 @@ bool HttpRequestParser::ApplyFraming() {
     bool chunked_last = false;
     bool valid = ForEachListItem(transfer_encoding, [&](std::string_view coding) {
       ++codings;
-      chunked_last = EqualsNoCase(coding, "chunked");
+      chunked_last = EqualsIgnoreCase(coding, "chunked");
       return IsToken(coding);
     });
     if (!valid || !chunked_last) return Fail(400, "Bad request");

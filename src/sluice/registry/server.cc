@@ -49,18 +49,6 @@ bool IsMutating(std::string_view method) {
   return method == "POST" || method == "PUT" || method == "DELETE" || method == "PATCH";
 }
 
-// Whether two ASCII strings are equal ignoring case (host names are).
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    char x = a[i], y = b[i];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-    if (x != y) return false;
-  }
-  return true;
-}
-
 // Compares in time independent of where the strings differ, so the token cannot be guessed
 // byte by byte from answer times.
 bool SameToken(std::string_view a, std::string_view b) {
