@@ -8,6 +8,7 @@
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "cli/notify_flags.h"
+#include "cli/ui_flags.h"
 #include "sluice/alert/hooks.h"
 #include "sluice/alert/notifier.h"
 #include "sluice/base/file_system.h"
@@ -16,6 +17,7 @@
 #include "sluice/base/strings.h"
 #include "sluice/registry/client.h"
 #include "sluice/registry/server.h"
+#include "sluice/ui/ui.h"
 
 namespace sluice::cli {
 namespace {
@@ -42,6 +44,8 @@ struct ServeOptions {
   std::string default_compatibility = "BACKWARD";
   std::string port_file;
   NotifyFlags notify;
+  bool ui = false;
+  UiFlags ui_flags;
 };
 
 registry::Server* g_server = nullptr;
@@ -106,6 +110,21 @@ int RunServe(const ServeOptions& o) {
   if (!store.has_value()) return ReportError(store.error());
   const std::string kind(store.value()->kind());
   auto reg = std::make_unique<registry::Registry>(std::move(*store), ro);
+  // --ui: the web UI answers /ui/ beside the REST API, reading this registry as the caller.
+  std::shared_ptr<ui::Ui> web;
+  const bool ui_flags_given =
+      !o.ui_flags.tables.empty() || !o.ui_flags.ingest.empty() || !o.ui_flags.alerts.empty();
+  if (o.ui || ui_flags_given) {
+    auto uo = UiOptionsFromFlags(o.ui_flags);
+    if (!uo.has_value()) return ReportError(uo.error());
+    so.csrf_token = registry::NewCsrfToken();
+    uo->csrf_token = so.csrf_token;
+    uo->registry = ui::LocalRegistry(reg.get());  // the server owns the registry and outlives
+    web = std::make_shared<ui::Ui>(std::move(*uo));
+    so.handler = [web](registry::HttpRequest& req, const registry::UserPolicy* user) {
+      return web->Handle(req, user);
+    };
+  }
   auto server = registry::Server::Create(std::move(reg), std::move(users), so);
   if (!server.has_value()) return ReportError(server.error());
   if (Status s = (*server)->Bind(); !s.has_value()) return ReportError(s.error());
@@ -119,6 +138,10 @@ int RunServe(const ServeOptions& o) {
   std::cerr << "sluice registry: serving " << (so.tls_cert.empty() ? "http" : "https") << "://"
             << so.host << ":" << port << " (store: " << kind
             << (o.auth.empty() ? "" : ", basic auth") << ")\n";
+  if (web) {
+    std::cerr << "sluice registry: web UI at " << (so.tls_cert.empty() ? "http" : "https") << "://"
+              << so.host << ":" << port << "/ui/\n";
+  }
   g_server = server->get();
   std::signal(SIGINT, StopOnSignal);
   std::signal(SIGTERM, StopOnSignal);
@@ -246,6 +269,8 @@ void RegisterRegistryCommand(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   s->add_option("--port-file", serve->port_file, "Write the bound port to this file");
   serve->notify.Register(s);
+  s->add_flag("--ui", serve->ui, "Serve the web UI under /ui/ beside the REST API");
+  AddUiFlags(s, serve->ui_flags, "--ui-");
   s->callback([serve, &exit_code] { exit_code = RunServe(*serve); });
 
   // register SUBJECT FILE

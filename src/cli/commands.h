@@ -36,4 +36,7 @@ void RegisterAlignCommand(CLI::App& app, int& exit_code);
 /// `sluice drift check|watch|deliver`: schema drift against baselines, and alerts.
 void RegisterDriftCommand(CLI::App& app, int& exit_code);
 
+/// `sluice ui --listen HOST:PORT [--registry URL] [--table NAME=PATH]...`: the web UI alone.
+void RegisterUiCommand(CLI::App& app, int& exit_code);
+
 }  // namespace sluice::cli

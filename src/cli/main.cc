@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
   sluice::cli::RegisterInferCommand(app, exit_code);
   sluice::cli::RegisterCatCommand(app, exit_code);
   sluice::cli::RegisterRegistryCommand(app, exit_code);
+  sluice::cli::RegisterUiCommand(app, exit_code);
   sluice::cli::RegisterWireCommands(app, exit_code);
   sluice::cli::RegisterTableCommand(app, exit_code);
   sluice::cli::RegisterIngestCommand(app, exit_code);

@@ -33,6 +33,8 @@ class UserPolicy final : public AccessPolicy {
       : name_(std::move(name)), grants_(std::move(grants)) {}
   bool Allows(Permission p, std::string_view subject) const override;
   const std::string& name() const { return name_; }
+  /// The grants as the users file lists them.
+  const std::vector<Grant>& grants() const { return grants_; }
 
  private:
   std::string name_;

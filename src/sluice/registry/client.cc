@@ -146,10 +146,17 @@ Client::~Client() = default;
 
 Result<HttpReply> Client::Call(std::string_view method, std::string_view path,
                                std::string_view body) {
+  return Call(method, path, body, {});
+}
+
+Result<HttpReply> Client::Call(std::string_view method, std::string_view path,
+                               std::string_view body,
+                               const std::vector<std::pair<std::string, std::string>>& extra) {
   const std::string full = impl_->base_path + std::string(path);
   const char* type = "application/vnd.schemaregistry.v1+json";
   httplib::Headers headers = {
       {"Accept", "application/vnd.schemaregistry.v1+json, application/json"}};
+  for (const auto& [name, value] : extra) headers.emplace(name, value);
   auto send = [&]() -> httplib::Result {
     if (method == "POST") {
       return impl_->http->Post(full.c_str(), headers, body.data(), body.size(), type);

@@ -5,6 +5,8 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "sluice/base/result.h"
 
@@ -31,6 +33,10 @@ class Client {
   /// (no connection, TLS error, timeout) is an error; any HTTP status is a reply.
   Result<HttpReply> Call(std::string_view method, std::string_view path,
                          std::string_view body = {});
+  /// Same, with further request headers (e.g. a caller's `Authorization`, passed through by a
+  /// proxy); they are sent as given, after the client's own.
+  Result<HttpReply> Call(std::string_view method, std::string_view path, std::string_view body,
+                         const std::vector<std::pair<std::string, std::string>>& headers);
 
   /// The message of a Confluent error body, or the body itself.
   static std::string ErrorMessage(const HttpReply& reply);

@@ -1,5 +1,7 @@
 #include "sluice/registry/server.h"
 
+#include <openssl/rand.h>
+
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -7,6 +9,7 @@
 #include <map>
 #include <mutex>
 
+#include "sluice/base/strings.h"
 #include "sluice/registry/http_server.h"
 
 namespace sluice::registry {
@@ -42,7 +45,70 @@ std::string LabelValue(std::string_view s) {
   return out;
 }
 
+bool IsMutating(std::string_view method) {
+  return method == "POST" || method == "PUT" || method == "DELETE" || method == "PATCH";
+}
+
+// Whether two ASCII strings are equal ignoring case (host names are).
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    char x = a[i], y = b[i];
+    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
+    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
+    if (x != y) return false;
+  }
+  return true;
+}
+
+// Compares in time independent of where the strings differ, so the token cannot be guessed
+// byte by byte from answer times.
+bool SameToken(std::string_view a, std::string_view b) {
+  if (a.size() != b.size() || a.empty()) return false;
+  unsigned char diff = 0;
+  for (size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
+  return diff == 0;
+}
+
 }  // namespace
+
+std::string NewCsrfToken() {
+  unsigned char bytes[16];
+  if (RAND_bytes(bytes, sizeof bytes) != 1) {
+    // Without OpenSSL's generator, fall back to the clock and the address space: still unknown
+    // to a page on another origin, which is all the token has to be.
+    const uint64_t a =
+        static_cast<uint64_t>(std::chrono::high_resolution_clock::now().time_since_epoch().count());
+    const uint64_t b = reinterpret_cast<uintptr_t>(&bytes) * 0x9E3779B97F4A7C15ull;
+    for (int i = 0; i < 8; ++i) {
+      bytes[i] = static_cast<unsigned char>(a >> (8 * i));
+      bytes[8 + i] = static_cast<unsigned char>(b >> (8 * i));
+    }
+  }
+  static const char* kHex = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : bytes) {
+    out += kHex[c >> 4];
+    out += kHex[c & 15];
+  }
+  return out;
+}
+
+bool CsrfCheck(const HttpRequest& request, std::string_view token, bool tls) {
+  if (!IsMutating(request.method)) return true;
+  const std::string* origin = request.Header("Origin");
+  const bool from_browser = origin || request.Header("Sec-Fetch-Site") || request.Header("Cookie");
+  if (!from_browser) return true;
+  const std::string* sent = request.Header("X-Sluice-CSRF");
+  if (!sent || !SameToken(*sent, token)) return false;
+  if (origin) {
+    const std::string* host = request.Header("Host");
+    if (!host || host->empty()) return false;
+    const std::string own = std::string(tls ? "https://" : "http://") + *host;
+    if (!EqualsIgnoreCase(*origin, own)) return false;
+  }
+  return true;
+}
 
 class Server::Impl {
  public:
@@ -50,6 +116,7 @@ class Server::Impl {
       : registry_(std::move(registry)), users_(std::move(users)), options_(std::move(options)) {}
 
   Status Setup() {
+    if (options_.csrf_token.empty()) options_.csrf_token = NewCsrfToken();
     HttpServerOptions o;
     o.host = options_.host;
     o.port = options_.port;
@@ -88,10 +155,27 @@ class Server::Impl {
                 {{"WWW-Authenticate", "Basic realm=\"sluice schema registry\""}}};
       }
     }
+    // Before anything can change: a page on another origin must not be able to make a
+    // logged-in browser register or delete (its basic-auth credentials are sent along).
+    if (!CsrfCheck(req, options_.csrf_token, !options_.tls_cert.empty())) {
+      Record("csrf", 403, start);
+      return {403, kContentType, ErrorBody(40301, "CSRF check failed"), {}};
+    }
+    if (options_.handler) {
+      std::optional<HttpResponse> answer = options_.handler(req, user);
+      if (answer) {
+        Record("ui", answer->status, start);
+        return std::move(*answer);
+      }
+    }
     if (req.method == "GET" && IsMetricsPath(req.target)) {
       HttpResponse metrics{200, "text/plain; version=0.0.4", MetricsText(), {}};
       Record("GET /metrics", 200, start);
       return metrics;
+    }
+    if (!registry_) {
+      Record("unmatched", 404, start);
+      return {404, kContentType, ErrorBody(404, "HTTP 404 Not Found"), {}};
     }
     Response r = registry_->Handle({req.method, req.target, req.body}, user);
     Record(r.route, r.status, start);
@@ -139,6 +223,7 @@ class Server::Impl {
                "\n";
       }
     }
+    if (!registry_) return out;
     auto counts = registry_->CountObjects();
     out += "# HELP sluice_registry_subjects Subjects with at least one live version.\n";
     out += "# TYPE sluice_registry_subjects gauge\n";
@@ -182,5 +267,6 @@ int Server::port() const { return impl_->http_->port(); }
 Status Server::Run() { return impl_->http_->Run(); }
 void Server::Stop() { impl_->http_->Stop(); }
 std::string Server::MetricsText() { return impl_->MetricsText(); }
+const std::string& Server::csrf_token() const { return impl_->options_.csrf_token; }
 
 }  // namespace sluice::registry

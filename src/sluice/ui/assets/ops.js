@@ -36,19 +36,25 @@ const SERIES = [
   ['quarantined', 'quarantined', 's-quarantined'],
 ];
 
-/** Records in / written / rescued / quarantined per batch, over time, as an inline SVG. */
+/**
+ * Records in / written / rescued / quarantined per batch over time, as an inline SVG: two panels
+ * with their own scales, so a handful of quarantined records is not flattened by thousands in.
+ */
 export function batchChart(batches) {
-  const W = 720;
-  const H = 220;
-  const pad = {l: 48, r: 12, t: 12, b: 36};
+  const W = 960;
+  const H = 300;
+  const L = 56;
+  const R = 16;
+  const panels = [
+    {keys: SERIES.slice(0, 2), top: 12, bottom: 168},
+    {keys: SERIES.slice(2), top: 196, bottom: 270},
+  ];
   const times = batches.map((b) => Number(b.startedMs));
   const useTime = times.every(Number.isFinite) && new Set(times).size > 1;
   const xs = useTime ? times : batches.map((_, i) => i);
   const xmin = Math.min(...xs);
   const xmax = Math.max(...xs);
-  const ymax = Math.max(1, ...batches.flatMap((b) => SERIES.map(([k]) => Number(b[k]) || 0)));
-  const x = (v) => (xmax === xmin ? pad.l + (W - pad.l - pad.r) / 2 : pad.l + ((v - xmin) / (xmax - xmin)) * (W - pad.l - pad.r));
-  const y = (v) => H - pad.b - (v / ymax) * (H - pad.t - pad.b);
+  const x = (v) => (xmax === xmin ? L + (W - L - R) / 2 : L + ((v - xmin) / (xmax - xmin)) * (W - L - R));
   const r1 = (n) => Math.round(n * 10) / 10;
 
   const svg = s('svg', {
@@ -59,31 +65,31 @@ export function batchChart(batches) {
     class: 'chart',
   });
   svg.append(s('title', null, 'Records per batch'));
-  // Grid lines and the y scale.
-  for (const frac of [0, 0.5, 1]) {
-    const v = Math.round(ymax * frac);
-    svg.append(
-      s('line', {x1: pad.l, x2: W - pad.r, y1: r1(y(v)), y2: r1(y(v)), class: 'grid'}),
-      s('text', {x: pad.l - 6, y: r1(y(v)) + 4, 'text-anchor': 'end', class: 'axis'}, fmtNum(v)),
-    );
+  for (const panel of panels) {
+    const ymax = Math.max(1, ...batches.flatMap((b) => panel.keys.map(([k]) => Number(b[k]) || 0)));
+    const y = (v) => panel.bottom - (v / ymax) * (panel.bottom - panel.top);
+    for (const v of [...new Set([0, Math.round(ymax / 2), ymax])]) {
+      svg.append(
+        s('line', {x1: L, x2: W - R, y1: r1(y(v)), y2: r1(y(v)), class: 'grid'}),
+        s('text', {x: L - 6, y: r1(y(v)) + 4, 'text-anchor': 'end', class: 'axis'}, fmtNum(v)),
+      );
+    }
+    for (const [key, name, cls] of panel.keys) {
+      const pts = batches.map((b, i) => [r1(x(xs[i])), r1(y(Number(b[key]) || 0))]);
+      svg.append(s('polyline', {points: pts.map((p) => p.join(',')).join(' '), class: ['line', cls], fill: 'none'}));
+      const g = s('g', {class: cls});
+      pts.forEach(([px, py], i) => {
+        g.append(
+          s('circle', {cx: px, cy: py, r: 3.5, class: 'dot'}, s('title', null, `batch ${batches[i].batch}: ${fmtNum(batches[i][key] ?? 0)} ${name}`)),
+        );
+      });
+      svg.append(g);
+    }
   }
   const label = (v, i) => (useTime ? fmtTime(v).slice(5, 16) : `batch ${batches[i]?.batch ?? i}`);
-  const first = 0;
   const last = batches.length - 1;
-  svg.append(s('text', {x: pad.l, y: H - 10, class: 'axis'}, label(xs[first], first)));
-  if (last > first) svg.append(s('text', {x: W - pad.r, y: H - 10, 'text-anchor': 'end', class: 'axis'}, label(xs[last], last)));
-
-  for (const [key, name, cls] of SERIES) {
-    const pts = batches.map((b, i) => [r1(x(xs[i])), r1(y(Number(b[key]) || 0))]);
-    svg.append(s('polyline', {points: pts.map((p) => p.join(',')).join(' '), class: ['line', cls], fill: 'none'}));
-    const g = s('g', {class: cls});
-    pts.forEach(([px, py], i) => {
-      g.append(
-        s('circle', {cx: px, cy: py, r: 3, class: 'dot'}, s('title', null, `batch ${batches[i].batch}: ${fmtNum(batches[i][key] ?? 0)} ${name}`)),
-      );
-    });
-    svg.append(g);
-  }
+  svg.append(s('text', {x: L, y: H - 8, class: 'axis'}, label(xs[0], 0)));
+  if (last > 0) svg.append(s('text', {x: W - R, y: H - 8, 'text-anchor': 'end', class: 'axis'}, label(xs[last], last)));
   const legend = h(
     'ul',
     {class: 'legend chart-legend'},

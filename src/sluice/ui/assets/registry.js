@@ -284,9 +284,27 @@ function comparePicker(subject, versions, from, to) {
   return form;
 }
 
+/** Schema ids, each filled in with the subject versions that hold it once the registry says. */
 function idList(ids) {
   if (!ids?.length) return 'none';
-  return ids.map((id, n) => [n ? ', ' : '', h('code', null, `id ${id}`)]);
+  return h(
+    'ul',
+    {class: 'refs'},
+    ids.map((id) => {
+      const item = h('li', {data: {id}}, h('code', null, `id ${id}`));
+      get(`/schemas/ids/${enc(id)}/versions`).then(
+        (list) => {
+          if (!Array.isArray(list) || !list.length) return;
+          item.append(
+            ': ',
+            ...list.flatMap((sv, n) => [n ? ', ' : '', link(versionHref(sv.subject, sv.version), `${sv.subject} v${sv.version}`)]),
+          );
+        },
+        () => {},
+      );
+      return item;
+    }),
+  );
 }
 
 function referenceList(refs) {
@@ -314,7 +332,7 @@ export async function subjectPage(ctx) {
       ? get(`/ui/api/subjects/${enc(subject)}/versions/latest/tree`).catch(() => null)
       : Promise.resolve(null),
   ]);
-  const mode = verdicts?.mode ?? config?.compatibilityLevel ?? null;
+  const mode = config?.compatibilityLevel ?? verdicts?.mode ?? null;
   const writable = canWrite(sess, subject);
   const admin = canAdmin(sess, subject);
   const byVersion = new Map((verdicts?.versions ?? []).map((v) => [v.version, v]));
@@ -462,14 +480,24 @@ export async function versionPage(ctx) {
   ]);
   const v = tree.version;
   const sorted = [...versions].sort((x, y) => y - x);
+  let top = null;
+  try {
+    top = JSON.parse(tree.schema);
+  } catch {
+    // Not JSON (or not an object): there is no schema-level name or doc to show.
+  }
+  const topDoc = top && typeof top === 'object' ? top.doc ?? top.description ?? null : null;
+  const topName = top && typeof top === 'object' ? top.name ?? top.title ?? null : null;
   const prev = sorted.find((x) => x < v);
   const next = [...sorted].reverse().find((x) => x > v);
   return [
     crumbs(['/ui/', 'Home'], ['/ui/subjects', 'Subjects'], [subjectHref(subject), subject], [null, `v${v}`]),
     h('h1', null, `${subject} `, h('span', {class: 'muted'}, `v${v}`)),
+    typeof topDoc === 'string' ? h('p', {class: 'schema-doc'}, topDoc) : null,
     h(
       'dl',
       {class: 'kv'},
+      typeof topName === 'string' ? [h('dt', null, 'Name'), h('dd', null, top.namespace ? `${top.namespace}.${topName}` : topName)] : null,
       h('dt', null, 'Id'),
       h('dd', {id: 'schema-id'}, String(tree.id)),
       h('dt', null, 'Type'),

@@ -1,0 +1,1 @@
+#include "sluice/ui/api_internal.h"
