@@ -203,8 +203,8 @@ Result<std::vector<OutboxEntry>> Outbox::List(int limit) {
   SLUICE_ASSIGN_OR_RETURN(
       auto rows,
       impl_->db.Query("SELECT id, source, old_fp, new_fp, target_spec, kind, state, attempts, "
-                      "created_ms, next_attempt_ms, delivered_ms, last_error, subject, message_id "
-                      "FROM deliveries ORDER BY id DESC LIMIT ?",
+                      "created_ms, next_attempt_ms, delivered_ms, last_error, subject, message_id, "
+                      "content_type, body FROM deliveries ORDER BY id DESC LIMIT ?",
                       {int64_t{limit}}));
   std::vector<OutboxEntry> out;
   for (const Row& r : rows) {
@@ -221,6 +221,8 @@ Result<std::vector<OutboxEntry>> Outbox::List(int limit) {
     e.delivered_ms = e.state == DeliveryState::kDelivered ? ToInt(r[10]) : 0;
     e.last_error = r[11].value_or("");
     e.subject = r[12].value_or("").empty() ? r[13].value_or("") : *r[12];
+    e.content_type = r[14].value_or("");
+    e.body = r[15].value_or("");
     out.push_back(std::move(e));
   }
   return out;

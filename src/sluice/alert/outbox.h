@@ -49,6 +49,8 @@ struct OutboxEntry {
   int64_t delivered_ms = 0;     // delivered only
   std::string last_error;       // SendResult::detail of the last failed try
   std::string subject;          // the message's subject, or its id
+  std::string content_type;     // the stored message's
+  std::string body;             // the stored message: a webhook's or file's drift report JSON
 };
 
 struct DeliveryPolicy {

@@ -307,4 +307,36 @@ Result<std::vector<std::string>> Checkpoint::RecentReports(size_t n) {
   return out;
 }
 
+Result<CheckpointSummary> ReadCheckpoint(const std::string& dir, size_t max_reports) {
+  const std::string path = dir + "/checkpoint.db";
+  SLUICE_ASSIGN_OR_RETURN(bool exists, LocalFileSystem()->Exists(path));
+  if (!exists) return Fail(ErrorCode::kNotFound, "no ingest checkpoint at " + dir);
+  sqlite3* raw = nullptr;
+  // Read-only and lock-free: the ingest that owns the checkpoint keeps writing (WAL lets a
+  // reader see the last commit while it does).
+  if (sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+    std::string message = raw ? sqlite3_errmsg(raw) : "out of memory";
+    sqlite3_close(raw);
+    return IoError("cannot open the checkpoint " + path + ": " + message);
+  }
+  Checkpoint::Db db(raw);
+  sqlite3_busy_timeout(raw, 5000);
+  CheckpointSummary out;
+  auto meta = db.Query("SELECT key, value FROM meta");
+  if (!meta.has_value()) return Fail(meta.error().WithContext(path));
+  for (const Row& r : *meta) {
+    const std::string key = r[0].value_or("");
+    if (key == "kind") out.identity.kind = r[1].value_or("");
+    if (key == "source") out.identity.source = r[1].value_or("");
+    if (key == "table") out.identity.table = r[1].value_or("");
+  }
+  auto rows = db.Query(
+      "SELECT report FROM (SELECT id, report FROM batches WHERE state = 'done' AND report != '' "
+      "ORDER BY id DESC LIMIT ?) ORDER BY id",
+      {static_cast<int64_t>(max_reports)});
+  if (!rows.has_value()) return Fail(rows.error().WithContext(path));
+  for (const Row& r : *rows) out.reports.push_back(r[0].value_or(""));
+  return out;
+}
+
 }  // namespace sluice::ingest

@@ -79,6 +79,18 @@ struct CheckpointIdentity {
   std::string table;
 };
 
+/// What a checkpoint holds, as a report (the web UI) reads it while an ingest may be running.
+struct CheckpointSummary {
+  CheckpointIdentity identity;
+  /// The last finished batches' reports (JSON objects, docs/ingest.md), newest last.
+  std::vector<std::string> reports;
+};
+
+/// Read `dir`/checkpoint.db read-only, without its lock: the identity and the reports of the
+/// last `max_reports` finished batches (a finished batch keeps its report). kNotFound when
+/// there is no checkpoint database there; kIoError naming the file when it cannot be read.
+Result<CheckpointSummary> ReadCheckpoint(const std::string& dir, size_t max_reports);
+
 class Checkpoint {
  public:
   /// Open `dir`/checkpoint.db, creating the folder and the database when absent (`created()`
