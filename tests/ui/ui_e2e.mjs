@@ -73,7 +73,10 @@ async function apiOk(method, urlPath, opts) {
 
 /// A new tab logged in as `user`, its console, errors, CSP violations and dialogs recorded.
 async function openPage(user = 'ana', { width = 1280, height = 800, dark = false, mobile = false } = {}) {
-  const page = await browser.newPage();
+  // A context of its own: Chromium caches basic auth per origin, so two users in one context
+  // would both send the first one's credentials.
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
   await page.setViewport({ width, height, isMobile: mobile, hasTouch: mobile, deviceScaleFactor: 1 });
   await page.emulateMediaFeatures([
     { name: 'prefers-color-scheme', value: dark ? 'dark' : 'light' },
@@ -97,6 +100,10 @@ async function openPage(user = 'ana', { width = 1280, height = 800, dark = false
     await d.dismiss();
   });
   return page;
+}
+
+async function close(page) {
+  await page.browserContext().close();
 }
 
 async function go(page, route, selector) {
@@ -216,7 +223,7 @@ test('home links every section', async () => {
     assert.ok(links.some((h) => h && h.startsWith(section)), `nav has no link to ${section}: ${links}`);
   }
   await shot(page, 'ui-home.png');
-  await page.close();
+  await close(page);
 });
 
 test('subjects list shows every subject and the search box filters it', async () => {
@@ -234,7 +241,7 @@ test('subjects list shows every subject and the search box filters it', async ()
   const shown = await page.$$eval('.subject-row', (rows) =>
     rows.filter((r) => r.offsetParent !== null).map((r) => r.dataset.subject));
   assert.deepEqual(shown, [SUBJECT]);
-  await page.close();
+  await close(page);
 });
 
 test('side-by-side diff shows movies_watched[].movie_id as a type change int -> string', async () => {
@@ -246,7 +253,7 @@ test('side-by-side diff shows movies_watched[].movie_id as a type change int -> 
   assert.doesNotMatch(row.left, /string/i);
   assert.match(row.right, /\bstring\b/i);
   await shot(page, 'ui-diff.png');
-  await page.close();
+  await close(page);
 });
 
 test('side-by-side diff shows movies_watched[].rating as added and equal fields as unchanged', async () => {
@@ -258,7 +265,7 @@ test('side-by-side diff shows movies_watched[].rating as added and equal fields 
   assert.doesNotMatch(rating.left ?? '', /float/i);
   assert.equal((await diffRow(page, 'user_id')).kind, 'unchanged');
   assert.equal((await diffRow(page, 'movies_watched[].title')).kind, 'unchanged');
-  await page.close();
+  await close(page);
 });
 
 test("the diff's verdict is the REST API's", async () => {
@@ -276,7 +283,7 @@ test("the diff's verdict is the REST API's", async () => {
   // The verdict names the broken path (movie_id) so a reader knows where to look.
   const text = await page.$eval('body', (b) => b.innerText);
   assert.match(text, /TYPE_MISMATCH|movie_id/);
-  await page.close();
+  await close(page);
 });
 
 test("the subject page shows each version's verdict, and changing the mode there changes the API's", async () => {
@@ -292,6 +299,9 @@ test("the subject page shows each version's verdict, and changing the mode there
     assert.equal(row.compatible, String(v.compatible), `version ${v.version}`);
   }
   assert.equal(rows.find((r) => r.version === 2).compatible, 'false');
+  // ana is an admin: the write actions a read-only user must not see are there for her.
+  assert.equal(await absentOrHidden(page, '#action-delete'), false, '#action-delete is missing');
+  assert.equal(await absentOrHidden(page, '#mode-save'), false, '#mode-save is missing');
   await shot(page, 'ui-subject.png');
 
   await page.waitForSelector('#mode-select', WAIT);
@@ -302,7 +312,7 @@ test("the subject page shows each version's verdict, and changing the mode there
   await go(page, `/ui/subjects/${enc(SUBJECT)}`, '#mode-select');
   assert.equal(await page.$eval('#mode-select', (s) => s.value), 'FULL');
   await apiOk('PUT', `/config/${enc(SUBJECT)}`, { body: { compatibility: 'BACKWARD' } });
-  await page.close();
+  await close(page);
 });
 
 test('a schema whose doc is HTML renders as text on its version page', async () => {
@@ -326,7 +336,7 @@ test('a schema whose doc is HTML renders as text on its version page', async () 
   const raw = await page.$eval('#raw-schema', (el) => el.textContent);
   assert.ok(raw.includes('onerror=alert(1)'));
   assert.equal(dialogs.length, before, `a dialog fired: ${dialogs.slice(before)}`);
-  await page.close();
+  await close(page);
 });
 
 test('the version page shows the schema as a tree with types', async () => {
@@ -337,7 +347,7 @@ test('the version page shows the schema as a tree with types', async () => {
     assert.ok(text.includes(word), `${word} is not in the tree`);
   }
   await shot(page, 'ui-version-tree.png');
-  await page.close();
+  await close(page);
 });
 
 test("the test page's verdict for a pasted schema is the compatibility endpoint's", async () => {
@@ -358,7 +368,7 @@ test("the test page's verdict for a pasted schema is the compatibility endpoint'
   assert.equal(shown, String(rest.is_compatible));
   assert.equal(await absentOrHidden(page, '#test-register'), false, 'ana may register');
   await shot(page, 'ui-test.png');
-  await page.close();
+  await close(page);
 });
 
 test('a read-only user sees no write actions', async () => {
@@ -369,7 +379,7 @@ test('a read-only user sees no write actions', async () => {
   }
   await go(page, `/ui/subjects/${enc(SUBJECT)}/test`, '#test-schema');
   assert.ok(await absentOrHidden(page, '#test-register'), '#test-register is shown to rob');
-  await page.close();
+  await close(page);
 });
 
 test('a read-only user that tries anyway gets 403 and nothing changes', async () => {
@@ -390,7 +400,7 @@ test('a read-only user that tries anyway gets 403 and nothing changes', async ()
   assert.deepEqual(statuses, [403, 403]);
   assert.equal((await apiOk('GET', `/config/${enc(SUBJECT)}`)).compatibilityLevel, 'BACKWARD');
   assert.deepEqual(await apiOk('GET', `/subjects/${enc(SUBJECT)}/versions`), [1, 2]);
-  await page.close();
+  await close(page);
 });
 
 test('a mutating request from the page without the CSRF token gets 403', async () => {
@@ -421,7 +431,7 @@ test('a mutating request from the page without the CSRF token gets 403', async (
   assert.equal(ok, 200);
   assert.equal(await pollConfig(SUBJECT, 'FORWARD'), 'FORWARD');
   await apiOk('PUT', `/config/${enc(SUBJECT)}`, { body: { compatibility: 'BACKWARD' } });
-  await page.close();
+  await close(page);
 });
 
 test("the table's history shows seed 000's mergeSchema commit adding loyalty_tier", async () => {
@@ -437,7 +447,7 @@ test("the table's history shows seed 000's mergeSchema commit adding loyalty_tie
   }));
   assert.deepEqual(row, { kind: 'field_added', commit: '2' });
   await shot(page, 'ui-table-history.png');
-  await page.close();
+  await close(page);
 });
 
 test("a table version's page shows that version's schema", async () => {
@@ -446,7 +456,7 @@ test("a table version's page shows that version's schema", async () => {
   const text = await page.$eval('.schema-tree', (t) => t.textContent);
   assert.ok(text.includes('email'));
   assert.ok(!text.includes('loyalty_tier'), 'version 1 has no loyalty_tier yet');
-  await page.close();
+  await close(page);
 });
 
 test('the ingest page charts the batches and lists the quarantined sample', async () => {
@@ -460,7 +470,7 @@ test('the ingest page charts the batches and lists the quarantined sample', asyn
   const sample = await page.$eval('.quarantine-sample', (el) => el.textContent);
   assert.match(sample, /orders-002\.json/);
   await shot(page, 'ui-ingest.png');
-  await page.close();
+  await close(page);
 });
 
 test('the alerts page lists every alert of every outbox with its delivery state', async () => {
@@ -473,7 +483,7 @@ test('the alerts page lists every alert of every outbox with its delivery state'
   assert.equal(states.length, alerts.length);
   for (const s of states) assert.match(s, /^(pending|delivered|failed)$/);
   await shot(page, 'ui-alerts.png');
-  await page.close();
+  await close(page);
 });
 
 test('dark theme follows the system setting', async () => {
@@ -489,8 +499,8 @@ test('dark theme follows the system setting', async () => {
   const [l, d] = [await luminance(light), await luminance(dark)];
   assert.ok(d < 100 && l > 150, `body background luminance light ${l}, dark ${d}`);
   await shot(dark, 'ui-diff-dark.png');
-  await light.close();
-  await dark.close();
+  await close(light);
+  await close(dark);
 });
 
 test('the diff is readable at phone width without sideways scrolling of the page', async () => {
@@ -501,7 +511,7 @@ test('the diff is readable at phone width without sideways scrolling of the page
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 391, `the page is ${width}px wide at a 390px viewport`);
   await shot(page, 'ui-diff-phone.png');
-  await page.close();
+  await close(page);
 });
 
 test('the keyboard reaches the navigation and follows a link', async () => {
@@ -522,7 +532,7 @@ test('the keyboard reaches the navigation and follows a link', async () => {
     page.waitForFunction((p) => location.pathname === p, WAIT, reached),
     page.keyboard.press('Enter'),
   ]);
-  await page.close();
+  await close(page);
 });
 
 test('no page logged a console error, threw, or broke the CSP', () => {
