@@ -82,12 +82,22 @@ def main():
         print("skipped: tests/ui/node_modules is missing (scripts/install-deps runs npm ci)")
         return SKIP
 
-    folder = tempfile.mkdtemp(prefix="sluice_ui_")
+    shots = args.screenshots
+    if not shots and os.environ.get("UPDATE_SCREENSHOTS") == "1":
+        shots = os.path.join(ROOT, "docs", "images")
+    # The pages show the lake's paths: the screenshots of the docs show a short, stable one.
+    stable = "/tmp/sluice-demo"
+    marker = os.path.join(stable, ".made-by-run_ui_e2e")
+    if shots and os.path.exists(marker):
+        shutil.rmtree(stable)
+    if shots and not os.path.exists(stable):
+        folder = stable
+        os.mkdir(folder)
+        open(marker, "w").close()
+    else:
+        folder = tempfile.mkdtemp(prefix="sluice_ui_")
     server = None
     try:
-        shots = args.screenshots
-        if not shots and os.environ.get("UPDATE_SCREENSHOTS") == "1":
-            shots = os.path.join(ROOT, "docs", "images")
         if not shots:
             shots = os.path.join(folder, "screenshots")
         os.makedirs(shots, exist_ok=True)

@@ -113,9 +113,13 @@ async function go(page, route, selector) {
   return res;
 }
 
-async function shot(page, name) {
+/// A screenshot of the viewport (or the whole page), optionally scrolled so `at` is near the top.
+async function shot(page, name, { fullPage = false, at = null } = {}) {
   if (!SHOTS) return;
-  await page.screenshot({ path: path.join(SHOTS, name), type: 'png' });
+  if (at) {
+    await page.$eval(at, (el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 90));
+  }
+  await page.screenshot({ path: path.join(SHOTS, name), type: 'png', fullPage });
 }
 
 /// Whether `selector` is absent or takes no space on the page (hidden, display:none, ...).
@@ -252,7 +256,7 @@ test('side-by-side diff shows movies_watched[].movie_id as a type change int -> 
   assert.match(row.left, /\bint(32)?\b/i);
   assert.doesNotMatch(row.left, /string/i);
   assert.match(row.right, /\bstring\b/i);
-  await shot(page, 'ui-diff.png');
+  await shot(page, 'ui-diff.png', { fullPage: true });
   await close(page);
 });
 
@@ -498,7 +502,7 @@ test('dark theme follows the system setting', async () => {
   await diffRow(dark, 'movies_watched[].movie_id');
   const [l, d] = [await luminance(light), await luminance(dark)];
   assert.ok(d < 100 && l > 150, `body background luminance light ${l}, dark ${d}`);
-  await shot(dark, 'ui-diff-dark.png');
+  await shot(dark, 'ui-diff-dark.png', { at: '#side-by-side' });
   await close(light);
   await close(dark);
 });
@@ -510,7 +514,22 @@ test('the diff is readable at phone width without sideways scrolling of the page
   assert.equal(row.kind, 'type_changed');
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 391, `the page is ${width}px wide at a 390px viewport`);
-  await shot(page, 'ui-diff-phone.png');
+  await shot(page, 'ui-diff-phone.png', { at: '#side-by-side' });
+  await close(page);
+});
+
+test('at phone width both sides of a changed row are on screen without scrolling sideways', async () => {
+  const page = await openPage('ana', { width: 390, height: 844, mobile: true });
+  await go(page, `/ui/subjects/${enc(SUBJECT)}/versions/1/diff/2`, '#side-by-side');
+  const sel = '#side-by-side .diff-row[data-path="movies_watched[].movie_id"]';
+  await page.waitForSelector(sel, WAIT);
+  const boxes = await page.$eval(sel, (row) => ['.left', '.right'].map((c) => {
+    const b = row.querySelector(c).getBoundingClientRect();
+    return { cell: c, left: Math.round(b.left), right: Math.round(b.right) };
+  }));
+  for (const b of boxes) {
+    assert.ok(b.left >= 0 && b.right <= 390, `${b.cell} spans ${b.left}..${b.right}px of 390`);
+  }
   await close(page);
 });
 
