@@ -97,6 +97,7 @@ def main():
     else:
         folder = tempfile.mkdtemp(prefix="sluice_ui_")
     server = None
+    failed = True
     try:
         if not shots:
             shots = os.path.join(folder, "screenshots")
@@ -120,14 +121,17 @@ def main():
                    SLUICE_CHROMIUM=CHROMIUM)
         r = subprocess.run([node, "--test", "--test-reporter=spec", "--test-concurrency=1",
                             os.path.join(HERE, "ui_e2e.mjs")], cwd=HERE, env=env, timeout=540)
-        if r.returncode != 0:
+        failed = r.returncode != 0
+        if failed:
             print("--- server log ---\n" + server.read_log()[-4000:])
         print(f"screenshots in {shots}")
-        return 0 if r.returncode == 0 else 1
+        return 1 if failed else 0
     finally:
         if server:
             server.close()
-        shutil.rmtree(folder, ignore_errors=True)
+        # A failed run keeps its lake and screenshots to look at.
+        if not failed or shots != os.path.join(folder, "screenshots"):
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 if __name__ == "__main__":
