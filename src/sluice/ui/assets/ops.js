@@ -113,7 +113,17 @@ function batchRow(b) {
     h('td', {class: 'num'}, fmtNum(b.rescued)),
     h('td', {class: ['num', b.quarantined ? 'bad' : null]}, fmtNum(b.quarantined)),
     h('td', {class: 'num'}, b.tableVersion ?? '—'),
-    h('td', null, [cols(b.addedColumns) && `added ${cols(b.addedColumns)}`, cols(b.widenedColumns) && `widened ${cols(b.widenedColumns)}`].filter(Boolean).join('; ')),
+    h(
+      'td',
+      null,
+      [
+        b.schemaVersion !== undefined && b.schemaVersion !== null ? `v${b.schemaVersion}` : '',
+        cols(b.addedColumns) && `added ${cols(b.addedColumns)}`,
+        cols(b.widenedColumns) && `widened ${cols(b.widenedColumns)}`,
+      ]
+        .filter(Boolean)
+        .join(' · '),
+    ),
   );
 }
 
@@ -165,7 +175,7 @@ export async function ingestPage(ctx) {
       'Batches',
       bs.length
         ? table(
-            ['Batch', 'Status', 'Started', 'Took', 'Files', 'In', 'Written', 'Rescued', 'Quarantined', 'Table version', 'Schema'],
+            ['Batch', 'Status', 'Started', 'Took', 'Files', 'In', 'Written', 'Rescued', 'Quarantined', 'Table version', 'Schema version'],
             [...bs].reverse().map(batchRow),
             {id: 'batches'},
           )
@@ -233,7 +243,12 @@ export async function alertsPage(ctx) {
             h('td', {class: 'path-cell'}, r?.source ?? a.source ?? '', r?.sourceKind ? h('div', {class: 'muted'}, r.sourceKind) : null),
             h('td', null, r ? badge(r.verdict, `v-${r.verdict}`) : '—', r?.rulesDetail ? h('div', {class: 'muted'}, r.rulesDetail) : null),
             h('td', {class: 'wide'}, changesDetails(r)),
-            h('td', {class: 'path-cell'}, a.target ?? '', a.kind ? h('div', {class: 'muted'}, a.kind) : null),
+            h(
+              'td',
+              {class: 'path-cell'},
+              a.target ?? '',
+              a.kind || a.outbox ? h('div', {class: 'muted'}, [a.kind, a.outbox ? `outbox ${a.outbox}` : null].filter(Boolean).join(' · ')) : null,
+            ),
             h('td', null, badge(a.state, `st-${a.state}`), a.deliveredAt ? h('div', {class: 'muted'}, fmtTime(a.deliveredAt)) : null),
             h('td', {class: 'num'}, fmtNum(a.attempts)),
             h('td', {class: 'err-cell'}, a.lastError ?? ''),

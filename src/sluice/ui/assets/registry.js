@@ -549,12 +549,7 @@ export async function diffPage(ctx) {
   const verdict = h(
     'section',
     {id: 'diff-verdict', class: ['verdict-box', compatible ? 'ok' : 'bad'], data: {compatible: String(compatible)}, 'aria-live': 'polite'},
-    h(
-      'h2',
-      null,
-      verdictBadge(compatible),
-      ` v${right.version} under ${compat.mode ?? diff.mode ?? '?'}`,
-    ),
+    h('h2', null, 'Compatibility verdict: ', verdictBadge(compatible), ` v${right.version} under ${compat.mode ?? diff.mode ?? '?'}`),
     h(
       'p',
       {class: 'muted'},
@@ -600,11 +595,19 @@ export async function diffPage(ctx) {
       link(versionHref(subject, left.version), `view v${left.version}`),
       link(versionHref(subject, right.version), `view v${right.version}`),
     ),
-    verdict,
+    h(
+      'p',
+      {class: 'verdict-line'},
+      verdictBadge(compatible),
+      ` v${right.version} under ${compat.mode ?? diff.mode ?? '?'}`,
+      problems.length
+        ? ` · ${problems.length} incompatibilit${problems.length === 1 ? 'y' : 'ies'}${problems.some((p) => p.path) ? ` at ${[...new Set(problems.map((p) => p.path).filter(Boolean))].join(', ')}` : ''} · `
+        : ' · ',
+      link('#diff-verdict', 'details below'),
+    ),
     section(
       'Side by side',
-      h('p', {class: 'summary', id: 'diff-summary'}, summaryText(diff.diff?.summary)),
-      diffLegend(),
+      h('div', {class: 'summary-bar'}, h('p', {class: 'summary', id: 'diff-summary'}, summaryText(diff.diff?.summary)), diffLegend()),
       diffTable(rows, {
         id: 'side-by-side',
         leftLabel: `v${left.version} (id ${left.id})`,
@@ -624,6 +627,7 @@ export async function diffPage(ctx) {
           )
         : null,
     ),
+    verdict,
   ];
 }
 
@@ -633,11 +637,13 @@ export async function diffPage(ctx) {
 export async function testPage(ctx) {
   const subject = ctx.params[0];
   setTitle(`Test · ${subject}`);
-  const [sess, latest, types] = await Promise.all([
+  // Ask for the latest version only when the subject exists: an expected 404 is still noise.
+  const [sess, names, types] = await Promise.all([
     session(),
-    get(`${api(subject)}/versions/latest`).catch(() => null),
+    get('/subjects').catch(() => []),
     get('/schemas/types').catch(() => ['AVRO', 'JSON']),
   ]);
+  const latest = names.includes(subject) ? await get(`${api(subject)}/versions/latest`).catch(() => null) : null;
   const writable = canWrite(sess, subject);
   const area = h('textarea', {
     id: 'test-schema',

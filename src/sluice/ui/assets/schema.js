@@ -7,10 +7,17 @@ function nullTag(nullable) {
   return h('span', {class: ['null-tag', nullable ? 'nullable' : 'required']}, nullable ? 'nullable' : 'not null');
 }
 
+/** A type word; a long nested type (its children are listed anyway) is cut, whole in the title. */
+export function typeSpan(node) {
+  const full = String(node.type ?? '');
+  const long = node.kind && node.kind !== 'primitive' && full.length > 32;
+  return h('span', {class: 'f-type', title: long ? full : null}, long ? `${full.slice(0, 30)}…` : full);
+}
+
 function nodeLine(node) {
   const line = [
     h('span', {class: 'f-name'}, node.name ?? ''),
-    h('span', {class: 'f-type'}, node.type ?? ''),
+    typeSpan(node),
     nullTag(node.nullable),
   ];
   if (node.default !== undefined) {
@@ -184,7 +191,7 @@ function depthOf(path) {
 
 function sideCell(node, changes, side) {
   if (node) {
-    return [h('span', {class: 'f-type'}, node.type ?? ''), ' ', nullTag(node.nullable)];
+    return [typeSpan(node), ' ', nullTag(node.nullable)];
   }
   // No tree: show the type-like words of the changes (from on the left, to on the right).
   const words = changes.map((c) => (side === 'left' ? c.from : c.to)).filter((w) => w !== null && w !== undefined);
