@@ -121,9 +121,7 @@ int RunServe(const ServeOptions& o) {
     uo->csrf_token = so.csrf_token;
     uo->registry = ui::LocalRegistry(reg.get());  // the server owns the registry and outlives
     web = std::make_shared<ui::Ui>(std::move(*uo));
-    so.handler = [web](registry::HttpRequest& req, const registry::UserPolicy* user) {
-      return web->Handle(req, user);
-    };
+    ui::Install(web, so);
   }
   auto server = registry::Server::Create(std::move(reg), std::move(users), so);
   if (!server.has_value()) return ReportError(server.error());

@@ -65,9 +65,7 @@ int RunUi(const UiCommandOptions& o) {
     uo->forward_registry = true;
   }
   auto web = std::make_shared<ui::Ui>(std::move(*uo));
-  so.handler = [web](registry::HttpRequest& req, const registry::UserPolicy* user) {
-    return web->Handle(req, user);
-  };
+  ui::Install(web, so);
   std::unique_ptr<registry::Users> users;
   if (!o.auth.empty()) {
     auto u = registry::Users::Load(*LocalFileSystem(), o.auth);

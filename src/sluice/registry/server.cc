@@ -135,9 +135,14 @@ class Server::Impl {
     auto error_answer = [](int status, std::string_view message) {
       return HttpResponse{status, kContentType, ErrorBody(status, message), {}};
     };
-    SLUICE_ASSIGN_OR_RETURN(
-        http_, HttpServer::Create(
-                   std::move(o), [this](HttpRequest& req) { return Serve(req); }, error_answer));
+    SLUICE_ASSIGN_OR_RETURN(http_, HttpServer::Create(
+                                       std::move(o),
+                                       [this](HttpRequest& req) {
+                                         HttpResponse r = Serve(req);
+                                         if (options_.finish) options_.finish(req, r);
+                                         return r;
+                                       },
+                                       error_answer));
     return Ok();
   }
 

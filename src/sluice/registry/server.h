@@ -37,6 +37,9 @@ struct ServerOptions {
   /// the CSRF check, before the REST API: a response answers the request, nullopt passes it
   /// on. Called on handler threads, several at once; must not throw.
   std::function<std::optional<HttpResponse>(HttpRequest& request, const UserPolicy* user)> handler;
+  /// A last look at every answer the server gives, its own refusals (401, 403) included, e.g.
+  /// to add the UI's security headers on its paths. Same threading rules as `handler`.
+  std::function<void(const HttpRequest& request, HttpResponse& response)> finish;
   /// The token a browser's mutating request must carry in `X-Sluice-CSRF` (see CsrfCheck);
   /// empty: the server makes a random one (Server::csrf_token).
   std::string csrf_token;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "sluice/alert/notifier.h"
 #include "sluice/alert/outbox.h"
 #include "sluice/base/json.h"
 #include "sluice/base/json_writer.h"
@@ -36,10 +37,16 @@ HttpResponse AlertList(const UiOptions& options, const ApiRequest& request) {
   std::vector<Listed> all;
   std::vector<std::string> errors;
   for (const NamedPath& o : options.alerts) {
-    // Opening creates a missing database: an outbox not there yet has no alerts.
-    auto exists = options.fs->Exists(o.path);
-    if (!exists.has_value() || !*exists) continue;
-    auto outbox = alert::Outbox::Open(o.path);
+    // A folder stands for the outbox a command run there keeps. Opening creates a missing
+    // database: an outbox not there yet has no alerts, and is left alone.
+    std::string path = o.path;
+    auto info = options.fs->Stat(path);
+    if (info.has_value() && info->kind == FileKind::kDirectory) {
+      path += std::string("/") + alert::kOutboxFileName;
+      info = options.fs->Stat(path);
+    }
+    if (!info.has_value() || info->kind != FileKind::kFile) continue;
+    auto outbox = alert::Outbox::Open(path);
     if (!outbox.has_value()) {
       errors.push_back(o.name + ": " + outbox.error().message());
       continue;

@@ -23,10 +23,18 @@ constexpr std::string_view kCsp =
 // Every /ui answer, whatever it is: the page runs only its own files, is never framed, and
 // leaks no URL to other sites.
 void AddSecurityHeaders(HttpResponse& r) {
+  for (const auto& [k, v] : r.headers) {
+    if (k == "Content-Security-Policy") return;  // added already
+  }
   r.headers.emplace_back("Content-Security-Policy", std::string(kCsp));
   r.headers.emplace_back("X-Content-Type-Options", "nosniff");
   r.headers.emplace_back("Referrer-Policy", "no-referrer");
   r.headers.emplace_back("X-Frame-Options", "DENY");
+}
+
+bool IsUiPath(std::string_view target) {
+  std::string_view path = target.substr(0, target.find('?'));
+  return path == "/ui" || path.starts_with("/ui/");
 }
 
 bool HasHeader(const HttpResponse& r, std::string_view name) {
@@ -101,7 +109,7 @@ class Ui::Impl {
     const size_t q = target.find('?');
     std::string_view path = target.substr(0, q);
     std::string_view query = q == std::string_view::npos ? "" : target.substr(q + 1);
-    if (path != "/ui" && !path.starts_with("/ui/")) {
+    if (!IsUiPath(path)) {
       if (options_.forward_registry && options_.registry) return Forward(request, user);
       return std::nullopt;
     }
@@ -192,6 +200,19 @@ Ui::~Ui() = default;
 
 std::optional<HttpResponse> Ui::Handle(HttpRequest& request, const registry::UserPolicy* user) {
   return impl_->Handle(request, user);
+}
+
+void Ui::Finish(const HttpRequest& request, HttpResponse& response) const {
+  if (IsUiPath(request.target)) AddSecurityHeaders(response);
+}
+
+void Install(std::shared_ptr<Ui> ui, registry::ServerOptions& options) {
+  options.handler = [ui](HttpRequest& request, const registry::UserPolicy* user) {
+    return ui->Handle(request, user);
+  };
+  options.finish = [ui](const HttpRequest& request, HttpResponse& response) {
+    ui->Finish(request, response);
+  };
 }
 
 }  // namespace sluice::ui

@@ -16,6 +16,7 @@
 #include "sluice/registry/client.h"
 #include "sluice/registry/http_server.h"
 #include "sluice/registry/registry.h"
+#include "sluice/registry/server.h"
 
 namespace sluice::ui {
 
@@ -74,10 +75,18 @@ class Ui {
   std::optional<registry::HttpResponse> Handle(registry::HttpRequest& request,
                                                const registry::UserPolicy* user);
 
+  /// The hook for registry::ServerOptions::finish: the security headers on every `/ui/`
+  /// answer the server gives itself (a 401 for missing credentials, a 403 from the CSRF
+  /// check), as on the UI's own.
+  void Finish(const registry::HttpRequest& request, registry::HttpResponse& response) const;
+
   class Impl;
 
  private:
   std::unique_ptr<Impl> impl_;
 };
+
+/// Set `options`' handler and finish hooks to `ui` (kept alive by them).
+void Install(std::shared_ptr<Ui> ui, registry::ServerOptions& options);
 
 }  // namespace sluice::ui

@@ -108,9 +108,7 @@ class UiServerTest : public ::testing::Test {
     token_ = so.csrf_token;
     ui_ = std::make_shared<Ui>(std::move(ui));
     auto web = ui_;
-    so.handler = [web](registry::HttpRequest& req, const registry::UserPolicy* user) {
-      return web->Handle(req, user);
-    };
+    Install(web, so);
     auto server = registry::Server::Create(std::move(reg), std::move(users), so);
     ASSERT_TRUE(server.has_value()) << server.error().message();
     server_ = std::move(*server);
@@ -260,6 +258,12 @@ TEST_F(UiServerTest, BrowserWritesNeedTheTokenAndTheServersOwnOrigin) {
   ASSERT_TRUE(refused);
   EXPECT_EQ(refused->status, 403);
   EXPECT_EQ(refused->body, R"({"error_code":40301,"message":"CSRF check failed"})");
+  // A refused write to a /ui path carries the UI's headers too.
+  auto ui_post =
+      client_->Post("/ui/api/session", {{"Origin", "http://evil.example"}}, "", "text/plain");
+  ASSERT_TRUE(ui_post);
+  EXPECT_EQ(ui_post->status, 403);
+  EXPECT_EQ(ui_post->get_header_value("Content-Security-Policy"), kCsp);
   // Any one browser header makes it a browser request.
   EXPECT_EQ(Post(path, body, {{"Sec-Fetch-Site", "same-origin"}}), 403);
   EXPECT_EQ(Post(path, body, {{"Cookie", "a=b"}}), 403);
@@ -335,7 +339,12 @@ TEST_F(UiAuthTest, EveryUiRequestNeedsCredentials) {
     ASSERT_TRUE(r) << path;
     EXPECT_EQ(r->status, 401) << path;
     EXPECT_NE(r->get_header_value("WWW-Authenticate").find("Basic"), std::string::npos) << path;
+    EXPECT_EQ(r->get_header_value("Content-Security-Policy"), kCsp) << path;
+    EXPECT_EQ(r->get_header_value("X-Frame-Options"), "DENY") << path;
   }
+  // The REST API's refusals stay as they were.
+  EXPECT_EQ(Get("/subjects")->status, 401);
+  EXPECT_EQ(Get("/subjects")->get_header_value("Content-Security-Policy"), "");
   client_->set_basic_auth("rita", "wrong");
   EXPECT_EQ(Get("/ui/")->status, 401);
 }
@@ -518,7 +527,10 @@ class UiDataTest : public UiServerTest {
     UiOptions ui;
     ui.tables = {{"users", table_}};
     ui.ingest = {{"orders", (dir_ / "ckpt").string()}};
-    ui.alerts = {{"main", (dir_ / "alerts.db").string()}, {"gone", (dir_ / "none.db").string()}};
+    ui.alerts = {{"main", (dir_ / "alerts.db").string()},
+                 {"gone", (dir_ / "none.db").string()},
+                 {"folder", (dir_ / "empty-folder").string()}};
+    stdfs::create_directories(dir_ / "empty-folder");
     StartServer("", std::move(ui));
   }
 
@@ -664,6 +676,8 @@ TEST_F(UiDataTest, AlertsFromEveryOutboxWithTheWebhookReport) {
   EXPECT_TRUE(slack->Find("report")->is_null());
   // The missing outbox was not created by looking at it.
   EXPECT_FALSE(stdfs::exists(dir_ / "none.db"));
+  EXPECT_FALSE(stdfs::exists(dir_ / "empty-folder" / ".sluice-alerts.db"));
+  EXPECT_TRUE(a.Find("errors")->items().empty());
 }
 
 // ---- sluice ui: no registry of its own, or one elsewhere ----
@@ -703,9 +717,7 @@ TEST_F(UiServerTest, ForwardsTheRestApiToARegistryElsewhere) {
   ui.registry = RemoteRegistry(std::shared_ptr<registry::Client>(std::move(*client)));
   ui.forward_registry = true;
   auto web = std::make_shared<Ui>(std::move(ui));
-  so.handler = [web](registry::HttpRequest& req, const registry::UserPolicy* user) {
-    return web->Handle(req, user);
-  };
+  Install(web, so);
   auto front = registry::Server::Create(nullptr, nullptr, so);
   ASSERT_TRUE(front.has_value());
   ASSERT_TRUE((*front)->Bind().has_value());
