@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -67,6 +68,45 @@ def lake(sluice, folder):
     return table, ckpt, sink
 
 
+class StandaloneUi:
+    """`sluice ui --registry URL`: the UI alone, forwarding the registry's REST paths."""
+
+    def __init__(self, proc, url, log):
+        self.proc, self.url, self.log = proc, url, log
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+
+
+def start_ui(sluice, folder, registry_url, table):
+    port_file = os.path.join(folder, "ui-port")
+    log = open(os.path.join(folder, "ui-log"), "ab")
+    proc = subprocess.Popen(
+        [sluice, "ui", "--listen", "127.0.0.1:0", "--port-file", port_file,
+         "--registry", registry_url, "--auth", os.path.join(folder, "users.json"),
+         "--table", "users=" + table],
+        stdout=log, stderr=log)
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError("sluice ui exited with " + str(proc.returncode))
+        if os.path.exists(port_file):
+            with open(port_file) as f:
+                port = f.read().strip()
+            if port:
+                return StandaloneUi(proc, f"http://127.0.0.1:{port}", log)
+        time.sleep(0.02)
+    proc.kill()
+    raise RuntimeError("sluice ui did not start")
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--sluice", required=True)
@@ -97,6 +137,7 @@ def main():
     else:
         folder = tempfile.mkdtemp(prefix="sluice_ui_")
     server = None
+    standalone = None
     failed = True
     try:
         if not shots:
@@ -113,8 +154,11 @@ def main():
             "--ui-alerts", "ingest=" + os.path.join(ckpt, ".sluice-alerts.db"),
             "--ui-alerts", "registry=" + outbox,
             "--notify", "file:" + sink, "--outbox", outbox).start()
+        # `sluice ui` alone in front of that registry, as the same users.
+        standalone = start_ui(sluice, folder, server.url, table)
         env = dict(os.environ,
                    SLUICE_UI_URL=server.url,
+                   SLUICE_UI_STANDALONE_URL=standalone.url,
                    SLUICE_UI_USERS=json.dumps({k: v[0] for k, v in USERS.items()}),
                    SLUICE_UI_SCREENSHOTS=os.path.abspath(shots),
                    SLUICE_UI_EXAMPLES=os.path.join(ROOT, "examples"),
@@ -127,6 +171,8 @@ def main():
         print(f"screenshots in {shots}")
         return 1 if failed else 0
     finally:
+        if standalone:
+            standalone.stop()
         if server:
             server.close()
         # A failed run keeps its lake and screenshots to look at.

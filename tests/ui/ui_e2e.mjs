@@ -13,6 +13,7 @@ import path from 'node:path';
 import puppeteer from 'puppeteer-core';
 
 const URL_BASE = process.env.SLUICE_UI_URL;
+const STANDALONE = process.env.SLUICE_UI_STANDALONE_URL;
 const USERS = JSON.parse(process.env.SLUICE_UI_USERS || '{}');
 const SHOTS = process.env.SLUICE_UI_SCREENSHOTS;
 const EXAMPLES = process.env.SLUICE_UI_EXAMPLES;
@@ -106,8 +107,8 @@ async function close(page) {
   await page.browserContext().close();
 }
 
-async function go(page, route, selector) {
-  const res = await page.goto(URL_BASE + route, { waitUntil: 'networkidle0', timeout: 30000 });
+async function go(page, route, selector, base = URL_BASE) {
+  const res = await page.goto(base + route, { waitUntil: 'networkidle0', timeout: 30000 });
   assert.equal(res.status(), 200, `GET ${route}`);
   if (selector) await page.waitForSelector(selector, WAIT);
   return res;
@@ -245,6 +246,24 @@ test('subjects list shows every subject and the search box filters it', async ()
   const shown = await page.$$eval('.subject-row', (rows) =>
     rows.filter((r) => r.offsetParent !== null).map((r) => r.dataset.subject));
   assert.deepEqual(shown, [SUBJECT]);
+  // The type filter: JSON leaves the JSON Schema subject alone.
+  await page.$eval('#subject-search', (el) => {
+    el.value = '';
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await page.$eval('#filter-type', (el) => {
+    const sel = el.tagName === 'SELECT' ? el : el.querySelector('select');
+    sel.value = 'JSON';
+    sel.dispatchEvent(new Event('change', { bubbles: true }));
+  });
+  await page.waitForFunction(
+    (want) => {
+      const rows = [...document.querySelectorAll('.subject-row')].filter((r) => r.offsetParent !== null);
+      return rows.length === 1 && rows[0].dataset.subject === want;
+    },
+    WAIT,
+    JSON_SUBJECT,
+  );
   await close(page);
 });
 
@@ -438,6 +457,35 @@ test('a mutating request from the page without the CSRF token gets 403', async (
   await close(page);
 });
 
+test('a schema dropped on the test page is tested and registered from there', async () => {
+  const evil = JSON.parse((await apiOk('GET', `/subjects/${enc(XSS_SUBJECT)}/versions/1`)).schema);
+  evil.fields.push({ name: 'note', type: ['null', 'string'], default: null });
+  const text = JSON.stringify(evil, null, 2);
+  const page = await openPage('ana');
+  await go(page, `/ui/subjects/${enc(XSS_SUBJECT)}/test`, '#test-schema');
+  await page.$eval('#test-schema', (area, t) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([t], 'evil_v2.avsc', { type: 'application/json' }));
+    const target = area.closest('.dropzone') ?? area;
+    target.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    target.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, text);
+  await page.waitForFunction((t) => document.querySelector('#test-schema').value === t, WAIT, text);
+  await page.click('#test-run');
+  await page.waitForSelector('#test-result[data-compatible]', WAIT);
+  assert.equal(await page.$eval('#test-result', (el) => el.dataset.compatible), 'true');
+  await page.click('#test-register');
+  for (let i = 0; i < 50; i++) {
+    const r = await api('GET', `/subjects/${enc(XSS_SUBJECT)}/versions`);
+    if (r.json?.length === 2) break;
+    await new Promise((f) => setTimeout(f, 100));
+  }
+  assert.deepEqual(await apiOk('GET', `/subjects/${enc(XSS_SUBJECT)}/versions`), [1, 2]);
+  const stored = JSON.parse((await apiOk('GET', `/subjects/${enc(XSS_SUBJECT)}/versions/2`)).schema);
+  assert.equal(stored.fields[1].name, 'note');
+  await close(page);
+});
+
 test("the table's history shows seed 000's mergeSchema commit adding loyalty_tier", async () => {
   const page = await openPage('ana');
   await go(page, '/ui/tables/users', '.commit');
@@ -552,6 +600,32 @@ test('the keyboard reaches the navigation and follows a link', async () => {
     page.keyboard.press('Enter'),
   ]);
   await close(page);
+});
+
+test('`sluice ui --registry` serves the same diff and table pages, forwarding the registry with the caller\'s credentials', async () => {
+  assert.ok(STANDALONE, 'SLUICE_UI_STANDALONE_URL is not set');
+  const page = await openPage('ana');
+  await go(page, `/ui/subjects/${enc(SUBJECT)}/versions/1/diff/2`, '#side-by-side', STANDALONE);
+  assert.equal((await diffRow(page, 'movies_watched[].movie_id')).kind, 'type_changed');
+  assert.equal(await page.$eval('#diff-verdict', (el) => el.dataset.compatible), 'false');
+  await go(page, '/ui/tables/users', '.commit .diff-row[data-path="loyalty_tier"]', STANDALONE);
+  await close(page);
+
+  const rob = await openPage('rob');
+  await go(rob, `/ui/subjects/${enc(SUBJECT)}`, '.version-row', STANDALONE);
+  assert.ok(await absentOrHidden(rob, '#mode-save'), '#mode-save is shown to rob');
+  expectedFailures.add(`/config/${enc(SUBJECT)}`);
+  const status = await rob.evaluate(async (subject, type) => {
+    const token = (await (await fetch('/ui/api/session')).json()).csrfToken;
+    const r = await fetch(`/config/${encodeURIComponent(subject)}`, { method: 'PUT',
+      headers: { 'Content-Type': type, 'X-Sluice-CSRF': token },
+      body: JSON.stringify({ compatibility: 'NONE' }) });
+    return r.status;
+  }, SUBJECT, REGISTRY_TYPE);
+  expectedFailures.clear();
+  assert.equal(status, 403);
+  assert.equal((await apiOk('GET', `/config/${enc(SUBJECT)}`)).compatibilityLevel, 'BACKWARD');
+  await close(rob);
 });
 
 test('no page logged a console error, threw, or broke the CSP', () => {
