@@ -486,6 +486,48 @@ test('a schema dropped on the test page is tested and registered from there', as
   await close(page);
 });
 
+test('a version is soft deleted, then hard deleted, from its subject page', async () => {
+  const page = await openPage('ana');
+  await go(page, `/ui/subjects/${enc(XSS_SUBJECT)}`, '.version-row[data-version="2"]');
+  // The confirm panel is the page's own (no browser dialog); its ids follow the version's.
+  await page.click('#action-delete-v2');
+  await page.click('#action-delete-v2-confirm');
+  for (let i = 0; i < 50; i++) {
+    if ((await api('GET', `/subjects/${enc(XSS_SUBJECT)}/versions`)).json?.length === 1) break;
+    await new Promise((f) => setTimeout(f, 100));
+  }
+  assert.deepEqual(await apiOk('GET', `/subjects/${enc(XSS_SUBJECT)}/versions`), [1]);
+  assert.equal((await api('GET', `/subjects/${enc(XSS_SUBJECT)}/versions/2?deleted=true`)).status, 200);
+
+  await go(page, `/ui/subjects/${enc(XSS_SUBJECT)}`, '.version-row[data-version="1"]');
+  await page.click('#action-delete-v1');
+  await page.click('#action-delete-v1-permanent');
+  expectedFailures.add(`/subjects/${enc(XSS_SUBJECT)}/versions/1`);
+  await page.click('#action-delete-v1-confirm');
+  // A hard delete needs a soft delete first: the registry refuses it, and the page says so.
+  await page.waitForSelector('.confirm:not([hidden]) .status.bad', WAIT);
+  expectedFailures.clear();
+  assert.deepEqual(await apiOk('GET', `/subjects/${enc(XSS_SUBJECT)}/versions`), [1]);
+  await close(page);
+});
+
+test('a subject whose name is HTML is listed and opened as text', async () => {
+  const name = '<img src=x onerror=alert(3)>';
+  await apiOk('POST', `/subjects/${enc(name)}/versions`, { body: { schema: '"string"' } });
+  const page = await openPage('ana');
+  await go(page, '/ui/subjects', `.subject-row[data-subject="${name}"]`);
+  const check = () => page.evaluate((n) => ({
+    visible: document.body.innerText.includes(n),
+    imgs: [...document.querySelectorAll('img')].filter((i) => i.getAttribute('src') === 'x').length,
+  }), name);
+  assert.deepEqual(await check(), { visible: true, imgs: 0 });
+  await go(page, `/ui/subjects/${enc(name)}`, '.version-row');
+  assert.deepEqual(await check(), { visible: true, imgs: 0 });
+  await apiOk('DELETE', `/subjects/${enc(name)}`);
+  await apiOk('DELETE', `/subjects/${enc(name)}?permanent=true`);
+  await close(page);
+});
+
 test("the table's history shows seed 000's mergeSchema commit adding loyalty_tier", async () => {
   const page = await openPage('ana');
   await go(page, '/ui/tables/users', '.commit');
