@@ -126,15 +126,15 @@ def main():
     if not shots and os.environ.get("UPDATE_SCREENSHOTS") == "1":
         shots = os.path.join(ROOT, "docs", "images")
     # The pages show the lake's paths: the screenshots of the docs show a short, stable one.
-    stable = "/tmp/sluice-demo"
-    marker = os.path.join(stable, ".made-by-run_ui_e2e")
-    if shots and os.path.exists(marker):
-        shutil.rmtree(stable)
-    if shots and not os.path.exists(stable):
-        folder = stable
-        os.mkdir(folder)
-        open(marker, "w").close()
-    else:
+    # (Only when that folder is free: another run may be using it.)
+    folder = None
+    if shots:
+        try:
+            os.mkdir("/tmp/sluice-demo")
+            folder = "/tmp/sluice-demo"
+        except FileExistsError:
+            pass
+    if folder is None:
         folder = tempfile.mkdtemp(prefix="sluice_ui_")
     server = None
     standalone = None
