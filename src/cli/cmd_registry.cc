@@ -117,6 +117,12 @@ int RunServe(const ServeOptions& o) {
   if (o.ui || ui_flags_given) {
     auto uo = UiOptionsFromFlags(o.ui_flags);
     if (!uo.has_value()) return ReportError(uo.error());
+    // The registry's own alerts (--notify) show without being named again.
+    if (!o.notify.targets.empty() && uo->alerts.empty()) {
+      const std::string outbox = o.notify.outbox.empty() ? alert::kOutboxFileName : o.notify.outbox;
+      auto named = UiOptionsFromFlags(UiFlags{{}, {}, {"registry=" + outbox}});
+      if (named.has_value()) uo->alerts = std::move(named->alerts);
+    }
     so.csrf_token = registry::NewCsrfToken();
     uo->csrf_token = so.csrf_token;
     uo->registry = ui::LocalRegistry(reg.get());  // the server owns the registry and outlives

@@ -512,6 +512,26 @@ TEST_F(UiServerTest, HostileNamesAndDocsComeBackAsJsonText) {
   GetJson("/ui/api/ingest/nope/quarantine", 404);
 }
 
+TEST_F(UiServerTest, ATreeNamesItsReferencesAndReferrers) {
+  StartServer();
+  Register("address", R"({"type":"record","name":"Address","namespace":"x","fields":[)"
+                      R"({"name":"city","type":"string"}]})");
+  const std::string person =
+      R"({"schema":"{\"type\":\"record\",\"name\":\"Person\",\"namespace\":\"x\",)"
+      R"(\"fields\":[{\"name\":\"home\",\"type\":\"x.Address\"}]}",)"
+      R"("references":[{"name":"x.Address","subject":"address","version":1}]})";
+  auto r = client_->Post("/subjects/person/versions", person, kRegistryType);
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200) << r->body;
+  JsonValue address = GetJson("/ui/api/subjects/address/versions/1/tree");
+  ASSERT_EQ(address.Find("referrers")->size(), 1u);
+  EXPECT_EQ(address.Find("referrers")->items()[0].number_text(), "2");
+  JsonValue p = GetJson("/ui/api/subjects/person/versions/1/tree");
+  ASSERT_EQ(p.Find("references")->size(), 1u);
+  EXPECT_EQ(p.Find("references")->items()[0].Find("subject")->as_string(), "address");
+  EXPECT_TRUE(p.Find("fields")->is_array());
+}
+
 // ---- tables, ingest, alerts ----
 
 class UiDataTest : public UiServerTest {

@@ -180,7 +180,14 @@ async function homePage() {
     safe(get('/ui/api/alerts')),
   ]);
   const listOf = (items, href) =>
-    items.length ? h('ul', {class: 'plain'}, items.slice(0, 8).map((x) => h('li', null, link(href(x), x.name ?? x)))) : null;
+    items.length
+      ? h(
+          'ul',
+          {class: 'plain'},
+          items.slice(0, 8).map((x) => h('li', null, link(href(x), x.name ?? x))),
+          items.length > 8 ? h('li', {class: 'muted'}, `and ${items.length - 8} more`) : null,
+        )
+      : null;
   const cards = [];
   if (subjects) {
     cards.push(

@@ -52,6 +52,10 @@ function selectOf(id, label, options, value, extra = {}) {
 
 export async function subjectsPage(ctx) {
   setTitle('Subjects');
+  const sess = await session().catch(() => null);
+  if (sess && sess.registry === false) {
+    return [h('h1', null, 'Subjects'), empty('This server serves no schema registry: start it with sluice registry serve --ui, or sluice ui --registry URL.')];
+  }
   const names = await get('/subjects');
   const info = new Map(names.map((n) => [n, {type: null, mode: null, version: null, id: null}]));
   const loadInfo = (name) =>
@@ -634,6 +638,26 @@ export async function diffPage(ctx) {
 // ---------------------------------------------------------------------------------------------
 // /ui/subjects/{s}/test
 
+const isProblem = (m) => typeof m !== 'string' || !/^\{(oldSchema|oldSchemaVersion|validateFields|compatibility)\b/.test(m);
+
+/** One message of the compatibility endpoint; Confluent's "{errorType:'...', ...}" shape is split up. */
+function messageItem(m, schemaText) {
+  const text = typeof m === 'string' ? m : JSON.stringify(m);
+  const parts = /^\{errorType:'(.*?)', description:'(.*)', additionalInfo:'(.*?)'\}$/s.exec(text);
+  if (!parts) return h('li', {class: 'problem-item'}, text);
+  const [, kind, description, location] = parts;
+  const path = locationToPath(schemaText, location);
+  return h(
+    'li',
+    {class: 'problem-item', data: {path: path ?? undefined}},
+    h('code', {class: 'p-kind'}, kind),
+    ' ',
+    path ? h('strong', {class: 'p-path'}, path) : null,
+    location ? h('span', {class: 'p-loc'}, ` at ${location}`) : null,
+    h('div', {class: 'p-msg'}, description),
+  );
+}
+
 export async function testPage(ctx) {
   const subject = ctx.params[0];
   setTitle(`Test · ${subject}`);
@@ -647,7 +671,7 @@ export async function testPage(ctx) {
   const writable = canWrite(sess, subject);
   const area = h('textarea', {
     id: 'test-schema',
-    rows: '18',
+    rows: '14',
     spellcheck: 'false',
     placeholder: 'Paste a schema here, or drop a file',
     'aria-describedby': 'test-help',
@@ -673,9 +697,20 @@ export async function testPage(ctx) {
       result.classList.add(ok ? 'ok' : 'bad');
       const messages = res?.messages ?? [];
       result.replaceChildren(
+        ...[
         h('p', null, verdictBadge(ok), ok ? ' with the latest version' : ' with the latest version — do not register it as is'),
-        h('ul', {class: 'messages'}, messages.map((m) => h('li', null, typeof m === 'string' ? m : JSON.stringify(m)))),
+        h('ul', {class: 'messages problems'}, messages.filter((m) => isProblem(m)).map((m) => messageItem(m, area.value))),
+        messages.some((m) => !isProblem(m))
+          ? h(
+              'details',
+              {class: 'more'},
+              h('summary', null, 'More from the registry'),
+              h('ul', {class: 'messages'}, messages.filter((m) => !isProblem(m)).map((m) => messageItem(m, area.value))),
+            )
+          : null,
+        ].filter(Boolean),
       );
+      result.scrollIntoView({block: 'nearest'});
     } catch (err) {
       result.dataset.compatible = 'false';
       result.dataset.error = String(err.status ?? '');
@@ -696,9 +731,11 @@ export async function testPage(ctx) {
       regResult.replaceChildren(
         h('p', null, `Registered: schema id ${res?.id}. `, link(subjectHref(subject), `See ${subject}'s versions`)),
       );
+      regResult.scrollIntoView({block: 'nearest'});
     } catch (err) {
       regResult.classList.add('bad');
       regResult.replaceChildren(errorBox(err, 'Not registered:'));
+      regResult.scrollIntoView({block: 'nearest'});
     } finally {
       register.disabled = false;
     }

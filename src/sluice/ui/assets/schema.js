@@ -58,7 +58,8 @@ export function schemaTree(fields) {
     h('button', {type: 'button', class: 'small', on: {click: () => setAll(true)}}, 'Expand all'),
     h('button', {type: 'button', class: 'small', on: {click: () => setAll(false)}}, 'Collapse all'),
   );
-  return h('div', {class: 'tree-wrap'}, fields?.length ? tools : null, list);
+  const nested = (fields ?? []).some((f) => f.children?.length);
+  return h('div', {class: 'tree-wrap'}, nested ? tools : null, list);
 }
 
 /** Every node in pre-order with its depth. */
@@ -236,9 +237,10 @@ export function diffTable(rows, {id, leftLabel = 'Old', rightLabel = 'New', prob
       h('td', {class: 'change'}, changeCell(r.changes)),
     );
   });
+  // Focusable so the keyboard can scroll it sideways on a narrow screen.
   return h(
     'div',
-    {class: 'table-scroll'},
+    {class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': `Field-by-field comparison: ${leftLabel} and ${rightLabel}`},
     h(
       'table',
       {class: 'diff-table', id},
