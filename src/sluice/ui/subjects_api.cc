@@ -6,6 +6,7 @@
 
 #include "sluice/base/json.h"
 #include "sluice/base/json_writer.h"
+#include "sluice/dialects/avro/avro_schema.h"
 #include "sluice/evolution/compatibility.h"
 #include "sluice/evolution/diff.h"
 #include "sluice/registry/client.h"
@@ -44,6 +45,8 @@ struct Version {
   std::string type = "AVRO";
   std::string schema;
   JsonValue references = JsonValue::Array();
+  /// The schema with its references written in (Avro), as the model and the checker read it.
+  std::string standalone;
 };
 
 Version ToVersion(const JsonValue& v) {
@@ -66,6 +69,47 @@ Fetch GetVersion(const UiOptions& options, const ApiRequest& request, const std:
                  std::string_view version) {
   return Get(options, request,
              SubjectPath(subject) + "/versions/" + registry::EncodeSegment(version));
+}
+
+// Appends the texts of the schemas `refs` names to `texts`, each after the ones it references
+// in turn (depth first), as the Avro parser needs them.
+std::optional<HttpResponse> CollectReferences(const UiOptions& options, const ApiRequest& request,
+                                              const JsonValue& refs, int depth,
+                                              std::vector<std::string>& texts) {
+  if (depth > 32) return ApiError(422, 42201, "references nested more than 32 deep");
+  for (const JsonValue& r : refs.items()) {
+    const JsonValue* subject = r.Find("subject");
+    const JsonValue* version = r.Find("version");
+    if (!subject || !subject->is_string() || !version || !version->is_number()) continue;
+    Fetch f = GetVersion(options, request, subject->as_string(), version->number_text());
+    if (f.failure) return f.failure;
+    Version v = ToVersion(*f.json);
+    if (auto failure = CollectReferences(options, request, v.references, depth + 1, texts)) {
+      return failure;
+    }
+    texts.push_back(std::move(v.schema));
+  }
+  return std::nullopt;
+}
+
+// A version with its standalone text: an Avro schema's references are written in, so the tree,
+// the diff and the checker see the whole schema. Where that fails the text stays as stored and
+// the reader of it says why.
+Fetch GetStandalone(const UiOptions& options, const ApiRequest& request, const std::string& subject,
+                    std::string_view version, Version& out) {
+  Fetch f = GetVersion(options, request, subject, version);
+  if (f.failure) return f;
+  out = ToVersion(*f.json);
+  out.standalone = out.schema;
+  if (out.type != "AVRO" || out.references.size() == 0) return f;
+  std::vector<std::string> texts;
+  if (auto failure = CollectReferences(options, request, out.references, 0, texts)) {
+    return {std::nullopt, std::move(failure)};
+  }
+  std::vector<std::string_view> views(texts.begin(), texts.end());
+  auto parsed = dialects::avro::Parse(out.schema, views);
+  if (parsed.has_value()) out.standalone = dialects::avro::WriteJson(*parsed);
+  return f;
 }
 
 // The subject's compatibility mode, its own or the registry's.
@@ -104,12 +148,12 @@ std::optional<HttpResponse> LoadHistory(const UiOptions& options, const ApiReque
   for (const JsonValue& n : list.json->items()) {
     auto number = n.as_int64();
     if (!number) continue;
-    Fetch v = GetVersion(options, request, subject, std::to_string(*number));
+    Version version;
+    Fetch v = GetStandalone(options, request, subject, std::to_string(*number), version);
     if (v.failure) return v.failure;
-    Version version = ToVersion(*v.json);
     evolution::ParsedSchemaPtr parsed;
     if (auto type = CheckerType(version.type); type.has_value()) {
-      auto p = evolution::ParsedSchema::Parse(*type, version.schema);
+      auto p = evolution::ParsedSchema::Parse(*type, version.standalone);
       if (p.has_value()) parsed = std::move(*p);
     }
     out.versions.push_back(std::move(version));
@@ -137,13 +181,37 @@ Result<evolution::CompatibilityReport> Verdict(evolution::CompatibilityMode mode
 
 std::string VersionName(int64_t v) { return "version " + std::to_string(v); }
 
+// The compatibility report (docs/formats/compat-report.md JSON) of `version` against the ones
+// before it: the verdict the registry gave it, or would give it now. nullopt when it cannot be
+// checked.
+std::optional<std::string> CompatibilityJson(evolution::CompatibilityMode mode,
+                                             const History& history, int64_t version) {
+  auto at = std::find_if(history.versions.begin(), history.versions.end(),
+                         [&](const Version& v) { return v.version == version; });
+  if (at == history.versions.end()) return std::nullopt;
+  const size_t index = static_cast<size_t>(at - history.versions.begin());
+  auto verdict = Verdict(mode, history, index);
+  if (!verdict.has_value()) return std::nullopt;
+  // Checked versions index the history as checked, which skips versions of another type.
+  report::CompatContext named;
+  named.candidate = VersionName(version);
+  for (size_t i = 0; i < index; ++i) {
+    if (history.parsed[i] && history.parsed[i]->type() == history.parsed[index]->type()) {
+      named.history.push_back(VersionName(history.versions[i].version));
+    }
+  }
+  auto rendered = report::Render(*verdict, named, report::Format::kJson);
+  if (!rendered.has_value()) return std::nullopt;
+  return std::move(*rendered);
+}
+
 }  // namespace
 
 HttpResponse SubjectTree(const UiOptions& options, const ApiRequest& request) {
   const std::string& subject = request.segments[1];
-  Fetch f = GetVersion(options, request, subject, request.segments[3]);
+  Version v;
+  Fetch f = GetStandalone(options, request, subject, request.segments[3], v);
   if (f.failure) return std::move(*f.failure);
-  Version v = ToVersion(*f.json);
   Fetch referrers =
       Get(options, request,
           SubjectPath(subject) + "/versions/" + std::to_string(v.version) + "/referencedby");
@@ -161,7 +229,7 @@ HttpResponse SubjectTree(const UiOptions& options, const ApiRequest& request) {
   } else {
     w.BeginArray().EndArray();
   }
-  auto model = ReadRegistrySchema(v.type, v.schema);
+  auto model = ReadRegistrySchema(v.type, v.standalone);
   if (model.has_value()) {
     w.Key("fields").Raw(FieldsJson(**model));
   } else {
@@ -180,15 +248,15 @@ HttpResponse SubjectDiff(const UiOptions& options, const ApiRequest& request) {
   if (from_it == request.query.end() || to_it == request.query.end()) {
     return ApiError(422, 42202, "the diff needs from=VERSION and to=VERSION");
   }
-  Fetch a = GetVersion(options, request, subject, from_it->second);
+  Version va;
+  Version vb;
+  Fetch a = GetStandalone(options, request, subject, from_it->second, va);
   if (a.failure) return std::move(*a.failure);
-  Fetch b = GetVersion(options, request, subject, to_it->second);
+  Fetch b = GetStandalone(options, request, subject, to_it->second, vb);
   if (b.failure) return std::move(*b.failure);
-  Version va = ToVersion(*a.json);
-  Version vb = ToVersion(*b.json);
-  auto ma = ReadRegistrySchema(va.type, va.schema);
+  auto ma = ReadRegistrySchema(va.type, va.standalone);
   if (!ma.has_value()) return ApiError(422, 42201, ma.error().message());
-  auto mb = ReadRegistrySchema(vb.type, vb.schema);
+  auto mb = ReadRegistrySchema(vb.type, vb.standalone);
   if (!mb.has_value()) return ApiError(422, 42201, mb.error().message());
   evolution::SchemaDiff diff = evolution::Diff(**ma, **mb);
   auto diff_json =
@@ -210,26 +278,7 @@ HttpResponse SubjectDiff(const UiOptions& options, const ApiRequest& request) {
   w.Key("to").Int(vb.version);
   w.Key("diff").Raw(*diff_json);
   w.Key("compatibility");
-  // B against the versions before it: the verdict the registry gave (or would give) it.
-  auto at = std::find_if(history.versions.begin(), history.versions.end(),
-                         [&](const Version& v) { return v.version == vb.version; });
-  std::optional<std::string> compat_json;
-  if (at != history.versions.end()) {
-    const size_t index = static_cast<size_t>(at - history.versions.begin());
-    auto verdict = Verdict(*mode, history, index);
-    if (verdict.has_value()) {
-      // Checked versions index the history as checked, which skips versions of another type.
-      report::CompatContext named;
-      named.candidate = VersionName(vb.version);
-      for (size_t i = 0; i < index; ++i) {
-        if (history.parsed[i] && history.parsed[i]->type() == history.parsed[index]->type()) {
-          named.history.push_back(VersionName(history.versions[i].version));
-        }
-      }
-      auto rendered = report::Render(*verdict, named, report::Format::kJson);
-      if (rendered.has_value()) compat_json = std::move(*rendered);
-    }
-  }
+  std::optional<std::string> compat_json = CompatibilityJson(*mode, history, vb.version);
   if (compat_json) {
     w.Raw(*compat_json);
   } else {
