@@ -670,6 +670,29 @@ test('`sluice ui --registry` serves the same diff and table pages, forwarding th
   await close(rob);
 });
 
+test('the browser enforces the CSP: an injected inline script and style do not run', async () => {
+  const page = await openPage('ana');
+  await go(page, '/ui/subjects', '.subject-row');
+  const seen = problems.length;
+  const ran = await page.evaluate(async () => {
+    const s = document.createElement('script');
+    s.textContent = 'window.__injected = true;';
+    document.body.append(s);
+    const p = document.createElement('p');
+    p.setAttribute('style', 'color: rgb(1, 2, 3)');
+    p.textContent = 'styled';
+    document.body.append(p);
+    await new Promise((f) => setTimeout(f, 300));
+    return { script: window.__injected === true, style: getComputedStyle(p).color === 'rgb(1, 2, 3)' };
+  });
+  assert.deepEqual(ran, { script: false, style: false });
+  // Both were reported as violations, which is how the last test would see a page's own.
+  const reported = problems.splice(seen);
+  assert.ok(reported.some((m) => /CSP violation: script-src/.test(m)), reported.join('\n'));
+  assert.ok(reported.some((m) => /CSP violation: style-src/.test(m)), reported.join('\n'));
+  await close(page);
+});
+
 test('no page logged a console error, threw, or broke the CSP', () => {
   assert.deepEqual(problems, []);
   assert.deepEqual(dialogs, []);
