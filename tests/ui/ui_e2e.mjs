@@ -1,10 +1,12 @@
 // The web UI in headless Chromium (puppeteer-core, Debian's /usr/bin/chromium), against a
-// `sluice registry serve --ui --auth` that run_ui_e2e.py starts and fills with a lake. Every
-// test reads the page the way a person would (what rows, which colours' kinds, which buttons)
-// and checks it against the REST API's own answer.
+// `sluice registry serve --ui --auth` that run_ui_e2e.py starts and fills with a lake, and a
+// `sluice ui --registry` in front of it. Each test reads a page the way a person would (which
+// rows, of which kind, which buttons) and checks it against the REST API's own answer. The tests
+// run in order and share the registry's state.
 //
-// Environment (set by run_ui_e2e.py): SLUICE_UI_URL, SLUICE_UI_USERS ({"ana": pw, "rob": pw}),
-// SLUICE_UI_SCREENSHOTS (folder), SLUICE_UI_EXAMPLES (examples/), SLUICE_CHROMIUM.
+// Environment (set by run_ui_e2e.py): SLUICE_UI_URL, SLUICE_UI_STANDALONE_URL, SLUICE_UI_USERS
+// ({"ana": pw, "rob": pw}), SLUICE_UI_SCREENSHOTS (folder), SLUICE_UI_EXAMPLES (examples/),
+// SLUICE_CHROMIUM.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -486,7 +488,7 @@ test('a schema dropped on the test page is tested and registered from there', as
   await close(page);
 });
 
-test('a version is soft deleted, then hard deleted, from its subject page', async () => {
+test('a version is soft deleted from its subject page; a hard delete of a live one is refused there', async () => {
   const page = await openPage('ana');
   await go(page, `/ui/subjects/${enc(XSS_SUBJECT)}`, '.version-row[data-version="2"]');
   // The confirm panel is the page's own (no browser dialog); its ids follow the version's.
