@@ -256,7 +256,12 @@ export async function alertsPage(ctx) {
         }),
     );
   };
-  filter.addEventListener('change', render);
+  filter.addEventListener('change', () => {
+    render();
+    if (location.pathname.replace(/\/$/, '') === '/ui/alerts') {
+      history.replaceState(history.state, '', `/ui/alerts${filter.value ? `?state=${encodeURIComponent(filter.value)}` : ''}`);
+    }
+  });
   render();
   const counts = ['pending', 'delivered', 'failed'].map((st) => `${alerts.filter((a) => a.state === st).length} ${st}`).join(', ');
   return [

@@ -478,10 +478,12 @@ function tabs(items) {
 export async function versionPage(ctx) {
   const [subject, version] = ctx.params;
   setTitle(`${subject} v${version}`);
-  const [tree, versions] = await Promise.all([
+  const [tree, versions, verdicts] = await Promise.all([
     get(`/ui/api/subjects/${enc(subject)}/versions/${enc(version)}/tree`),
     get(`${api(subject)}/versions`).catch(() => []),
+    get(`/ui/api/subjects/${enc(subject)}/verdicts`).catch(() => null),
   ]);
+  const verdict = (verdicts?.versions ?? []).find((x) => x.version === tree.version);
   const v = tree.version;
   const sorted = [...versions].sort((x, y) => y - x);
   let top = null;
@@ -498,6 +500,7 @@ export async function versionPage(ctx) {
     crumbs(['/ui/', 'Home'], ['/ui/subjects', 'Subjects'], [subjectHref(subject), subject], [null, `v${v}`]),
     h('h1', null, `${subject} `, h('span', {class: 'muted'}, `v${v}`)),
     typeof topDoc === 'string' ? h('p', {class: 'schema-doc'}, topDoc) : null,
+
     h(
       'dl',
       {class: 'kv'},
@@ -506,19 +509,38 @@ export async function versionPage(ctx) {
       h('dd', {id: 'schema-id'}, String(tree.id)),
       h('dt', null, 'Type'),
       h('dd', null, tree.schemaType ?? 'AVRO'),
+      verdict
+        ? [
+            h('dt', null, 'Verdict'),
+            h(
+              'dd',
+              {class: 'version-verdict'},
+              verdictBadge(verdict.compatible),
+              ` against its predecessors under ${verdicts.mode}`,
+              verdict.incompatibilities?.length
+                ? h(
+                    'details',
+                    null,
+                    h('summary', null, `${verdict.incompatibilities.length} incompatibilit${verdict.incompatibilities.length === 1 ? 'y' : 'ies'}`),
+                    incompatibilityList(verdict.incompatibilities, tree.schema),
+                  )
+                : null,
+            ),
+          ]
+        : null,
       h('dt', null, 'References'),
       h('dd', {id: 'references'}, referenceList(tree.references)),
       h('dt', null, 'Referenced by'),
       h('dd', {id: 'referrers'}, idList(tree.referrers)),
     ),
     h(
-      'p',
-      {class: 'links'},
+      'div',
+      {class: 'toolbar'},
+      sorted.length >= 2 ? comparePicker(subject, sorted, prev ?? sorted[sorted.length - 1], v) : null,
       prev !== undefined ? link(versionHref(subject, prev), `← v${prev}`) : null,
       prev !== undefined ? link(diffHref(subject, prev, v), `diff v${prev} → v${v}`) : null,
       next !== undefined ? link(versionHref(subject, next), `v${next} →`) : null,
     ),
-    sorted.length >= 2 ? comparePicker(subject, sorted, prev ?? sorted[sorted.length - 1], v) : null,
     tabs([
       ['tree', 'Tree', tree.fields?.length ? schemaTree(tree.fields) : empty('No fields.')],
       ['raw', 'Raw', h('pre', {id: 'raw-schema', class: 'raw', tabindex: '0'}, pretty(tree.schema))],

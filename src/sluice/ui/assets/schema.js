@@ -200,8 +200,10 @@ function sideCell(node, changes, side) {
   return words.map((w, n) => [n ? h('br') : null, h('span', {class: 'f-type'}, String(w))]);
 }
 
-function changeCell(changes) {
-  if (!changes.length) return '';
+function changeCell(changes, kind) {
+  if (!changes.length) {
+    return kind && kind !== 'unchanged' ? h('span', {class: ['chg', kindClass(kind)]}, kind.replaceAll('_', ' ')) : '';
+  }
   return changes.map((c) => h(
     'div',
     {class: 'chg-line'},
@@ -234,7 +236,7 @@ export function diffTable(rows, {id, leftLabel = 'Old', rightLabel = 'New', prob
       ),
       h('td', {class: 'left'}, sideCell(r.old, r.changes, 'left')),
       h('td', {class: 'right'}, sideCell(r.neu, r.changes, 'right')),
-      h('td', {class: 'change'}, changeCell(r.changes)),
+      h('td', {class: 'change'}, changeCell(r.changes, r.kind)),
     );
   });
   // Focusable so the keyboard can scroll it sideways on a narrow screen.
@@ -327,4 +329,27 @@ export function locationToPath(schemaText, location) {
     }
   }
   return parts.length ? parts.join('.') : null;
+}
+
+/**
+ * Type and nullability changes between two trees, found here (for table versions, which have no
+ * diff endpoint); additions and removals come from mergeRows itself.
+ */
+export function treeChanges(oldFields, newFields) {
+  const olds = new Map(flatten(oldFields).map((e) => [keyOf(e.path), e.node]));
+  const out = [];
+  for (const {path, node} of flatten(newFields)) {
+    const old = olds.get(keyOf(path));
+    if (!old) continue;
+    if (old.type !== node.type) out.push({path, kind: 'type_changed', from: old.type, to: node.type});
+    if (Boolean(old.nullable) !== Boolean(node.nullable)) {
+      out.push({
+        path,
+        kind: node.nullable ? 'nullability_relaxed' : 'nullability_tightened',
+        from: old.nullable ? 'nullable' : 'not null',
+        to: node.nullable ? 'nullable' : 'not null',
+      });
+    }
+  }
+  return out;
 }

@@ -2,7 +2,7 @@
 // schema (tree, properties, constraints) at any version.
 
 import {h, enc, link, get, fmtTime, fmtNum, table, section, empty, setTitle, badge, errorBox, router} from './lib.js';
-import {schemaTree, rowsFromChanges, diffTable, summaryText} from './schema.js';
+import {schemaTree, rowsFromChanges, diffTable, summaryText, mergeRows, treeChanges, diffLegend} from './schema.js';
 
 const tableHref = (name) => `/ui/tables/${enc(name)}`;
 const tableVersionHref = (name, v) => `${tableHref(name)}/versions/${v}`;
@@ -150,6 +150,25 @@ function schemaSections(schema) {
   ];
 }
 
+const PAGE = 100;
+
+/** The commits newest first, a hundred at a time so a long log stays quick to show. */
+function timeline(name, versions) {
+  const list = h('ol', {class: 'timeline', id: 'timeline'});
+  let shown = 0;
+  const more = h('button', {type: 'button', class: 'small', id: 'timeline-more'});
+  const showMore = () => {
+    const next = versions.slice(shown, shown + PAGE);
+    list.append(...next.map((v) => commitItem(name, v)));
+    shown += next.length;
+    more.hidden = shown >= versions.length;
+    more.textContent = `Show ${Math.min(PAGE, versions.length - shown)} older versions`;
+  };
+  more.addEventListener('click', showMore);
+  showMore();
+  return [list, more];
+}
+
 export async function tablePage(ctx) {
   const name = ctx.params[0];
   setTitle(name, 'Tables');
@@ -173,11 +192,43 @@ export async function tablePage(ctx) {
       {class: 'split'},
       section(
         'History',
-        versions.length ? h('ol', {class: 'timeline', id: 'timeline'}, versions.map((v) => commitItem(name, v))) : empty('No versions.'),
+        versions.length ? timeline(name, versions) : empty('No versions.'),
       ),
       h('div', {class: 'current'}, schema.error ? errorBox(schema.error, 'Schema unavailable:') : schemaSections(schema)),
     ),
   ];
+}
+
+/** Any other version beside this one, aligned by column path (?compare=N keeps it in the URL). */
+async function compareSection(name, schema, versions, other) {
+  const here = schema.version;
+  const choices = versions.filter((v) => String(v) !== String(here));
+  if (!choices.length) return null;
+  const sel = h(
+    'select',
+    {id: 'table-compare'},
+    h('option', {value: ''}, 'choose a version'),
+    choices.map((v) => h('option', {value: String(v)}, `version ${v}`)),
+  );
+  sel.value = other ?? '';
+  sel.addEventListener('change', () =>
+    router.go(`${tableVersionHref(name, here)}${sel.value ? `?compare=${encodeURIComponent(sel.value)}` : ''}`),
+  );
+  const head = h('div', {class: 'inline-form'}, h('label', {for: 'table-compare'}, 'Compare with '), sel);
+  if (!other) return section('Compare', head);
+  let body;
+  try {
+    const that = await get(`/ui/api/tables/${enc(name)}/schema?version=${enc(other)}`);
+    const [older, newer] = Number(that.version) < Number(here) ? [that, schema] : [schema, that];
+    const rows = mergeRows(older.fields, newer.fields, treeChanges(older.fields, newer.fields));
+    body = [
+      diffLegend(),
+      diffTable(rows, {leftLabel: `version ${older.version}`, rightLabel: `version ${newer.version}`}),
+    ];
+  } catch (err) {
+    body = errorBox(err, 'Could not compare:');
+  }
+  return section('Compare', head, body);
 }
 
 export async function tableVersionPage(ctx) {
@@ -196,11 +247,14 @@ export async function tableVersionPage(ctx) {
   );
   picker.value = String(version);
   picker.addEventListener('change', () => router.go(tableVersionHref(name, picker.value)));
+  const compareWith = ctx.query.get('compare');
+  const compare = await compareSection(name, schema, versions, compareWith);
   return [
     crumbs(['/ui/', 'Home'], ['/ui/tables', 'Tables'], [tableHref(name), name], [null, `version ${schema.version ?? version}`]),
     h('h1', null, `${name} `, h('span', {class: 'muted'}, `version ${schema.version ?? version}`)),
     versions.length ? h('div', {class: 'inline-form'}, h('label', {for: 'table-version'}, 'Version '), picker) : null,
     commit ? section('This commit', h('ol', {class: 'timeline'}, commitItem(name, commit))) : null,
+    compare,
     ...schemaSections(schema),
   ];
 }
