@@ -552,6 +552,10 @@ test("a table version's page shows that version's schema", async () => {
   const text = await page.$eval('.schema-tree', (t) => t.textContent);
   assert.ok(text.includes('email'));
   assert.ok(!text.includes('loyalty_tier'), 'version 1 has no loyalty_tier yet');
+  // Any two versions side by side: ?compare=N keeps the other one in the address.
+  await go(page, '/ui/tables/users/versions/2?compare=1', '.diff-row[data-path="loyalty_tier"]');
+  assert.equal(await page.$eval('.diff-row[data-path="loyalty_tier"]', (r) => r.dataset.kind), 'field_added');
+  assert.equal(await page.$eval('.diff-row[data-path="email"]', (r) => r.dataset.kind), 'unchanged');
   await close(page);
 });
 
