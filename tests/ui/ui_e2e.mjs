@@ -290,6 +290,9 @@ test('side-by-side diff shows movies_watched[].rating as added and equal fields 
   assert.doesNotMatch(rating.left ?? '', /float/i);
   assert.equal((await diffRow(page, 'user_id')).kind, 'unchanged');
   assert.equal((await diffRow(page, 'movies_watched[].title')).kind, 'unchanged');
+  // `latest` is a version in a deep link too.
+  await go(page, `/ui/subjects/${enc(SUBJECT)}/versions/1/diff/latest`, '#side-by-side');
+  assert.equal((await diffRow(page, 'movies_watched[].movie_id')).kind, 'type_changed');
   await close(page);
 });
 
@@ -366,7 +369,7 @@ test('a schema whose doc is HTML renders as text on its version page', async () 
 
 test('the version page shows the schema as a tree with types', async () => {
   const page = await openPage('ana');
-  await go(page, `/ui/subjects/${enc(SUBJECT)}/versions/2`, '.schema-tree');
+  await go(page, `/ui/subjects/${enc(SUBJECT)}/versions/latest`, '.schema-tree');
   const text = await page.$eval('.schema-tree', (t) => t.textContent);
   for (const word of ['user_id', 'movies_watched', 'movie_id', 'rating', 'string']) {
     assert.ok(text.includes(word), `${word} is not in the tree`);
