@@ -183,7 +183,8 @@ before(async () => {
   browser = await puppeteer.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--font-render-hinting=none', '--hide-scrollbars', '--lang=en-US'],
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--font-render-hinting=none',
+      '--hide-scrollbars', '--lang=en-US'],
   });
 });
 
