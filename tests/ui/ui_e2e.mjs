@@ -651,6 +651,12 @@ test('the keyboard reaches the navigation and follows a link', async () => {
     page.waitForFunction((p) => location.pathname === p, WAIT, reached),
     page.keyboard.press('Enter'),
   ]);
+  // A version's tabs: the arrow keys move from the tree to the raw schema.
+  await go(page, `/ui/subjects/${enc(SUBJECT)}/versions/2`, '[role="tab"]');
+  assert.ok(await absentOrHidden(page, '#raw-schema'), 'the raw schema shows before its tab');
+  await page.focus('[role="tab"][aria-selected="true"]');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await absentOrHidden(page, '#raw-schema'), false, 'ArrowRight did not open the raw tab');
   await close(page);
 });
 
