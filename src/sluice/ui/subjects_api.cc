@@ -30,7 +30,14 @@ Fetch Get(const UiOptions& options, const ApiRequest& request, const std::string
   if (!options.registry) return {std::nullopt, NotFound("no registry is configured")};
   auto reply = options.registry("GET", target, "", *request.http, request.user);
   if (!reply.has_value()) return {std::nullopt, ApiError(502, 50201, reply.error().message())};
-  if (reply->status != 200) return {std::nullopt, Json(reply->status, std::move(reply->body))};
+  if (reply->status != 200) {
+    HttpResponse r = Json(reply->status, std::move(reply->body));
+    // A registry elsewhere wants credentials this server does not check: let the browser ask.
+    if (r.status == 401) {
+      r.headers.emplace_back("WWW-Authenticate", "Basic realm=\"sluice schema registry\"");
+    }
+    return {std::nullopt, std::move(r)};
+  }
   auto json = ParseJson(reply->body);
   if (!json.has_value()) {
     return {std::nullopt, ApiError(502, 50201, "the registry's answer is not JSON")};

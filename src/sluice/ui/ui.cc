@@ -188,8 +188,14 @@ class Ui::Impl {
     if (!reply.has_value()) {
       return internal::ApiError(502, 50201, reply.error().message());
     }
-    return HttpResponse{
+    HttpResponse r{
         reply->status, "application/vnd.schemaregistry.v1+json", std::move(reply->body), {}};
+    // The registry asked for credentials: so does this server, so that the browser asks the
+    // user and sends them along from then on.
+    if (r.status == 401) {
+      r.headers.emplace_back("WWW-Authenticate", "Basic realm=\"sluice schema registry\"");
+    }
+    return r;
   }
 
   UiOptions options_;

@@ -763,6 +763,44 @@ TEST_F(UiServerTest, ForwardsTheRestApiToARegistryElsewhere) {
   runner.join();
 }
 
+TEST_F(UiAuthTest, AForwardingUiPassesTheCallersCredentials) {
+  auto client = registry::Client::Create({"http://127.0.0.1:" + std::to_string(port_)});
+  ASSERT_TRUE(client.has_value());
+  registry::ServerOptions so;
+  so.port = 0;
+  so.threads = 2;
+  so.csrf_token = registry::NewCsrfToken();
+  UiOptions ui;
+  ui.csrf_token = so.csrf_token;
+  ui.registry = RemoteRegistry(std::shared_ptr<registry::Client>(std::move(*client)));
+  ui.forward_registry = true;
+  Install(std::make_shared<Ui>(std::move(ui)), so);
+  auto front = registry::Server::Create(nullptr, nullptr, so);
+  ASSERT_TRUE(front.has_value());
+  ASSERT_TRUE((*front)->Bind().has_value());
+  std::thread runner([&] { (void)(*front)->Run(); });
+  httplib::Client c("127.0.0.1", (*front)->port());
+  // Without credentials the registry's 401 comes back with a challenge, so the browser asks.
+  auto anonymous = c.Get("/subjects");
+  ASSERT_TRUE(anonymous);
+  EXPECT_EQ(anonymous->status, 401);
+  EXPECT_NE(anonymous->get_header_value("WWW-Authenticate").find("Basic"), std::string::npos);
+  auto api = c.Get("/ui/api/subjects/x/verdicts");
+  ASSERT_TRUE(api);
+  EXPECT_EQ(api->status, 401);
+  EXPECT_NE(api->get_header_value("WWW-Authenticate").find("Basic"), std::string::npos);
+  c.set_basic_auth("rita", "r-pass");
+  auto reader = c.Get("/subjects");
+  ASSERT_TRUE(reader);
+  EXPECT_EQ(reader->status, 200) << reader->body;
+  // The registry decides what the caller may do: a reader cannot register.
+  auto write = c.Post("/subjects/x/versions", SchemaBody("\"string\""), kRegistryType);
+  ASSERT_TRUE(write);
+  EXPECT_EQ(write->status, 403) << write->body;
+  (*front)->Stop();
+  runner.join();
+}
+
 TEST(NamedPathTest, NameEqualsPathOrTheFolderName) {
   EXPECT_EQ(ParseNamedPath("users=/data/users").value().name, "users");
   EXPECT_EQ(ParseNamedPath("users=/data/users").value().path, "/data/users");
