@@ -55,6 +55,14 @@ class Store {
   /// "sqlite" or "postgresql".
   virtual std::string_view kind() const = 0;
 
+  /// Write transactions committed, and the database commits (syncs) that made them durable:
+  /// fewer commits than transactions when the store commits writers in groups (SQLite does).
+  struct Stats {
+    uint64_t transactions = 0;
+    uint64_t commits = 0;
+  };
+  virtual Stats stats() const = 0;
+
   /// A connection from the pool, returned when the lease ends.
   class Lease {
    public:
