@@ -3,7 +3,12 @@
 // (get_int64, get_string, get_double, get_bool, the shipping object, the items array) and does
 // nothing else with it but fold it into a checksum. No timestamp, date or decimal is converted,
 // no output is written: what is left is the cost of reading the values.
-//   bench_simdjson_ceiling FILE THREADS
+//   bench_simdjson_ceiling FILE THREADS [typed|stage1|newlines|read]
+// The other modes measure what bounds any one-pass reader of the same bytes, on any shape of
+// record: `stage1` runs simdjson's stage 1 alone over each block (the SIMD structural scan and
+// UTF-8 validation that every on-demand parse starts with; the checksum sums the structural
+// indexes found), `newlines` counts line breaks with memchr, `read` only reads the file into the
+// blocks (from the page cache when it is warm).
 // The file is read in 4 MiB blocks cut after a line break, like sluice's reader. With THREADS 1
 // everything runs on one thread; with more, the main thread reads and THREADS workers parse.
 // Blocks come from a fixed pool of padded buffers, so nothing is allocated per block or record.
@@ -106,8 +111,16 @@ simdjson::error_code ReadOrder(od::object o, uint64_t& h) {
   return simdjson::SUCCESS;
 }
 
+enum class Mode { kTyped, kStage1, kNewlines, kRead };
+
+// What one thread keeps across blocks: its parser, or its stage-1 scanner.
+struct Scanner {
+  od::parser parser;
+  std::unique_ptr<simdjson::internal::dom_parser_implementation> stage1;
+};
+
 // Parse every line of `block` (one parser per thread, reused for every record).
-void ParseBlock(od::parser& parser, const Block& block, Tally& tally) {
+void ParseOrders(od::parser& parser, const Block& block, Tally& tally) {
   const char* data = block.bytes.data();
   const size_t capacity = block.bytes.size();
   size_t pos = 0;
@@ -128,6 +141,49 @@ void ParseBlock(od::parser& parser, const Block& block, Tally& tally) {
       }
     }
     pos = end + 1;
+  }
+}
+
+// Stage 1 over the whole block: newline-delimited documents, as a stream.
+void Stage1Block(Scanner& scanner, const Block& block, Tally& tally) {
+  if (!scanner.stage1 || scanner.stage1->capacity() < block.bytes.size()) {
+    scanner.stage1.reset();
+    if (simdjson::get_active_implementation()->create_dom_parser_implementation(
+            block.bytes.size(), 1024, scanner.stage1) != simdjson::SUCCESS) {
+      ++tally.errors;
+      return;
+    }
+  }
+  const auto* data = reinterpret_cast<const uint8_t*>(block.bytes.data());
+  if (scanner.stage1->stage1(data, block.size, simdjson::stage1_mode::streaming_final) !=
+      simdjson::SUCCESS) {
+    ++tally.errors;
+    return;
+  }
+  tally.checksum += scanner.stage1->n_structural_indexes;
+}
+
+void NewlinesBlock(const Block& block, Tally& tally) {
+  const char* data = block.bytes.data();
+  const char* end = data + block.size;
+  for (const char* p = data; p < end;) {
+    const void* nl = std::memchr(p, '\n', static_cast<size_t>(end - p));
+    if (nl == nullptr) break;
+    ++tally.records;
+    p = static_cast<const char*>(nl) + 1;
+  }
+}
+
+void ScanBlock(Mode mode, Scanner& scanner, const Block& block, Tally& tally) {
+  switch (mode) {
+    case Mode::kTyped:
+      return ParseOrders(scanner.parser, block, tally);
+    case Mode::kStage1:
+      return Stage1Block(scanner, block, tally);
+    case Mode::kNewlines:
+      return NewlinesBlock(block, tally);
+    case Mode::kRead:
+      return;
   }
 }
 
@@ -167,8 +223,20 @@ bool FillBlock(int fd, Block& block, std::vector<char>& carry, size_t& carry_siz
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: bench_simdjson_ceiling FILE THREADS\n");
+  const std::string_view mode_name = argc == 4 ? argv[3] : "typed";
+  Mode mode = Mode::kTyped;
+  if (mode_name == "stage1") {
+    mode = Mode::kStage1;
+  } else if (mode_name == "newlines") {
+    mode = Mode::kNewlines;
+  } else if (mode_name == "read") {
+    mode = Mode::kRead;
+  } else if (mode_name != "typed") {
+    argc = 0;
+  }
+  if (argc != 3 && argc != 4) {
+    std::fprintf(stderr,
+                 "usage: bench_simdjson_ceiling FILE THREADS [typed|stage1|newlines|read]\n");
     return 2;
   }
   const int threads = std::max(1, std::atoi(argv[2]));
@@ -184,13 +252,13 @@ int main(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
 
   if (threads == 1) {
-    od::parser parser;
+    Scanner scanner;
     Block block;
     bool more = true;
     while (more) {
       more = FillBlock(fd, block, carry, carry_size);
       bytes += block.size;
-      ParseBlock(parser, block, total);
+      ScanBlock(mode, scanner, block, total);
     }
   } else {
     // As many blocks in flight as sluice keeps: two per worker and two more.
@@ -204,7 +272,7 @@ int main(int argc, char** argv) {
     bool done = false;
 
     auto worker = [&] {
-      od::parser parser;
+      Scanner scanner;
       Tally tally;
       while (true) {
         Block* block;
@@ -215,7 +283,7 @@ int main(int argc, char** argv) {
           block = full_blocks.front();
           full_blocks.pop_front();
         }
-        ParseBlock(parser, *block, tally);
+        ScanBlock(mode, scanner, *block, tally);
         {
           std::lock_guard lock(mu);
           free_blocks.push_back(block);
