@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <string>
 
 namespace bench {
@@ -35,6 +36,32 @@ inline void Money(std::string& out, uint64_t cents) {
   Num(out, cents / 100);
   out += '.';
   Num(out, cents % 100, 2);
+}
+
+// Writes `n` records to `path`, each appended to the buffer by `record(out)`, in pieces of
+// about 4 MiB. Returns the process's exit code (2 when the file cannot be written).
+template <typename Record>
+int WriteRecords(const char* path, uint64_t n, Record&& record) {
+  FILE* f = std::fopen(path, "wb");
+  if (f == nullptr) {
+    std::perror(path);
+    return 2;
+  }
+  std::string out;
+  out.reserve(size_t{1} << 22);
+  for (uint64_t i = 0; i < n; ++i) {
+    record(out);
+    if (out.size() > (size_t{1} << 22) - 16384) {
+      std::fwrite(out.data(), 1, out.size(), f);
+      out.clear();
+    }
+  }
+  std::fwrite(out.data(), 1, out.size(), f);
+  if (std::fclose(f) != 0) {
+    std::perror(path);
+    return 2;
+  }
+  return 0;
 }
 
 }  // namespace bench

@@ -68,16 +68,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: bench_gen_orders OUT N SEED\n");
     return 2;
   }
-  FILE* f = std::fopen(argv[1], "wb");
-  if (f == nullptr) {
-    std::perror(argv[1]);
-    return 2;
-  }
   const uint64_t n = std::strtoull(argv[2], nullptr, 10);
   Rng rng{std::strtoull(argv[3], nullptr, 10)};
-  std::string out;
-  out.reserve(1 << 22);
-  for (uint64_t i = 0; i < n; ++i) {
+  uint64_t i = 0;
+  return bench::WriteRecords(argv[1], n, [&](std::string& out) {
     out += "{\"order_id\":";
     Num(out, 100000000 + i);
     out += ",\"customer_id\":";
@@ -143,15 +137,6 @@ int main(int argc, char** argv) {
       out += '}';
     }
     out += "]}\n";
-    if (out.size() > (1 << 22) - 4096) {
-      std::fwrite(out.data(), 1, out.size(), f);
-      out.clear();
-    }
-  }
-  std::fwrite(out.data(), 1, out.size(), f);
-  if (std::fclose(f) != 0) {
-    std::perror(argv[1]);
-    return 2;
-  }
-  return 0;
+    ++i;
+  });
 }

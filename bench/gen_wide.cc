@@ -162,18 +162,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: bench_gen_wide OUT N SEED | --ddl | --duckdb\n");
     return 2;
   }
-  FILE* f = std::fopen(argv[1], "wb");
-  if (f == nullptr) {
-    std::perror(argv[1]);
-    return 2;
-  }
   const uint64_t n = std::strtoull(argv[2], nullptr, 10);
   Rng rng{std::strtoull(argv[3], nullptr, 10)};
   std::string names[kColumns];
   for (int c = 0; c < kColumns; ++c) names[c] = "\"" + Name(c) + "\":";
-  std::string out;
-  out.reserve(1 << 22);
-  for (uint64_t i = 0; i < n; ++i) {
+  return bench::WriteRecords(argv[1], n, [&](std::string& out) {
     out += '{';
     for (int c = 0; c < kColumns; ++c) {
       if (c > 0) out += ',';
@@ -181,15 +174,5 @@ int main(int argc, char** argv) {
       Value(out, KindOf(c), rng);
     }
     out += "}\n";
-    if (out.size() > (1 << 22) - 8192) {
-      std::fwrite(out.data(), 1, out.size(), f);
-      out.clear();
-    }
-  }
-  std::fwrite(out.data(), 1, out.size(), f);
-  if (std::fclose(f) != 0) {
-    std::perror(argv[1]);
-    return 2;
-  }
-  return 0;
+  });
 }
