@@ -113,6 +113,65 @@ TEST(JsonInferTest, CorruptRecordLeavesNoPartialFields) {
   EXPECT_EQ(Infer({R"({"a":1,"b":[1,2})", R"({"c":1})"}, drop), "struct<c:bigint>");
 }
 
+// A malformed record leaves no trace however far into it the fault lies: inferring every record,
+// malformed ones dropped, equals inferring only the good ones. Faults come after new keys,
+// nested values and type changes, in a stream where new keys keep coming and in a quiet one.
+TEST(JsonInferTest, MalformedRecordsLeaveNoTraceAmongManyRecords) {
+  uint64_t state = 7;
+  auto next = [&](uint64_t n) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return (state >> 33) % n;
+  };
+  auto value = [&](int depth, auto& self) -> std::string {
+    switch (next(depth > 2 ? 5 : 7)) {
+      case 0:
+        return std::to_string(next(1000));
+      case 1:
+        return "1.5";
+      case 2:
+        return "\"s\\u00e9" + std::to_string(next(9)) + "\"";
+      case 3:
+        return next(2) ? "true" : "null";
+      case 4:
+        return "\"\"";
+      case 5:
+        return "[" + self(depth + 1, self) + "," + self(depth + 1, self) + "]";
+      default:
+        return "{\"n" + std::to_string(next(4)) + "\":" + self(depth + 1, self) +
+               ",\"m\":" + self(depth + 1, self) + "}";
+    }
+  };
+  const char* faults[] = {"tru", "01",   "\"bad \\q escape\"", "[1,2", "{\"x\":}",
+                          "-",   "1.e5", "\"\\ud83d\"x"};
+  JsonInferOptions drop;
+  drop.mode = ParseMode::kDropMalformed;
+  auto all = JsonInferrer::Make(drop);
+  auto good = JsonInferrer::Make(drop);
+  ASSERT_TRUE(all.has_value() && good.has_value());
+  uint64_t bad = 0;
+  for (int i = 0; i < 6000; ++i) {
+    const bool busy = i < 2500;  // a new key in every record
+    std::string r = "{\"id\":" + std::to_string(i);
+    if (busy || next(500) == 0) r += ",\"k" + std::to_string(i) + "\":" + value(1, value);
+    for (int f = 0; f < 3; ++f) r += ",\"f" + std::to_string(next(6)) + "\":" + value(1, value);
+    const bool corrupt = next(25) == 0;
+    if (corrupt) {
+      r += ",\"late" + std::to_string(i) + "\":{\"deep\":[" + value(2, value) + "," +
+           faults[next(std::size(faults))] + "]}";
+    }
+    r += "}";
+    ASSERT_TRUE(all->AddRecord(r).has_value()) << r;
+    if (corrupt) {
+      ++bad;
+    } else {
+      ASSERT_TRUE(good->AddRecord(r).has_value()) << r;
+    }
+  }
+  EXPECT_EQ(all->malformed_records(), bad);
+  EXPECT_GT(bad, 100u);
+  EXPECT_EQ(all->FinishType().ToString(), good->FinishType().ToString());
+}
+
 TEST(JsonInferTest, RootArraysMergeTheirElementsFirstAsSparkDoes) {
   // The elements fold with compatibleType before the root is unwrapped: struct + number is a
   // string, which is not a record, so the struct's fields are lost.
