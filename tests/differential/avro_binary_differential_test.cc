@@ -39,6 +39,7 @@
 #include "sluice/base/json_writer.h"
 #include "sluice/data/avro_binary.h"
 #include "sluice/dialects/avro/avro_schema.h"
+#include "sluice_test_paths.h"
 
 namespace sluice::data {
 namespace {

@@ -39,6 +39,7 @@
 #include "sluice/base/json.h"
 #include "sluice/dialects/avro/avro_compatibility.h"
 #include "sluice/dialects/avro/avro_schema.h"
+#include "sluice_test_paths.h"
 
 namespace sluice::dialects::avro {
 namespace {

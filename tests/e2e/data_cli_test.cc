@@ -9,6 +9,7 @@
 
 #include "e2e/run.h"
 #include "sluice/base/json.h"
+#include "sluice_test_paths.h"
 
 namespace sluice::e2e {
 namespace {

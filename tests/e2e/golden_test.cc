@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "e2e/run.h"
+#include "sluice_test_paths.h"
 
 namespace sluice::e2e {
 namespace {

@@ -10,6 +10,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "sluice_test_paths.h"
+
 extern char** environ;
 
 namespace sluice::e2e {

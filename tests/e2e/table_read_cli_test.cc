@@ -11,6 +11,7 @@
 #include "e2e/run.h"
 #include "e2e/table_testing.h"
 #include "sluice/table/json_rows_testing.h"
+#include "sluice_test_paths.h"
 
 namespace sluice::e2e {
 namespace {

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <iterator>
 
+#include "sluice_test_paths.h"
+
 namespace sluice::e2e {
 
 namespace fs = std::filesystem;

@@ -14,6 +14,7 @@
 #include "e2e/run.h"
 #include "e2e/table_testing.h"
 #include "sluice/base/json.h"
+#include "sluice_test_paths.h"
 
 namespace sluice::e2e {
 namespace {

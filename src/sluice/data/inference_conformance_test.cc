@@ -13,6 +13,7 @@
 #include "sluice/data/inferred_type.h"
 #include "sluice/data/json_infer.h"
 #include "sluice/dialects/spark/spark.h"
+#include "sluice_test_paths.h"
 
 namespace sluice::data {
 namespace {

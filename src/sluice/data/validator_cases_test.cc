@@ -67,6 +67,7 @@
 #include "sluice/data/validator.h"
 #include "sluice/dialects/avro/avro_convert.h"
 #include "sluice/dialects/spark/spark.h"
+#include "sluice_test_paths.h"
 
 namespace sluice::data {
 namespace {

@@ -12,6 +12,7 @@
 #include "sluice/base/strings.h"
 #include "sluice/dialects/contract/dcs.h"
 #include "sluice/dialects/spark/spark.h"
+#include "sluice_test_paths.h"
 
 namespace sluice::evolution {
 namespace {

@@ -11,6 +11,7 @@
 #include "sluice/base/strings.h"
 #include "sluice/dialects/format.h"
 #include "sluice/dialects/spark/spark.h"
+#include "sluice_test_paths.h"
 
 namespace sluice::evolution {
 namespace {

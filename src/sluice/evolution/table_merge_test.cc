@@ -10,6 +10,7 @@
 #include "sluice/base/json_writer.h"
 #include "sluice/base/strings.h"
 #include "sluice/dialects/spark/spark.h"
+#include "sluice_test_paths.h"
 
 namespace sluice::evolution {
 namespace {

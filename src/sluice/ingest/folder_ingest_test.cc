@@ -23,6 +23,7 @@
 #include "sluice/table/scan.h"
 #include "sluice/table/snapshot.h"
 #include "sluice/table/write.h"
+#include "sluice_test_paths.h"
 
 namespace sluice::ingest {
 namespace {

@@ -19,6 +19,7 @@
 #include "sluice/base/json_writer.h"
 #include "sluice/base/strings.h"
 #include "sluice/parquet/file_reader.h"
+#include "sluice_test_paths.h"
 
 namespace sluice::parquet {
 namespace {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sluice/parquet/metadata.h"
+#include "sluice_test_paths.h"
 
 namespace sluice::parquet {
 namespace {

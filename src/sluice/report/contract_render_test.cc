@@ -9,6 +9,7 @@
 
 #include "sluice/dialects/contract/contract.h"
 #include "sluice/dialects/contract/dcs.h"
+#include "sluice_test_paths.h"
 
 namespace sluice::report {
 namespace {

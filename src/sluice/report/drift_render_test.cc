@@ -15,6 +15,7 @@
 #include "sluice/base/strings.h"
 #include "sluice/dialects/spark/spark.h"
 #include "sluice/report/diff_render.h"
+#include "sluice_test_paths.h"
 
 namespace sluice::report {
 namespace {

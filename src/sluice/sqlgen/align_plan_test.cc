@@ -7,6 +7,7 @@
 
 #include "sluice/base/file_system.h"
 #include "sluice/dialects/format.h"
+#include "sluice_test_paths.h"
 
 namespace sluice::sqlgen {
 namespace {

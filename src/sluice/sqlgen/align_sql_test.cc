@@ -11,6 +11,7 @@
 #include "sluice/base/file_system.h"
 #include "sluice/dialects/format.h"
 #include "sluice/sqlgen/align_dbt.h"
+#include "sluice_test_paths.h"
 
 namespace sluice::sqlgen {
 namespace {

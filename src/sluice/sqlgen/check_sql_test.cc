@@ -12,6 +12,7 @@
 #include "sluice/dialects/contract/contract.h"
 #include "sluice/dialects/contract/dcs.h"
 #include "sluice/dialects/spark/spark.h"
+#include "sluice_test_paths.h"
 
 namespace sluice::sqlgen {
 namespace {

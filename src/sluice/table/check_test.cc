@@ -10,6 +10,7 @@
 #include "sluice/table/actions.h"
 #include "sluice/table/checkpoint.h"
 #include "sluice/table/log_path.h"
+#include "sluice_test_paths.h"
 
 namespace sluice::table {
 namespace {

@@ -33,6 +33,7 @@
 #include "sluice/base/json.h"
 #include "sluice/base/strings.h"
 #include "sluice/dialects/spark/spark.h"
+#include "sluice_test_paths.h"
 
 namespace sluice::table {
 namespace {

@@ -15,6 +15,7 @@
 #include "sluice/base/json_writer.h"
 #include "sluice/parquet/file_reader.h"
 #include "sluice/table/file_stats.h"
+#include "sluice_test_paths.h"
 
 namespace sluice::table {
 namespace {

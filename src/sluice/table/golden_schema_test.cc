@@ -9,6 +9,7 @@
 
 #include "sluice/dialects/spark/spark.h"
 #include "sluice/table/snapshot.h"
+#include "sluice_test_paths.h"
 
 namespace sluice::table {
 namespace {

@@ -7,6 +7,7 @@
 #include "sluice/base/file_system.h"
 #include "sluice/table/log_path.h"
 #include "sluice/table/transaction.h"
+#include "sluice_test_paths.h"
 
 namespace sluice::table {
 namespace {

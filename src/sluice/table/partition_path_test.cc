@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sluice/base/strings.h"
+#include "sluice_test_paths.h"
 
 namespace sluice::table {
 namespace {

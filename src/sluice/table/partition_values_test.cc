@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sluice/base/json_writer.h"
+#include "sluice_test_paths.h"
 
 namespace sluice::table {
 namespace {

@@ -11,6 +11,7 @@
 #include "sluice/table/scan.h"
 #include "sluice/table/scan_testing.h"
 #include "sluice/table/snapshot.h"
+#include "sluice_test_paths.h"
 
 namespace sluice::table {
 namespace {

@@ -6,6 +6,7 @@
 
 #include "sluice/base/file_system.h"
 #include "sluice/table/checkpoint.h"
+#include "sluice_test_paths.h"
 
 namespace sluice::table {
 namespace {

@@ -4,6 +4,7 @@
 #include "sluice/ui/ui.h"
 
 #include "sluice/ui/ui_testing.h"
+#include "sluice_test_paths.h"
 
 namespace sluice::ui::uitest {
 namespace {

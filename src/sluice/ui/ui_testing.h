@@ -23,6 +23,7 @@
 #include "sluice/table/write.h"
 #include "sluice/ui/assets.h"
 #include "sluice/ui/ui.h"
+#include "sluice_test_paths.h"
 
 namespace sluice::ui::uitest {
 

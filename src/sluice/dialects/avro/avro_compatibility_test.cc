@@ -15,6 +15,7 @@
 #include "sluice/base/json.h"
 #include "sluice/base/json_writer.h"
 #include "sluice/dialects/avro/avro_schema.h"
+#include "sluice_test_paths.h"
 
 namespace sluice::dialects::avro {
 namespace {

@@ -11,6 +11,7 @@
 
 #include "sluice/base/strings.h"
 #include "sluice/dialects/avro/avro_schema.h"
+#include "sluice_test_paths.h"
 
 namespace sluice::dialects::avro {
 namespace {

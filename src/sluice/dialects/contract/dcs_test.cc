@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "sluice_test_paths.h"
+
 namespace sluice::dialects::contract {
 namespace {
 

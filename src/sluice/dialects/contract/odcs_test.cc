@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "sluice/dialects/contract/contract.h"
+#include "sluice_test_paths.h"
 
 namespace sluice::dialects::contract {
 namespace {

@@ -14,6 +14,7 @@
 #include "sluice/base/json_writer.h"
 #include "sluice/dialects/jsonschema/json_schema.h"
 #include "sluice/dialects/jsonschema/json_schema_convert.h"
+#include "sluice_test_paths.h"
 
 namespace sluice::dialects::jsonschema {
 namespace {

@@ -7,6 +7,7 @@
 #include "sluice/base/json.h"
 #include "sluice/dialects/spark/spark.h"
 #include "sluice/schema/canonical.h"
+#include "sluice_test_paths.h"
 
 namespace sluice::dialects::spark {
 namespace {
