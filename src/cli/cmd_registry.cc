@@ -1,6 +1,5 @@
 // `sluice registry serve|register|get|list|versions|compat|config|delete|hash-password`: run
 // the schema registry, or talk to one (sluice's or Confluent's) from a shell or a CI job.
-#include <csignal>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -8,6 +7,7 @@
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "cli/notify_flags.h"
+#include "cli/serve.h"
 #include "cli/ui_flags.h"
 #include "sluice/alert/hooks.h"
 #include "sluice/alert/notifier.h"
@@ -48,12 +48,6 @@ struct ServeOptions {
   UiFlags ui_flags;
 };
 
-registry::Server* g_server = nullptr;
-
-void StopOnSignal(int) {
-  if (g_server) g_server->Stop();
-}
-
 int RunServe(const ServeOptions& o) {
   registry::ServerOptions so;
   if (Status st = ParseListen(o.listen, so.host, so.port); !st.has_value()) {
@@ -90,12 +84,8 @@ int RunServe(const ServeOptions& o) {
     };
     (*notifier)->StartBackground();
   }
-  std::unique_ptr<registry::Users> users;
-  if (!o.auth.empty()) {
-    auto u = registry::Users::Load(*LocalFileSystem(), o.auth);
-    if (!u.has_value()) return ReportError(u.error());
-    users = std::move(*u);
-  }
+  auto users = LoadUsers(o.auth);
+  if (!users.has_value()) return ReportError(users.error());
   auto store = registry::Store::Open(o.store);
   if (!store.has_value()) return ReportError(store.error());
   const std::string kind(store.value()->kind());
@@ -119,31 +109,18 @@ int RunServe(const ServeOptions& o) {
     web = std::make_shared<ui::Ui>(std::move(*uo));
     ui::Install(web, so);
   }
-  auto server = registry::Server::Create(std::move(reg), std::move(users), so);
+  auto server = registry::Server::Create(std::move(reg), std::move(*users), so);
   if (!server.has_value()) return ReportError(server.error());
-  if (Status s = (*server)->Bind(); !s.has_value()) return ReportError(s.error());
-  const int port = (*server)->port();
-  *authority = so.host + ":" + std::to_string(port);
-  if (!o.port_file.empty()) {
-    if (Status s = WriteOutput(o.port_file, std::to_string(port) + "\n"); !s.has_value()) {
-      return ReportError(s.error());
+  return ServeUntilSignalled(**server, o.port_file, [&](int port) {
+    *authority = so.host + ":" + std::to_string(port);
+    const char* scheme = so.tls_cert.empty() ? "http" : "https";
+    std::cerr << "sluice registry: serving " << scheme << "://" << so.host << ":" << port
+              << " (store: " << kind << (o.auth.empty() ? "" : ", basic auth") << ")\n";
+    if (web) {
+      std::cerr << "sluice registry: web UI at " << scheme << "://" << so.host << ":" << port
+                << "/ui/\n";
     }
-  }
-  std::cerr << "sluice registry: serving " << (so.tls_cert.empty() ? "http" : "https") << "://"
-            << so.host << ":" << port << " (store: " << kind
-            << (o.auth.empty() ? "" : ", basic auth") << ")\n";
-  if (web) {
-    std::cerr << "sluice registry: web UI at " << (so.tls_cert.empty() ? "http" : "https") << "://"
-              << so.host << ":" << port << "/ui/\n";
-  }
-  g_server = server->get();
-  std::signal(SIGINT, StopOnSignal);
-  std::signal(SIGTERM, StopOnSignal);
-  std::signal(SIGPIPE, SIG_IGN);
-  Status run = (*server)->Run();
-  g_server = nullptr;
-  if (!run.has_value()) return ReportError(run.error());
-  return kExitOk;
+  });
 }
 
 // ---- client commands ----

@@ -1,12 +1,12 @@
 // `sluice ui`: the web UI on its own, for tables, ingest checkpoints and alert outboxes, and
 // optionally a registry elsewhere whose REST API it forwards so the page has one origin.
-#include <csignal>
 #include <iostream>
 #include <memory>
 #include <string>
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
+#include "cli/serve.h"
 #include "cli/ui_flags.h"
 #include "sluice/base/file_system.h"
 #include "sluice/registry/client.h"
@@ -26,12 +26,6 @@ struct UiCommandOptions {
   std::string port_file;
   UiFlags flags;
 };
-
-registry::Server* g_ui_server = nullptr;
-
-void StopUiOnSignal(int) {
-  if (g_ui_server) g_ui_server->Stop();
-}
 
 int RunUi(const UiCommandOptions& o) {
   registry::ServerOptions so;
@@ -56,33 +50,16 @@ int RunUi(const UiCommandOptions& o) {
   }
   auto web = std::make_shared<ui::Ui>(std::move(*uo));
   ui::Install(web, so);
-  std::unique_ptr<registry::Users> users;
-  if (!o.auth.empty()) {
-    auto u = registry::Users::Load(*LocalFileSystem(), o.auth);
-    if (!u.has_value()) return ReportError(u.error());
-    users = std::move(*u);
-  }
-  auto server = registry::Server::Create(nullptr, std::move(users), so);
+  auto users = LoadUsers(o.auth);
+  if (!users.has_value()) return ReportError(users.error());
+  auto server = registry::Server::Create(nullptr, std::move(*users), so);
   if (!server.has_value()) return ReportError(server.error());
-  if (Status s = (*server)->Bind(); !s.has_value()) return ReportError(s.error());
-  const int port = (*server)->port();
-  if (!o.port_file.empty()) {
-    if (Status s = WriteOutput(o.port_file, std::to_string(port) + "\n"); !s.has_value()) {
-      return ReportError(s.error());
-    }
-  }
-  std::cerr << "sluice ui: serving " << (so.tls_cert.empty() ? "http" : "https") << "://" << so.host
-            << ":" << port << "/ui/"
-            << (o.registry.empty() ? "" : " (registry: " + o.registry + ")")
-            << (o.auth.empty() ? "" : " (basic auth)") << "\n";
-  g_ui_server = server->get();
-  std::signal(SIGINT, StopUiOnSignal);
-  std::signal(SIGTERM, StopUiOnSignal);
-  std::signal(SIGPIPE, SIG_IGN);
-  Status run = (*server)->Run();
-  g_ui_server = nullptr;
-  if (!run.has_value()) return ReportError(run.error());
-  return kExitOk;
+  return ServeUntilSignalled(**server, o.port_file, [&](int port) {
+    std::cerr << "sluice ui: serving " << (so.tls_cert.empty() ? "http" : "https") << "://"
+              << so.host << ":" << port << "/ui/"
+              << (o.registry.empty() ? "" : " (registry: " + o.registry + ")")
+              << (o.auth.empty() ? "" : " (basic auth)") << "\n";
+  });
 }
 
 }  // namespace
