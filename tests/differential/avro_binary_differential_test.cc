@@ -71,7 +71,7 @@ const std::map<std::string, std::string> kPythonCannotResolve = {
 using sluice::testing::LogTail;
 using sluice::testing::ReadJsonLines;
 using sluice::testing::RunProcess;
-using sluice::testing::TempDir;
+using sluice::testing::ScopedTempDir;
 
 std::string ReadText(const std::string& path) {
   std::ifstream in(path);
@@ -184,12 +184,12 @@ bool SameValue(const avro::AvroNode& node, const JsonValue& ours, const JsonValu
 
 TEST(AvroBinaryDifferentialTest, AgreesWithPythonAvroInBothDirections) {
   if (access(kPython, X_OK) != 0) GTEST_SKIP() << kPython << " is missing";
-  TempDir tmp("sluice-avro-binary-diff");
-  ASSERT_FALSE(tmp.path.empty());
-  const std::string log = (tmp.path / "log.txt").string();
+  ScopedTempDir tmp("sluice-avro-binary-diff");
+  ASSERT_FALSE(tmp.path().empty());
+  const std::string log = (tmp.path() / "log.txt").string();
   const std::string seed = Env("SLUICE_DIFF_SEED", "20241203");
   const std::string per_schema = Env("SLUICE_DIFF_PER_SCHEMA", "40");
-  const std::string generated = (tmp.path / "generated.jsonl").string();
+  const std::string generated = (tmp.path() / "generated.jsonl").string();
   int rc = RunProcess({kPython, "-W", "ignore", kOracle, "generate", "--seed", seed, "--per-schema",
                        per_schema, kCases, generated},
                       log);
@@ -338,8 +338,8 @@ TEST(AvroBinaryDifferentialTest, AgreesWithPythonAvroInBothDirections) {
     }
   }
 
-  const std::string request = (tmp.path / "sluice.jsonl").string();
-  const std::string answers = (tmp.path / "python.jsonl").string();
+  const std::string request = (tmp.path() / "sluice.jsonl").string();
+  const std::string answers = (tmp.path() / "python.jsonl").string();
   {
     std::ofstream out(request);
     out << to_python;

@@ -51,7 +51,7 @@ constexpr const char* kOracle = SLUICE_SOURCE_DIR "/tests/differential/avro_comp
 using sluice::testing::LogTail;
 using sluice::testing::ReadJsonLines;
 using sluice::testing::RunProcess;
-using sluice::testing::TempDir;
+using sluice::testing::ScopedTempDir;
 
 // A verdict with the ordered kinds, or an error, in one comparable string.
 std::string Verdict(const Result<AvroCompatibility>& r) {
@@ -111,16 +111,16 @@ std::string Env(const char* name, const char* fallback) {
 
 TEST(AvroCompatDifferentialTest, AgreesWithPythonAvroOnTenThousandRandomPairs) {
   if (access(kPython, X_OK) != 0) GTEST_SKIP() << kPython << " is missing";
-  TempDir tmp("sluice-avro-diff");
-  ASSERT_FALSE(tmp.path.empty());
-  std::string log = (tmp.path / "log.txt").string();
+  ScopedTempDir tmp("sluice-avro-diff");
+  ASSERT_FALSE(tmp.path().empty());
+  std::string log = (tmp.path() / "log.txt").string();
   if (RunProcess({kPython, "-c", "import avro.compatibility"}, log) != 0) {
     GTEST_SKIP() << "python3-avro is not installed (" << LogTail(log) << ")";
   }
   const std::string seed = Env("SLUICE_DIFF_SEED", "20240611");
   const std::string count = Env("SLUICE_DIFF_PAIRS", "10000");
-  std::string pairs_path = (tmp.path / "pairs.jsonl").string();
-  std::string oracle_path = (tmp.path / "oracle.jsonl").string();
+  std::string pairs_path = (tmp.path() / "pairs.jsonl").string();
+  std::string oracle_path = (tmp.path() / "oracle.jsonl").string();
   ASSERT_EQ(RunProcess({kPython, kGenerator, "--seed", seed, "--pairs", count, pairs_path}, log), 0)
       << LogTail(log);
   ASSERT_EQ(RunProcess({kPython, "-W", "ignore", kOracle, pairs_path, oracle_path}, log), 0)

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "sluice/base/json.h"
+#include "sluice/base/temp_dir_testing.h"
 
 extern char** environ;
 
@@ -60,21 +61,5 @@ inline std::string LogTail(const std::string& path) {
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   return text.size() > 4000 ? text.substr(text.size() - 4000) : text;
 }
-
-// A fresh folder under the system's temporary directory, removed with everything in it.
-struct TempDir {
-  std::filesystem::path path;
-  explicit TempDir(std::string_view prefix) {
-    std::string tmpl =
-        (std::filesystem::temp_directory_path() / (std::string(prefix) + "-XXXXXX")).string();
-    if (mkdtemp(tmpl.data()) != nullptr) path = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    if (!path.empty()) std::filesystem::remove_all(path, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-};
 
 }  // namespace sluice::testing

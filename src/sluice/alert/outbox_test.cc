@@ -9,6 +9,7 @@
 #include <map>
 
 #include "sluice/alert/outbox_internal.h"
+#include "sluice/base/temp_dir_testing.h"
 
 namespace sluice::alert {
 namespace {
@@ -59,18 +60,11 @@ class ScriptedSender final : public Sender {
 class OutboxTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("sluice_outbox_test_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
+    dir_ = tmp_.path();
     path_ = (dir_ / "outbox.db").string();
     outbox_ = Outbox::Open(path_).value();
   }
-  void TearDown() override {
-    outbox_.reset();
-    std::filesystem::remove_all(dir_);
-  }
+  void TearDown() override { outbox_.reset(); }
 
   static OutboxItem Item(const std::string& spec, const std::string& id) {
     return OutboxItem{ParseTarget(spec).value(), Message{id, "application/json", "", "{}"}};
@@ -96,6 +90,7 @@ class OutboxTest : public ::testing::Test {
     return out;
   }
 
+  sluice::testing::ScopedTempDir tmp_{"sluice_outbox_test"};
   std::filesystem::path dir_;
   std::string path_;
   std::unique_ptr<Outbox> outbox_;

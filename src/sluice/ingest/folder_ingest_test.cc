@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "sluice/base/json.h"
+#include "sluice/base/temp_dir_testing.h"
 #include "sluice/data/avro_container.h"
 #include "sluice/dialects/avro/avro_schema.h"
 #include "sluice/dialects/spark/spark.h"
@@ -33,17 +34,13 @@ namespace fs = std::filesystem;
 class FolderIngestTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    root_ = fs::temp_directory_path() /
-            ("sluice_ingest_" + std::to_string(::getpid()) + "_" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(root_);
+    root_ = tmp_.path();
     fs::create_directories(root_ / "land");
     options_.source = (root_ / "land").string();
     options_.table = (root_ / "table").string();
     options_.checkpoint = (root_ / "ckpt").string();
     options_.threads = 1;
   }
-  void TearDown() override { fs::remove_all(root_); }
 
   void Land(const std::string& name, const std::string& text) {
     fs::create_directories((root_ / "land" / name).parent_path());
@@ -93,6 +90,7 @@ class FolderIngestTest : public ::testing::Test {
     return std::string(std::istreambuf_iterator<char>(in), {});
   }
 
+  sluice::testing::ScopedTempDir tmp_{"sluice_ingest"};
   fs::path root_;
   IngestOptions options_;
   int landed_ = 0;

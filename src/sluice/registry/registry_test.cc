@@ -9,6 +9,7 @@
 #include "sluice/base/json.h"
 #include "sluice/base/json_writer.h"
 #include "sluice/base/strings.h"
+#include "sluice/base/temp_dir_testing.h"
 #include "sluice/registry/auth.h"
 
 namespace sluice::registry {
@@ -42,17 +43,10 @@ std::string WithRefsForward(std::string_view schema) {
 class RegistryTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("sluice_registry_test_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
+    dir_ = tmp_.path();
     Open();
   }
-  void TearDown() override {
-    registry_.reset();
-    std::filesystem::remove_all(dir_);
-  }
+  void TearDown() override { registry_.reset(); }
   void Open() {
     registry_.reset();
     auto store = Store::Open("sqlite:" + (dir_ / "registry.db").string());
@@ -83,6 +77,7 @@ class RegistryTest : public ::testing::Test {
     return static_cast<int>(v->Find("error_code")->as_int64().value_or(0));
   }
 
+  sluice::testing::ScopedTempDir tmp_{"sluice_registry_test"};
   std::filesystem::path dir_;
   std::unique_ptr<Registry> registry_;
 };

@@ -14,23 +14,18 @@
 #include <thread>
 #include <vector>
 
+#include "sluice/base/temp_dir_testing.h"
+
 namespace sluice::registry {
 namespace {
 
 class StoreGroupCommitTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("sluice_store_test_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
+    dir_ = tmp_.path();
     store_ = OpenStore();
   }
-  void TearDown() override {
-    store_.reset();
-    std::filesystem::remove_all(dir_);
-  }
+  void TearDown() override { store_.reset(); }
   std::unique_ptr<Store> OpenStore() {
     auto s = Store::Open("sqlite:" + (dir_ / "registry.db").string());
     EXPECT_TRUE(s.has_value()) << s.error().message();
@@ -65,6 +60,7 @@ class StoreGroupCommitTest : public ::testing::Test {
     return out;
   }
 
+  sluice::testing::ScopedTempDir tmp_{"sluice_store_test"};
   std::filesystem::path dir_;
   std::unique_ptr<Store> store_;
 };
