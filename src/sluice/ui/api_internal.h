@@ -45,6 +45,7 @@ std::string FieldsJson(const schema::Schema& schema);
 Result<schema::SchemaPtr> ReadRegistrySchema(std::string_view schema_type, std::string_view text);
 
 registry::HttpResponse Session(const UiOptions& options, const ApiRequest& request);
+registry::HttpResponse SubjectList(const UiOptions& options, const ApiRequest& request);
 registry::HttpResponse SubjectTree(const UiOptions& options, const ApiRequest& request);
 registry::HttpResponse SubjectDiff(const UiOptions& options, const ApiRequest& request);
 registry::HttpResponse SubjectVerdicts(const UiOptions& options, const ApiRequest& request);

@@ -1,7 +1,9 @@
-// The subject endpoints: one version as a tree, two versions' diff with the verdict of the newer,
+// The subject endpoints: the list with each subject's latest version and mode, one version as a
+// tree, two versions' diff with the verdict of the newer,
 // and every version's verdict. Everything is read through the registry's REST API as the
 // caller, so its permissions and deletions apply unchanged.
 #include <algorithm>
+#include <cstdint>
 #include <utility>
 
 #include "sluice/base/json.h"
@@ -213,6 +215,47 @@ std::optional<std::string> CompatibilityJson(evolution::CompatibilityMode mode,
 }
 
 }  // namespace
+
+HttpResponse SubjectList(const UiOptions& options, const ApiRequest& request) {
+  auto offset = request.Count("offset", 0, INT64_MAX);
+  auto limit = request.Count("limit", 200, 1000);
+  if (!offset || !limit) return ApiError(422, 42202, "offset and limit are counts");
+  Fetch names = Get(options, request, "/subjects");
+  if (names.failure) return std::move(*names.failure);
+  if (!names.json->is_array()) return ApiError(502, 50201, "the registry's answer is not a list");
+  const auto& all = names.json->items();
+  const size_t begin = std::min(all.size(), static_cast<size_t>(*offset));
+  const size_t end = std::min(all.size(), begin + static_cast<size_t>(*limit));
+  JsonWriter w;
+  w.BeginObject();
+  w.Key("total").Int(static_cast<int64_t>(all.size()));
+  w.Key("subjects").BeginArray();
+  for (size_t i = begin; i < end; ++i) {
+    if (!all[i].is_string()) continue;
+    const std::string& subject = all[i].as_string();
+    w.BeginObject().Key("subject").String(subject);
+    // What the caller may not read, or what is gone by now, stays null; the rest still shows.
+    Fetch latest = GetVersion(options, request, subject, "latest");
+    if (latest.json) {
+      Version v = ToVersion(*latest.json);
+      w.Key("schemaType").String(v.type).Key("version").Int(v.version).Key("id").Int(v.id);
+    } else {
+      w.Key("schemaType").Null().Key("version").Null().Key("id").Null();
+    }
+    Fetch config = Get(options, request,
+                       "/config/" + registry::EncodeSegment(subject) + "?defaultToGlobal=true");
+    const JsonValue* level = config.json ? config.json->Find("compatibilityLevel") : nullptr;
+    w.Key("compatibility");
+    if (level && level->is_string()) {
+      w.String(level->as_string());
+    } else {
+      w.Null();
+    }
+    w.EndObject();
+  }
+  w.EndArray().EndObject();
+  return Json(200, w.Take());
+}
 
 HttpResponse SubjectTree(const UiOptions& options, const ApiRequest& request) {
   const std::string& subject = request.segments[1];

@@ -170,6 +170,7 @@ class Ui::Impl {
     };
     using namespace internal;
     if (is({"session"})) return Session(options_, api);
+    if (is({"subjects"})) return SubjectList(options_, api);
     if (is({"subjects", "*", "versions", "*", "tree"})) return SubjectTree(options_, api);
     if (is({"subjects", "*", "diff"})) return SubjectDiff(options_, api);
     if (is({"subjects", "*", "verdicts"})) return SubjectVerdicts(options_, api);

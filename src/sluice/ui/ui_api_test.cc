@@ -8,6 +8,40 @@ namespace {
 
 // ---- subjects ----
 
+TEST_F(UiServerTest, TheSubjectListHoldsEachLatestVersionAndMode) {
+  StartServer();
+  RegisterMovies("movies-value");
+  Register("clicks-value", "\"string\"");
+  SetMode("clicks-value", "FULL_TRANSITIVE");
+  JsonValue l = GetJson("/ui/api/subjects");
+  EXPECT_EQ(l.Find("total")->number_text(), "2");
+  const auto& subjects = l.Find("subjects")->items();
+  ASSERT_EQ(subjects.size(), 2u);
+  // The REST API's order, and the answers it gives one subject at a time.
+  EXPECT_EQ(subjects[0].Find("subject")->as_string(), "clicks-value");
+  EXPECT_EQ(subjects[0].Find("version")->number_text(), "1");
+  EXPECT_EQ(subjects[0].Find("id")->number_text(), "3");
+  EXPECT_EQ(subjects[0].Find("schemaType")->as_string(), "AVRO");
+  EXPECT_EQ(subjects[0].Find("compatibility")->as_string(), "FULL_TRANSITIVE");
+  EXPECT_EQ(subjects[1].Find("subject")->as_string(), "movies-value");
+  EXPECT_EQ(subjects[1].Find("version")->number_text(), "2");
+  EXPECT_EQ(subjects[1].Find("id")->number_text(), "2");
+  EXPECT_EQ(subjects[1].Find("compatibility")->as_string(), "BACKWARD");
+  // Pages: offset and limit; past the end is an empty page with the same total.
+  JsonValue page = GetJson("/ui/api/subjects?offset=1&limit=1");
+  EXPECT_EQ(page.Find("total")->number_text(), "2");
+  ASSERT_EQ(page.Find("subjects")->size(), 1u);
+  EXPECT_EQ(page.Find("subjects")->items()[0].Find("subject")->as_string(), "movies-value");
+  EXPECT_EQ(GetJson("/ui/api/subjects?offset=9").Find("subjects")->size(), 0u);
+  GetJson("/ui/api/subjects?limit=-1", 422);
+  GetJson("/ui/api/subjects?offset=x", 422);
+  // A deleted subject is gone from the list, as from GET /subjects.
+  ASSERT_EQ(client_->Delete("/subjects/clicks-value")->status, 200);
+  JsonValue after = GetJson("/ui/api/subjects");
+  ASSERT_EQ(after.Find("subjects")->size(), 1u);
+  EXPECT_EQ(after.Find("subjects")->items()[0].Find("subject")->as_string(), "movies-value");
+}
+
 TEST_F(UiServerTest, AVersionAsATree) {
   StartServer();
   RegisterMovies("movies-value");

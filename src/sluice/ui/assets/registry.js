@@ -58,20 +58,20 @@ export async function subjectsPage(ctx) {
   }
   const names = await get('/subjects');
   const info = new Map(names.map((n) => [n, {type: null, mode: null, version: null, id: null}]));
-  const loadInfo = (name) =>
-    Promise.all([
-      get(`${api(name)}/versions/latest`).then(
-        (v) => Object.assign(info.get(name), {type: v.schemaType ?? 'AVRO', version: v.version, id: v.id}),
-        () => {},
-      ),
-      get(`/config/${enc(name)}?defaultToGlobal=true`).then(
-        (c) => (info.get(name).mode = c.compatibilityLevel ?? c.compatibility ?? null),
-        () => {},
-      ),
-    ]);
-  // Small registries load fully first so the filters work at once; large ones fill in later.
-  const eager = names.slice(0, 200);
-  await pool(eager, 6, loadInfo);
+  // One request per page of subjects: each one's latest version, id, type and mode.
+  const PAGE = 200;
+  const loadPage = (offset) =>
+    get(`/ui/api/subjects?offset=${offset}&limit=${PAGE}`).then(
+      (page) => {
+        for (const s of page.subjects) {
+          info.set(s.subject, {type: s.schemaType, mode: s.compatibility, version: s.version, id: s.id});
+        }
+      },
+      () => {},
+    );
+  // The first page loads before the table shows, so the filters work at once on a small
+  // registry; the rest fill in later.
+  await loadPage(0);
 
   const q = ctx.query;
   const search = h('input', {
@@ -128,7 +128,14 @@ export async function subjectsPage(ctx) {
   typeSel.addEventListener('change', render);
   modeSel.addEventListener('change', render);
   render();
-  if (names.length > eager.length) pool(names.slice(eager.length), 4, loadInfo).then(render);
+  if (names.length > PAGE) {
+    (async () => {
+      for (let offset = PAGE; offset < names.length; offset += PAGE) {
+        await loadPage(offset);
+        render();
+      }
+    })();
+  }
 
   return [
     h('h1', null, 'Subjects'),
