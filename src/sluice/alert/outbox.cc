@@ -14,56 +14,6 @@ namespace sluice::alert {
 
 namespace internal {
 
-Result<std::vector<Row>> Db::Query(std::string_view sql, std::initializer_list<Param> params) {
-  auto failed = [&](sqlite3_stmt* stmt) {
-    std::string message = sqlite3_errmsg(db_);
-    sqlite3_finalize(stmt);
-    return IoError("alert outbox " + path_ + ": " + message);
-  };
-  sqlite3_stmt* stmt = nullptr;
-  if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr) !=
-      SQLITE_OK) {
-    return failed(stmt);
-  }
-  int i = 1;
-  for (const Param& p : params) {
-    int rc = SQLITE_OK;
-    if (const auto* v = std::get_if<int64_t>(&p)) {
-      rc = sqlite3_bind_int64(stmt, i, *v);
-    } else if (const auto* t = std::get_if<std::string_view>(&p)) {
-      rc = sqlite3_bind_text64(stmt, i, t->data(), t->size(), SQLITE_TRANSIENT, SQLITE_UTF8);
-    } else {
-      rc = sqlite3_bind_null(stmt, i);
-    }
-    if (rc != SQLITE_OK) return failed(stmt);
-    ++i;
-  }
-  std::vector<Row> rows;
-  for (;;) {
-    int rc = sqlite3_step(stmt);
-    if (rc == SQLITE_DONE) break;
-    if (rc != SQLITE_ROW) return failed(stmt);
-    Row row;
-    for (int c = 0; c < sqlite3_column_count(stmt); ++c) {
-      if (sqlite3_column_type(stmt, c) == SQLITE_NULL) {
-        row.emplace_back();
-      } else {
-        const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, c));
-        row.emplace_back(std::string(text, static_cast<size_t>(sqlite3_column_bytes(stmt, c))));
-      }
-    }
-    rows.push_back(std::move(row));
-  }
-  sqlite3_finalize(stmt);
-  return rows;
-}
-
-Status Db::Exec(std::string_view sql, std::initializer_list<Param> params) {
-  SLUICE_ASSIGN_OR_RETURN(auto rows, Query(sql, params));
-  (void)rows;
-  return Ok();
-}
-
 int64_t WallClockMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::system_clock::now().time_since_epoch())
@@ -149,20 +99,11 @@ Outbox::Outbox(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Outbox::~Outbox() = default;
 
 Result<std::unique_ptr<Outbox>> Outbox::Open(const std::string& path) {
-  sqlite3* raw = nullptr;
-  if (sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
-      SQLITE_OK) {
-    std::string message = raw ? sqlite3_errmsg(raw) : "out of memory";
-    sqlite3_close(raw);
-    return IoError("cannot open the alert outbox " + path + ": " + message);
-  }
   // Several processes may deliver from one outbox: wait for each other's short transactions.
-  sqlite3_busy_timeout(raw, 30000);
-  auto impl = std::make_unique<Impl>(raw, path);
+  SLUICE_ASSIGN_OR_RETURN(
+      auto opened, SqliteDb::Open(path, "the alert outbox", SqliteDb::Mode::kDurable, 30000));
+  auto impl = std::make_unique<Impl>(std::move(opened), path);
   internal::Db& db = impl->db;
-  for (const char* pragma : {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL"}) {
-    SLUICE_TRY(db.Exec(pragma));
-  }
   SLUICE_TRY(db.InTransaction([&]() -> Status {
     for (const char* s : kSchema) SLUICE_TRY(db.Exec(s));
     SLUICE_ASSIGN_OR_RETURN(auto rows, db.Query("SELECT value FROM meta WHERE key = 'format'"));

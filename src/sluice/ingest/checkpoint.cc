@@ -1,7 +1,6 @@
 #include "sluice/ingest/checkpoint.h"
 
 #include <fcntl.h>
-#include <sqlite3.h>
 #include <sys/file.h>
 #include <unistd.h>
 
@@ -13,76 +12,12 @@
 #include <variant>
 
 #include "sluice/base/file_system.h"
+#include "sluice/base/sqlite_db.h"
 #include "sluice/table/transaction.h"
 
 namespace sluice::ingest {
 
-using Param = std::variant<std::nullptr_t, int64_t, std::string_view>;
-using Row = std::vector<std::optional<std::string>>;
-
-// The few statements the checkpoint runs, over one connection. SQLite is the store the issue
-// names: one file, transactions, durable commits (synchronous=FULL in WAL mode).
-class Checkpoint::Db {
- public:
-  explicit Db(sqlite3* db) : db_(db) {}
-  ~Db() { sqlite3_close(db_); }
-
-  Result<std::vector<Row>> Query(std::string_view sql, std::initializer_list<Param> params = {}) {
-    sqlite3_stmt* stmt = nullptr;
-    if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr) !=
-        SQLITE_OK) {
-      return IoError("checkpoint database: " + std::string(sqlite3_errmsg(db_)));
-    }
-    int i = 1;
-    for (const Param& p : params) {
-      int rc = SQLITE_OK;
-      if (const auto* v = std::get_if<int64_t>(&p)) {
-        rc = sqlite3_bind_int64(stmt, i, *v);
-      } else if (const auto* t = std::get_if<std::string_view>(&p)) {
-        rc = sqlite3_bind_text64(stmt, i, t->data(), t->size(), SQLITE_TRANSIENT, SQLITE_UTF8);
-      } else {
-        rc = sqlite3_bind_null(stmt, i);
-      }
-      if (rc != SQLITE_OK) {
-        std::string message = sqlite3_errmsg(db_);
-        sqlite3_finalize(stmt);
-        return IoError("checkpoint database: " + message);
-      }
-      ++i;
-    }
-    std::vector<Row> rows;
-    for (;;) {
-      int rc = sqlite3_step(stmt);
-      if (rc == SQLITE_DONE) break;
-      if (rc != SQLITE_ROW) {
-        std::string message = sqlite3_errmsg(db_);
-        sqlite3_finalize(stmt);
-        return IoError("checkpoint database: " + message);
-      }
-      Row row;
-      for (int c = 0; c < sqlite3_column_count(stmt); ++c) {
-        if (sqlite3_column_type(stmt, c) == SQLITE_NULL) {
-          row.emplace_back();
-        } else {
-          const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, c));
-          row.emplace_back(std::string(text, static_cast<size_t>(sqlite3_column_bytes(stmt, c))));
-        }
-      }
-      rows.push_back(std::move(row));
-    }
-    sqlite3_finalize(stmt);
-    return rows;
-  }
-
-  Status Exec(std::string_view sql, std::initializer_list<Param> params = {}) {
-    SLUICE_ASSIGN_OR_RETURN(auto rows, Query(sql, params));
-    (void)rows;
-    return Ok();
-  }
-
- private:
-  sqlite3* db_;
-};
+using Row = SqliteDb::Row;
 
 namespace {
 
@@ -115,17 +50,6 @@ BatchState StateOf(const std::string& s) {
   return BatchState::kPlanned;
 }
 
-// BEGIN IMMEDIATE .. COMMIT around `body`, rolled back when it fails.
-template <typename F>
-Status InTransaction(Checkpoint::Db& db, F&& body) {
-  SLUICE_TRY(db.Exec("BEGIN IMMEDIATE"));
-  Status s = body();
-  if (s.has_value()) s = db.Exec("COMMIT");
-  // A failed COMMIT leaves the transaction open: later statements would run inside it.
-  if (!s.has_value()) (void)db.Exec("ROLLBACK");
-  return s;
-}
-
 }  // namespace
 
 Checkpoint::~Checkpoint() {
@@ -149,22 +73,10 @@ Result<std::unique_ptr<Checkpoint>> Checkpoint::Open(const std::string& dir,
                                           "needs its own checkpoint");
   }
   ckpt->path_ = dir + "/checkpoint.db";
-  sqlite3* raw = nullptr;
-  if (sqlite3_open_v2(ckpt->path_.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
-                      nullptr) != SQLITE_OK) {
-    std::string message = raw ? sqlite3_errmsg(raw) : "out of memory";
-    sqlite3_close(raw);
-    return IoError("cannot open the checkpoint " + ckpt->path_ + ": " + message);
-  }
-  ckpt->db_ = std::make_unique<Db>(raw);
-  sqlite3_busy_timeout(raw, 30000);
-  Db& db = *ckpt->db_;
-  for (const char* pragma : {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=FULL"}) {
-    if (auto r = db.Query(pragma); !r.has_value()) {
-      return Fail(r.error().WithContext(ckpt->path_));
-    }
-  }
-  Status made = InTransaction(db, [&]() -> Status {
+  SLUICE_ASSIGN_OR_RETURN(
+      ckpt->db_, SqliteDb::Open(ckpt->path_, "the checkpoint", SqliteDb::Mode::kDurable, 30000));
+  SqliteDb& db = *ckpt->db_;
+  Status made = db.InTransaction([&]() -> Status {
     for (const char* s : kSchema) SLUICE_TRY(db.Exec(s));
     SLUICE_ASSIGN_OR_RETURN(auto rows, db.Query("SELECT key, value FROM meta"));
     if (rows.empty()) {
@@ -242,7 +154,7 @@ Result<int64_t> Checkpoint::NextBatchId() {
 }
 
 Status Checkpoint::Plan(const Batch& batch) {
-  return InTransaction(*db_, [&]() -> Status {
+  return db_->InTransaction([&]() -> Status {
     SLUICE_TRY(db_->Exec("INSERT INTO batches(id, state, started_ms) VALUES(?, 'planned', ?)",
                          {batch.id, batch.started_ms}));
     for (const BatchFile& f : batch.files) {
@@ -261,7 +173,7 @@ Status Checkpoint::Plan(const Batch& batch) {
 }
 
 Status Checkpoint::Drop(int64_t batch) {
-  return InTransaction(*db_, [&]() -> Status {
+  return db_->InTransaction([&]() -> Status {
     SLUICE_TRY(db_->Exec("DELETE FROM files WHERE batch = ?", {batch}));
     SLUICE_TRY(db_->Exec("DELETE FROM ranges WHERE batch = ?", {batch}));
     return db_->Exec("DELETE FROM batches WHERE id = ?", {batch});
@@ -311,18 +223,12 @@ Result<CheckpointSummary> ReadCheckpoint(const std::string& dir, size_t max_repo
   const std::string path = dir + "/checkpoint.db";
   SLUICE_ASSIGN_OR_RETURN(bool exists, LocalFileSystem()->Exists(path));
   if (!exists) return Fail(ErrorCode::kNotFound, "no ingest checkpoint at " + dir);
-  sqlite3* raw = nullptr;
   // Read-only and lock-free: the ingest that owns the checkpoint keeps writing (WAL lets a
   // reader see the last commit while it does).
-  if (sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-    std::string message = raw ? sqlite3_errmsg(raw) : "out of memory";
-    sqlite3_close(raw);
-    return IoError("cannot open the checkpoint " + path + ": " + message);
-  }
-  Checkpoint::Db db(raw);
-  sqlite3_busy_timeout(raw, 5000);
+  SLUICE_ASSIGN_OR_RETURN(auto db,
+                          SqliteDb::Open(path, "the checkpoint", SqliteDb::Mode::kReadOnly, 5000));
   CheckpointSummary out;
-  auto meta = db.Query("SELECT key, value FROM meta");
+  auto meta = db->Query("SELECT key, value FROM meta");
   if (!meta.has_value()) return Fail(meta.error().WithContext(path));
   for (const Row& r : *meta) {
     const std::string key = r[0].value_or("");
@@ -330,7 +236,7 @@ Result<CheckpointSummary> ReadCheckpoint(const std::string& dir, size_t max_repo
     if (key == "source") out.identity.source = r[1].value_or("");
     if (key == "table") out.identity.table = r[1].value_or("");
   }
-  auto rows = db.Query(
+  auto rows = db->Query(
       "SELECT report FROM (SELECT id, report FROM batches WHERE state = 'done' AND report != '' "
       "ORDER BY id DESC LIMIT ?) ORDER BY id",
       {static_cast<int64_t>(max_reports)});

@@ -15,6 +15,10 @@
 
 #include "sluice/base/result.h"
 
+namespace sluice {
+class SqliteDb;
+}  // namespace sluice
+
 namespace sluice::ingest {
 
 /// One input file of a batch, as it was when the batch was planned.
@@ -131,12 +135,10 @@ class Checkpoint {
   /// The last `n` finished batches' reports (JSON objects), newest last.
   Result<std::vector<std::string>> RecentReports(size_t n);
 
-  class Db;
-
  private:
   Checkpoint() = default;
   int lock_fd_ = -1;
-  std::unique_ptr<Db> db_;
+  std::unique_ptr<SqliteDb> db_;
   std::string id_;
   std::string path_;
   bool created_ = false;
