@@ -171,6 +171,19 @@ std::optional<HttpResponse> LoadHistory(const UiOptions& options, const ApiReque
   return std::nullopt;
 }
 
+// The subject's mode and its history, or the answer that says why not.
+std::optional<HttpResponse> LoadModeAndHistory(const UiOptions& options, const ApiRequest& request,
+                                               const std::string& subject,
+                                               evolution::CompatibilityMode& mode,
+                                               History& history) {
+  std::optional<HttpResponse> failure;
+  auto m = ModeOf(options, request, subject, failure);
+  if (failure) return failure;
+  if (!m.has_value()) return FromError(m.error());
+  mode = *m;
+  return LoadHistory(options, request, subject, history);
+}
+
 // Version `index` of `history` against the ones before it.
 Result<evolution::CompatibilityReport> Verdict(evolution::CompatibilityMode mode,
                                                const History& history, size_t index) {
@@ -314,12 +327,9 @@ HttpResponse SubjectDiff(const UiOptions& options, const ApiRequest& request) {
                      report::Format::kJson);
   if (!diff_json.has_value()) return FromError(diff_json.error());
 
-  std::optional<HttpResponse> failure;
-  auto mode = ModeOf(options, request, subject, failure);
-  if (failure) return std::move(*failure);
-  if (!mode.has_value()) return FromError(mode.error());
+  evolution::CompatibilityMode mode = evolution::CompatibilityMode::kBackward;
   History history;
-  if (auto f = LoadHistory(options, request, subject, history)) return std::move(*f);
+  if (auto f = LoadModeAndHistory(options, request, subject, mode, history)) return std::move(*f);
 
   JsonWriter w;
   w.BeginObject();
@@ -328,33 +338,30 @@ HttpResponse SubjectDiff(const UiOptions& options, const ApiRequest& request) {
   w.Key("to").Int(vb.version);
   w.Key("diff").Raw(*diff_json);
   w.Key("compatibility");
-  std::optional<std::string> compat_json = CompatibilityJson(*mode, history, vb.version);
+  std::optional<std::string> compat_json = CompatibilityJson(mode, history, vb.version);
   if (compat_json) {
     w.Raw(*compat_json);
   } else {
     w.Null();
   }
-  w.Key("mode").String(evolution::CompatibilityModeName(*mode));
+  w.Key("mode").String(evolution::CompatibilityModeName(mode));
   w.EndObject();
   return Json(200, w.Take());
 }
 
 HttpResponse SubjectVerdicts(const UiOptions& options, const ApiRequest& request) {
   const std::string& subject = request.segments[1];
-  std::optional<HttpResponse> failure;
-  auto mode = ModeOf(options, request, subject, failure);
-  if (failure) return std::move(*failure);
-  if (!mode.has_value()) return FromError(mode.error());
+  evolution::CompatibilityMode mode = evolution::CompatibilityMode::kBackward;
   History history;
-  if (auto f = LoadHistory(options, request, subject, history)) return std::move(*f);
+  if (auto f = LoadModeAndHistory(options, request, subject, mode, history)) return std::move(*f);
   JsonWriter w;
   w.BeginObject();
-  w.Key("mode").String(evolution::CompatibilityModeName(*mode));
+  w.Key("mode").String(evolution::CompatibilityModeName(mode));
   w.Key("versions").BeginArray();
   for (size_t i = 0; i < history.versions.size(); ++i) {
     const Version& v = history.versions[i];
     w.BeginObject().Key("version").Int(v.version).Key("id").Int(v.id);
-    auto verdict = Verdict(*mode, history, i);
+    auto verdict = Verdict(mode, history, i);
     if (!verdict.has_value()) {
       w.Key("compatible").Null();
       w.Key("error").String(verdict.error().message());

@@ -16,6 +16,7 @@
 #include "sluice/base/hash.h"
 #include "sluice/base/json.h"
 #include "sluice/base/json_writer.h"
+#include "sluice/base/temp_dir_testing.h"
 #include "sluice/dialects/spark/spark.h"
 #include "sluice/ingest/checkpoint.h"
 #include "sluice/registry/auth.h"
@@ -72,17 +73,8 @@ inline const JsonValue* FindChange(const JsonValue& diff, std::string_view path,
 
 class UiServerTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = stdfs::temp_directory_path() /
-           ("sluice_ui_test_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    stdfs::remove_all(dir_);
-    stdfs::create_directories(dir_);
-  }
-  void TearDown() override {
-    StopServer();
-    stdfs::remove_all(dir_);
-  }
+  void SetUp() override { dir_ = tmp_.path(); }
+  void TearDown() override { StopServer(); }
 
   // Start the registry server with the UI hook; `users_json` empty: no auth.
   void StartServer(const std::string& users_json = "", UiOptions ui = {}) {
@@ -166,6 +158,7 @@ class UiServerTest : public ::testing::Test {
     SetMode(subject, "BACKWARD");
   }
 
+  sluice::testing::ScopedTempDir tmp_{"sluice_ui_test"};
   stdfs::path dir_;
   std::string token_;
   std::shared_ptr<Ui> ui_;
