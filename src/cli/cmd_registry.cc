@@ -11,7 +11,6 @@
 #include "cli/ui_flags.h"
 #include "sluice/alert/hooks.h"
 #include "sluice/alert/notifier.h"
-#include "sluice/base/file_system.h"
 #include "sluice/base/json.h"
 #include "sluice/base/json_writer.h"
 #include "sluice/base/strings.h"

@@ -8,7 +8,6 @@
 #include "cli/commands.h"
 #include "cli/serve.h"
 #include "cli/ui_flags.h"
-#include "sluice/base/file_system.h"
 #include "sluice/registry/client.h"
 #include "sluice/registry/server.h"
 #include "sluice/ui/ui.h"

@@ -102,8 +102,8 @@ Result<std::unique_ptr<Outbox>> Outbox::Open(const std::string& path) {
   // Several processes may deliver from one outbox: wait for each other's short transactions.
   SLUICE_ASSIGN_OR_RETURN(
       auto opened, SqliteDb::Open(path, "the alert outbox", SqliteDb::Mode::kDurable, 30000));
-  auto impl = std::make_unique<Impl>(std::move(opened), path);
-  internal::Db& db = impl->db;
+  auto impl = std::make_unique<Impl>(std::move(opened));
+  internal::Db& db = *impl->db;
   SLUICE_TRY(db.InTransaction([&]() -> Status {
     for (const char* s : kSchema) SLUICE_TRY(db.Exec(s));
     SLUICE_ASSIGN_OR_RETURN(auto rows, db.Query("SELECT value FROM meta WHERE key = 'format'"));
@@ -120,7 +120,7 @@ Result<std::unique_ptr<Outbox>> Outbox::Open(const std::string& path) {
 Result<int> Outbox::Enqueue(const AlertKey& key, const std::vector<OutboxItem>& items,
                             int64_t now_ms) {
   int stored = 0;
-  internal::Db& db = impl_->db;
+  internal::Db& db = *impl_->db;
   SLUICE_TRY(db.InTransaction([&]() -> Status {
     for (const OutboxItem& item : items) {
       const std::string spec = item.target.Spec();
@@ -142,11 +142,11 @@ Result<int> Outbox::Enqueue(const AlertKey& key, const std::vector<OutboxItem>& 
 
 Result<std::vector<OutboxEntry>> Outbox::List(int limit) {
   SLUICE_ASSIGN_OR_RETURN(
-      auto rows,
-      impl_->db.Query("SELECT id, source, old_fp, new_fp, target_spec, kind, state, attempts, "
-                      "created_ms, next_attempt_ms, delivered_ms, last_error, subject, message_id, "
-                      "content_type, body FROM deliveries ORDER BY id DESC LIMIT ?",
-                      {int64_t{limit}}));
+      auto rows, impl_->db->Query(
+                     "SELECT id, source, old_fp, new_fp, target_spec, kind, state, attempts, "
+                     "created_ms, next_attempt_ms, delivered_ms, last_error, subject, message_id, "
+                     "content_type, body FROM deliveries ORDER BY id DESC LIMIT ?",
+                     {int64_t{limit}}));
   std::vector<OutboxEntry> out;
   for (const Row& r : rows) {
     OutboxEntry e;

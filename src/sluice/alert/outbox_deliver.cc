@@ -176,7 +176,7 @@ Status Record(internal::Db& db, const std::string& owner, const Claim& c, const 
 
 Result<DeliverySummary> Outbox::Deliver(Sender& sender, const DeliveryPolicy& policy,
                                         int64_t deadline_ms, const std::function<bool()>& stop) {
-  internal::Db& db = impl_->db;
+  internal::Db& db = *impl_->db;
   DeliverySummary summary;
   std::set<int64_t> tried;  // deadline 0: each due alert once
   std::mt19937_64 rng(std::random_device{}());

@@ -36,11 +36,8 @@ int64_t WallClockMs();
 
 class Outbox::Impl {
  public:
-  Impl(std::unique_ptr<SqliteDb> owned, std::string path)
-      : owned(std::move(owned)), db(*this->owned), path(std::move(path)) {}
-  std::unique_ptr<SqliteDb> owned;
-  internal::Db& db;
-  std::string path;
+  explicit Impl(std::unique_ptr<SqliteDb> db) : db(std::move(db)) {}
+  std::unique_ptr<SqliteDb> db;
   std::string owner = internal::OwnerToken();
 };
 

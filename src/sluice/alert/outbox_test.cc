@@ -60,7 +60,6 @@ class ScriptedSender final : public Sender {
 class OutboxTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = tmp_.path();
     path_ = (dir_ / "outbox.db").string();
     outbox_ = Outbox::Open(path_).value();
   }
@@ -91,7 +90,7 @@ class OutboxTest : public ::testing::Test {
   }
 
   sluice::testing::ScopedTempDir tmp_{"sluice_outbox_test"};
-  std::filesystem::path dir_;
+  const std::filesystem::path& dir_ = tmp_.path();
   std::string path_;
   std::unique_ptr<Outbox> outbox_;
 };

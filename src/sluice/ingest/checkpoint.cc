@@ -7,9 +7,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <initializer_list>
 #include <map>
-#include <variant>
 
 #include "sluice/base/file_system.h"
 #include "sluice/base/sqlite_db.h"

@@ -34,7 +34,6 @@ namespace fs = std::filesystem;
 class FolderIngestTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    root_ = tmp_.path();
     fs::create_directories(root_ / "land");
     options_.source = (root_ / "land").string();
     options_.table = (root_ / "table").string();
@@ -91,7 +90,7 @@ class FolderIngestTest : public ::testing::Test {
   }
 
   sluice::testing::ScopedTempDir tmp_{"sluice_ingest"};
-  fs::path root_;
+  const std::filesystem::path& root_ = tmp_.path();
   IngestOptions options_;
   int landed_ = 0;
 };

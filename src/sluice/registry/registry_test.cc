@@ -42,10 +42,7 @@ std::string WithRefsForward(std::string_view schema) {
 
 class RegistryTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = tmp_.path();
-    Open();
-  }
+  void SetUp() override { Open(); }
   void TearDown() override { registry_.reset(); }
   void Open() {
     registry_.reset();
@@ -78,7 +75,7 @@ class RegistryTest : public ::testing::Test {
   }
 
   sluice::testing::ScopedTempDir tmp_{"sluice_registry_test"};
-  std::filesystem::path dir_;
+  const std::filesystem::path& dir_ = tmp_.path();
   std::unique_ptr<Registry> registry_;
 };
 

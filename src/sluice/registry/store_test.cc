@@ -21,10 +21,7 @@ namespace {
 
 class StoreGroupCommitTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = tmp_.path();
-    store_ = OpenStore();
-  }
+  void SetUp() override { store_ = OpenStore(); }
   void TearDown() override { store_.reset(); }
   std::unique_ptr<Store> OpenStore() {
     auto s = Store::Open("sqlite:" + (dir_ / "registry.db").string());
@@ -61,7 +58,7 @@ class StoreGroupCommitTest : public ::testing::Test {
   }
 
   sluice::testing::ScopedTempDir tmp_{"sluice_store_test"};
-  std::filesystem::path dir_;
+  const std::filesystem::path& dir_ = tmp_.path();
   std::unique_ptr<Store> store_;
 };
 

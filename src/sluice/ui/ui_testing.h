@@ -73,7 +73,6 @@ inline const JsonValue* FindChange(const JsonValue& diff, std::string_view path,
 
 class UiServerTest : public ::testing::Test {
  protected:
-  void SetUp() override { dir_ = tmp_.path(); }
   void TearDown() override { StopServer(); }
 
   // Start the registry server with the UI hook; `users_json` empty: no auth.
@@ -159,7 +158,7 @@ class UiServerTest : public ::testing::Test {
   }
 
   sluice::testing::ScopedTempDir tmp_{"sluice_ui_test"};
-  stdfs::path dir_;
+  const stdfs::path& dir_ = tmp_.path();
   std::string token_;
   std::shared_ptr<Ui> ui_;
   std::unique_ptr<registry::Server> server_;
