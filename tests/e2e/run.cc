@@ -9,6 +9,9 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "sluice_test_paths.h"
 
@@ -25,6 +28,24 @@ std::string Slurp(const std::string& path) {
   return ss.str();
 }
 
+// The files TempFile made, removed when the test process exits so that runs leave nothing
+// behind in /tmp.
+class TempFiles {
+ public:
+  ~TempFiles() {
+    for (const std::string& path : paths_) ::unlink(path.c_str());
+  }
+  void Add(std::string path) { paths_.push_back(std::move(path)); }
+
+ private:
+  std::vector<std::string> paths_;
+};
+
+TempFiles& CreatedTempFiles() {
+  static TempFiles files;
+  return files;
+}
+
 }  // namespace
 
 std::string TempFile(const std::string& suffix, const std::string& content) {
@@ -36,6 +57,7 @@ std::string TempFile(const std::string& suffix, const std::string& content) {
   std::string path = std::string(buf.data()) + suffix;
   ::rename(buf.data(), path.c_str());
   std::ofstream(path, std::ios::binary) << content;
+  CreatedTempFiles().Add(path);
   return path;
 }
 
