@@ -68,9 +68,11 @@ struct JsonInferOptions {
   std::string locale = "en-US";
   /// Records nested deeper are malformed (Jackson's StreamReadConstraints default).
   uint32_t max_depth = 1000;
-  /// Records at least this long are read by a scanner of sluice's own rather than simdjson,
-  /// whose index takes up to four times a record's size; the result is the same.
-  size_t large_record_bytes = size_t{16} << 20;
+  /// Records at least this long are read first by a scanner of sluice's own (which is faster
+  /// than simdjson's walk, and whose memory does not grow with the record); a record it does
+  /// not accept as strict JSON goes to simdjson, which decides. The result is the same either
+  /// way. 0 (the default): every record; SIZE_MAX: simdjson only.
+  size_t scanner_min_record_bytes = 0;
   /// Set for Auto Loader (cloudFiles) behaviour; see auto_loader.h.
   std::optional<AutoLoaderOptions> auto_loader;
 

@@ -172,6 +172,129 @@ TEST(JsonInferTest, MalformedRecordsLeaveNoTraceAmongManyRecords) {
   EXPECT_EQ(all->FinishType().ToString(), good->FinishType().ToString());
 }
 
+// sluice's own scanner reads every record first and leaves to simdjson what it does not take;
+// the result must be what simdjson alone gives, record by record: the same type, the same
+// verdict (malformed or not) and, for a FAILFAST error, the same message. Seeded random
+// records, valid and mutated (a byte deleted, replaced or inserted, the record cut short), under
+// the options that change how tokens are read.
+TEST(JsonInferTest, TheScannerAndSimdjsonAgreeOnEveryRecord) {
+  uint64_t state = 11;
+  auto next = [&](uint64_t n) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return (state >> 33) % n;
+  };
+  const char* atoms[] = {"0",
+                         "-0",
+                         "17",
+                         "-42",
+                         "1.5",
+                         "-2.25e3",
+                         "1E400",
+                         "1e-400",
+                         "12345678901234567890",
+                         "0.1000",
+                         "NaN",
+                         "-Infinity",
+                         "true",
+                         "false",
+                         "null",
+                         "01",
+                         "1.",
+                         "+1",
+                         "\"\"",
+                         "\"a\"",
+                         "\"2024-01-02\"",
+                         "\"2024-01-02T03:04:05Z\"",
+                         "\"12.50\"",
+                         "\"x\\n\\u00e9\\ud83d\\ude00\"",
+                         "\"caf\xc3\xa9\"",
+                         "\"\\q\"",
+                         "\"\xff\"",
+                         "tru",
+                         "nul"};
+  auto value = [&](int depth, auto& self) -> std::string {
+    const uint64_t pick = next(depth > 3 ? 10 : 14);
+    if (pick < 10) return atoms[next(std::size(atoms))];
+    if (pick < 12) {
+      std::string a = "[";
+      for (uint64_t i = 0, n = next(4); i < n; ++i) a += (i ? ", " : "") + self(depth + 1, self);
+      return a + "]";
+    }
+    std::string o = "{";
+    for (uint64_t i = 0, n = next(5); i < n; ++i) {
+      o += (i ? "," : "") + std::string(next(3) == 0 ? " " : "") + "\"k" + std::to_string(next(6)) +
+           (next(20) == 0 ? "\\u0041" : "") + "\"" + (next(3) == 0 ? " : " : ":") +
+           self(depth + 1, self);
+    }
+    return o + "}";
+  };
+  const char mutations[] = {'"', '\\', '{', '}', '[', ']', ',', ':', ' ', '\x01', 'x', '0'};
+  auto record = [&] {
+    std::string r = next(10) == 0
+                        ? value(1, value)
+                        : "{\"id\":" + value(2, value) + "," + "\"v\":" + value(1, value) + "}";
+    if (next(3) == 0 && !r.empty()) {
+      const size_t at = next(r.size());
+      switch (next(4)) {
+        case 0:
+          r.erase(at, 1);
+          break;
+        case 1:
+          r[at] = mutations[next(std::size(mutations))];
+          break;
+        case 2:
+          r.insert(r.begin() + static_cast<std::ptrdiff_t>(at),
+                   mutations[next(std::size(mutations))]);
+          break;
+        default:
+          r.resize(at);
+      }
+    }
+    return r;
+  };
+  struct Variant {
+    const char* name;
+    JsonInferOptions options;
+  };
+  std::vector<Variant> variants(5);
+  variants[0].name = "defaults";
+  variants[1].name = "prefersDecimal";
+  variants[1].options.prefers_decimal = true;
+  variants[2].name = "primitivesAsString";
+  variants[2].options.primitives_as_string = true;
+  variants[3].name = "inferTimestamp";
+  variants[3].options.infer_timestamp = true;
+  variants[4].name = "FAILFAST";
+  variants[4].options.mode = ParseMode::kFailFast;
+  uint64_t malformed = 0;
+  for (int i = 0; i < 3000; ++i) {
+    const std::string r = record();
+    for (const Variant& v : variants) {
+      JsonInferOptions scan = v.options;
+      scan.scanner_min_record_bytes = 0;
+      JsonInferOptions simd = v.options;
+      simd.scanner_min_record_bytes = SIZE_MAX;
+      auto a = JsonInferrer::Make(scan);
+      auto b = JsonInferrer::Make(simd);
+      ASSERT_TRUE(a.has_value() && b.has_value());
+      // A first record gives the walk a type to merge into, so the merge shortcuts run too.
+      const std::string warm = R"({"id":1,"v":"s"})";
+      ASSERT_TRUE(a->AddRecord(warm).has_value() && b->AddRecord(warm).has_value());
+      const Status sa = a->AddRecord(r);
+      const Status sb = b->AddRecord(r);
+      ASSERT_EQ(sa.has_value(), sb.has_value()) << v.name << ": " << r;
+      if (!sa.has_value()) {
+        EXPECT_EQ(sa.error().message(), sb.error().message()) << v.name << ": " << r;
+        continue;
+      }
+      EXPECT_EQ(a->malformed_records(), b->malformed_records()) << v.name << ": " << r;
+      EXPECT_EQ(a->FinishType().ToString(), b->FinishType().ToString()) << v.name << ": " << r;
+      malformed += b->malformed_records();
+    }
+  }
+  EXPECT_GT(malformed, 1000u);  // the mutations do reach the malformed paths
+}
+
 TEST(JsonInferTest, RootArraysMergeTheirElementsFirstAsSparkDoes) {
   // The elements fold with compatibleType before the root is unwrapped: struct + number is a
   // string, which is not a record, so the struct's fields are lost.

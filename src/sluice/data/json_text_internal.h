@@ -1,6 +1,6 @@
 // JSON text as the data plane's own scanners read and write it: the bytes that end a token,
 // string escapes (checking, resolving and writing them) and UTF-8 sequences. Shared by the
-// validator's scanner, the large-record inference scanner and the rescued-data writer.
+// validator's scanner, the inference scanner and the rescued-data writer.
 #pragma once
 
 #include <array>
@@ -9,7 +9,42 @@
 #include <string>
 #include <string_view>
 
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
 namespace sluice::data::internal {
+
+/// The first byte at or after `p` that is '"', '\\', a control character or non-ASCII, or
+/// `end`. May read up to 31 bytes past `end` (the caller's padding). With AVX2 (the SIMD flags
+/// of src/sluice/data/CMakeLists.txt) 32 bytes at a time; static, so that a translation unit
+/// built without those flags has its own copy rather than sharing another's.
+static inline const char* FindStringSpecial(const char* p, const char* end) {
+#if defined(__AVX2__)
+  const __m256i quote = _mm256_set1_epi8('"');
+  const __m256i backslash = _mm256_set1_epi8('\\');
+  const __m256i control_max = _mm256_set1_epi8(0x1F);
+  while (p < end) {
+    __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    __m256i m = _mm256_or_si256(_mm256_cmpeq_epi8(v, quote), _mm256_cmpeq_epi8(v, backslash));
+    m = _mm256_or_si256(m, _mm256_cmpeq_epi8(_mm256_min_epu8(v, control_max), v));
+    uint32_t mask = static_cast<uint32_t>(_mm256_movemask_epi8(m)) |
+                    static_cast<uint32_t>(_mm256_movemask_epi8(v));
+    if (mask != 0) {
+      const char* q = p + __builtin_ctz(mask);
+      return q < end ? q : end;
+    }
+    p += 32;
+  }
+  return end;
+#else
+  for (; p < end; ++p) {
+    unsigned char c = static_cast<unsigned char>(*p);
+    if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) return p;
+  }
+  return end;
+#endif
+}
 
 inline bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 

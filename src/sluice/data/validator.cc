@@ -197,6 +197,7 @@ Status CompileNode(const schema::Type& type, bool nullable, std::string path, ui
 
 using internal::AppendJsonQuoted;
 using internal::CheckJsonEscape;
+using internal::FindStringSpecial;
 using internal::IsJsonSpace;
 using internal::IsNonNumericToken;
 using internal::JsonEscape;
@@ -532,35 +533,6 @@ bool KeyFits(const Node& key, std::string_view s) {
   return false;
 }
 
-// The first byte at or after `p` that is '"', '\\', a control character or non-ASCII, or `end`.
-// May read up to 31 bytes past `end` (the caller's padding).
-inline const char* FindStringSpecial(const char* p, const char* end) {
-#if defined(__AVX2__)
-  const __m256i quote = _mm256_set1_epi8('"');
-  const __m256i backslash = _mm256_set1_epi8('\\');
-  const __m256i control_max = _mm256_set1_epi8(0x1F);
-  while (p < end) {
-    __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-    __m256i m = _mm256_or_si256(_mm256_cmpeq_epi8(v, quote), _mm256_cmpeq_epi8(v, backslash));
-    m = _mm256_or_si256(m, _mm256_cmpeq_epi8(_mm256_min_epu8(v, control_max), v));
-    uint32_t mask = static_cast<uint32_t>(_mm256_movemask_epi8(m)) |
-                    static_cast<uint32_t>(_mm256_movemask_epi8(v));
-    if (mask != 0) {
-      const char* q = p + __builtin_ctz(mask);
-      return q < end ? q : end;
-    }
-    p += 32;
-  }
-  return end;
-#else
-  for (; p < end; ++p) {
-    unsigned char c = static_cast<unsigned char>(*p);
-    if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) return p;
-  }
-  return end;
-#endif
-}
-
 // JSON number grammar: 0 when `t` is not a number, 1 for an integer, 2 for a fraction or
 // exponent form.
 inline int NumberShape(std::string_view t) {
@@ -618,6 +590,11 @@ inline bool IntegerValue(std::string_view t, int64_t* value) {
 // A number token as a double, as Java's Double.parseDouble reads it: overflow is infinite,
 // underflow is zero or subnormal.
 inline double DoubleValue(std::string_view t) {
+  // from_chars is exact and fast; it gives up on a value outside double's range, which strtod
+  // then reads as Java does (infinite, or zero and subnormals).
+  double value = 0;
+  const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
+  if (ec == std::errc() && end == t.data() + t.size()) return value;
   char buf[128];
   std::string big;
   const char* s = buf;

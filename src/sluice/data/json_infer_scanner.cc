@@ -1,7 +1,9 @@
-// Inference of records too large for simdjson's index, with a scanner of its own: the walk of
-// json_infer.cc's Impl (Document, Value, Object, Array) step for step, over the record's bytes.
+// Inference of records with a scanner of sluice's own, the first reader of every record: the
+// walk of json_infer.cc's Impl (Document, Value, Object, Array) step for step, over the
+// record's bytes, without simdjson's index (faster on records of any size, and in memory that
+// does not grow with the record).
 // The scanner is strict, so that a record it accepts is one simdjson accepts too; everything
-// else is left to simdjson (see InferLargeRecord in json_infer_internal.h).
+// else is left to simdjson (see InferWithScanner in json_infer_internal.h).
 #include <array>
 
 #include "sluice/data/json_infer_internal.h"
@@ -11,20 +13,9 @@ namespace sluice::data::internal {
 
 namespace {
 
-// Bytes that stop a scan through a string's content: its end, an escape, a control byte, the
-// start of a UTF-8 sequence.
-constexpr std::array<bool, 256> kStringStop = [] {
-  std::array<bool, 256> t{};
-  for (int c = 0; c < 0x20; ++c) t[static_cast<size_t>(c)] = true;
-  for (int c = 0x80; c < 0x100; ++c) t[static_cast<size_t>(c)] = true;
-  t['"'] = true;
-  t['\\'] = true;
-  return t;
-}();
-
-class LargeRecordReader {
+class RecordScanner {
  public:
-  LargeRecordReader(std::string_view json, JsonTypeRules& rules, FieldSlots& slots)
+  RecordScanner(std::string_view json, JsonTypeRules& rules, FieldSlots& slots)
       : p_(json.data()), end_(json.data() + json.size()), rules_(rules), slots_(slots) {}
 
   // As the simdjson walk's Document: the root value, then nothing but whitespace.
@@ -74,7 +65,7 @@ class LargeRecordReader {
     const char* s = ++p_;
     bool esc = false;
     while (true) {
-      while (p_ < end_ && !kStringStop[static_cast<unsigned char>(*p_)]) ++p_;
+      p_ = FindStringSpecial(p_, end_);
       if (p_ >= end_) return false;
       const auto c = static_cast<unsigned char>(*p_);
       if (c == '"') break;
@@ -312,9 +303,9 @@ class LargeRecordReader {
 
 }  // namespace
 
-InferOutcome InferLargeRecord(std::string_view json, JsonTypeRules& rules, FieldSlots& slots,
+InferOutcome InferWithScanner(std::string_view json, JsonTypeRules& rules, FieldSlots& slots,
                               InferredType* root, InferredType* root_type) {
-  LargeRecordReader reader(json, rules, slots);
+  RecordScanner reader(json, rules, slots);
   return reader.Document(root, root_type);
 }
 
