@@ -55,9 +55,7 @@ class RecordScanner {
  private:
   InferOutcome Reject() { return rules_.Fail(InferOutcome::kMalformed, "not strict JSON"); }
 
-  void SkipSpace() {
-    while (p_ < end_ && IsJsonSpace(*p_)) ++p_;
-  }
+  void SkipSpace() { p_ = SkipJsonSpace(p_, end_); }
 
   // A string at p_ (its opening quote), checked as the validator checks strings: escapes,
   // control bytes, UTF-8. p_ moves past its closing quote.
@@ -98,7 +96,7 @@ class RecordScanner {
   // the whitespace after it, up to the next structural byte (or the end, for a root value).
   void ScanAtom(std::string_view* atom, std::string_view* token) {
     const char* s = p_;
-    while (p_ < end_ && !kJsonDelimiter[static_cast<unsigned char>(*p_)]) ++p_;
+    p_ = FindTokenEnd(p_, end_);
     const char* t = p_;
     while (t < end_ && IsJsonSpace(*t)) ++t;
     *atom = std::string_view(s, static_cast<size_t>(p_ - s));

@@ -55,6 +55,20 @@ inline constexpr std::array<bool, 256> kJsonDelimiter = [] {
   return t;
 }();
 
+/// Past the JSON whitespace at `p` (at most to `end`). The scanners keep their position in a
+/// member; stepping a local here lets the compiler keep it in a register, where a loop over
+/// the member would store it back after every byte (a char read may alias it).
+inline const char* SkipJsonSpace(const char* p, const char* end) {
+  while (p < end && IsJsonSpace(*p)) ++p;
+  return p;
+}
+
+/// The end of the bare token (a number or literal) at `p`: the first delimiter, or `end`.
+inline const char* FindTokenEnd(const char* p, const char* end) {
+  while (p < end && !kJsonDelimiter[static_cast<unsigned char>(*p)]) ++p;
+  return p;
+}
+
 /// Jackson's non-numeric number tokens (allowNonNumericNumbers).
 inline bool IsNonNumericToken(std::string_view t) {
   return t == "NaN" || t == "Infinity" || t == "+Infinity" || t == "-Infinity";

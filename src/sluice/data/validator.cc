@@ -848,9 +848,7 @@ struct alignas(128) RecordValidator::Impl {
     return false;
   }
 
-  void SkipSpace() {
-    while (p < end && IsJsonSpace(*p)) ++p;
-  }
+  void SkipSpace() { p = internal::SkipJsonSpace(p, end); }
 
   // A string token at p (its opening quote). On success p is past the closing quote, `body`
   // holds the bytes between the quotes and `escaped` says whether it has escapes.
@@ -894,7 +892,7 @@ struct alignas(128) RecordValidator::Impl {
   // A bare token at p (a number or literal); p moves past it.
   std::string_view ScanAtom() {
     const char* s = p;
-    while (p < end && !kJsonDelimiter[static_cast<unsigned char>(*p)]) ++p;
+    p = internal::FindTokenEnd(p, end);
     return std::string_view(s, static_cast<size_t>(p - s));
   }
 
