@@ -26,6 +26,21 @@ void ColumnWriter::ReserveLike(const ColumnWriter& other) {
   ends_.reserve(other.ends_.size());
 }
 
+void ColumnWriter::Clear() {
+  num_entries_ = 0;
+  num_rows_ = 0;
+  def_levels_.clear();
+  rep_levels_.clear();
+  bools_.clear();
+  int32s_.clear();
+  int64s_.clear();
+  int96s_.clear();
+  floats_.clear();
+  doubles_.clear();
+  arena_.clear();
+  ends_.clear();
+}
+
 int64_t ColumnWriter::num_values() const {
   switch (spec_.type) {
     case PhysicalType::kBoolean:

@@ -47,6 +47,9 @@ struct FileWriter::Impl {
   ByteSink* sink = nullptr;
   std::unique_ptr<WritableFile> owned;
   std::vector<ColumnWriter> current;
+  // Per column, the emptied writer of an encoded row group, whose buffers the next row group
+  // takes over (guarded by `mu`).
+  std::vector<std::optional<ColumnWriter>> spare;
   int64_t rows_in_group = 0;
   int64_t next_size_check = 1;
   int64_t total_rows = 0;
@@ -73,11 +76,19 @@ struct FileWriter::Impl {
     for (std::thread& t : workers) t.join();
   }
 
-  // Start a row group; `previous` (the one just cut, if any) sizes its buffers.
+  // Start a row group on the buffers of an encoded one where there are some; else
+  // `previous` (the one just cut, if any) sizes new ones.
   void NewRowGroup(const std::vector<ColumnWriter>* previous = nullptr) {
     current.clear();
     current.reserve(schema.columns.size());
+    std::lock_guard lock(mu);
+    spare.resize(schema.columns.size());
     for (size_t i = 0; i < schema.columns.size(); ++i) {
+      if (spare[i].has_value()) {
+        current.push_back(std::move(*spare[i]));
+        spare[i].reset();
+        continue;
+      }
       current.emplace_back(schema.columns[i]);
       if (previous != nullptr) current.back().ReserveLike((*previous)[i]);
     }
@@ -109,9 +120,13 @@ struct FileWriter::Impl {
   void RunTask(RowGroupJob* job, size_t column, std::unique_lock<std::mutex>& lock) {
     lock.unlock();
     Result<EncodedColumnChunk> chunk = EncodeColumnChunk(job->columns[column], options.columns);
-    // The buffered values are no longer needed: free them while the rest is encoded.
-    job->columns[column] = ColumnWriter(job->columns[column].spec());
+    job->columns[column].Clear();
     lock.lock();
+    // The buffers go to the next row group, or are freed when one is already waiting there.
+    if (column < spare.size() && !spare[column].has_value()) {
+      spare[column] = std::move(job->columns[column]);
+    }
+    job->columns[column] = ColumnWriter(schema.columns[column]);
     if (chunk) {
       job->chunks[column] = std::move(*chunk);
     } else if (!job->error) {

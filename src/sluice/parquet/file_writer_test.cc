@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -157,6 +158,80 @@ TEST(FileWriterTest, ColumnChunksDecodeToTheRowsWritten) {
   ASSERT_EQ(decoded->def_levels.size(), 300u);
   EXPECT_EQ(decoded->def_levels[0], 0);  // row 300: null name
   EXPECT_EQ(decoded->values[0], "name-" + std::to_string(301 % 7));
+}
+
+// Row groups after the first reuse the buffers of encoded ones (emptied, their memory kept):
+// every row group of a five-group file decodes to exactly its own rows, nothing left over from
+// the one whose buffers it took, with the encoding on the caller's thread and on workers. Names
+// and tags vary in length from row to row, so no offset of one group fits another.
+TEST(FileWriterTest, EveryRowGroupHoldsItsOwnRowsWhenBuffersAreReused) {
+  auto schema = ParquetSchema::FromModel(TestSchema());
+  ASSERT_TRUE(schema.has_value());
+  const FileSchema fs = FileSchemaFor(schema->value);
+  auto name = [](int64_t i) {
+    return std::string(static_cast<size_t>(i % 11), 'n') + "-" + std::to_string(i);
+  };
+  auto tag = [](int64_t i, int k) { return "t" + std::to_string(i * 3 + k); };
+  for (int threads : {1, 3}) {
+    WriterOptions options;
+    options.max_rows_per_row_group = 300;
+    options.threads = threads;
+    StringSink sink;
+    auto w = FileWriter::Open(TestSchema(), sink, options);
+    ASSERT_TRUE(w.has_value()) << w.error().message();
+    for (int64_t i = 0; i < 1400; ++i) {
+      ColumnWriter* c = (*w)->columns();
+      c[0].AppendInt64(i, 0);
+      if (i % 5 == 0) {
+        c[1].AppendNull(0, 0);
+      } else {
+        c[1].AppendBytes(name(i), 0);
+      }
+      const int n = static_cast<int>(i % 3);
+      if (n == 0) c[2].AppendNull(1, 0);
+      for (int k = 0; k < n; ++k) c[2].AppendBytes(tag(i, k), k == 0 ? 0 : 1);
+      ASSERT_TRUE((*w)->EndRow().has_value());
+    }
+    ASSERT_TRUE((*w)->Close().has_value());
+    const std::string& file = sink.data;
+    auto meta = Footer(file);
+    ASSERT_TRUE(meta.has_value());
+    ASSERT_EQ(meta->row_groups.size(), 5u);
+    for (size_t g = 0; g < 5; ++g) {
+      const int64_t first = static_cast<int64_t>(g) * 300;
+      const int64_t rows = std::min<int64_t>(300, 1400 - first);
+      auto decode = [&](size_t column) {
+        const ColumnChunk& c = meta->row_groups[g].columns[column];
+        EncodedColumnChunk chunk;
+        chunk.data_pages = file.substr(static_cast<size_t>(c.file_offset),
+                                       static_cast<size_t>(c.meta_data->total_compressed_size));
+        return testing::DecodeChunk(chunk, fs.columns[column], Codec::kSnappy);
+      };
+      auto names = decode(1);
+      ASSERT_TRUE(names.has_value()) << names.error().message();
+      std::vector<int16_t> defs;
+      std::vector<std::string> values;
+      for (int64_t i = first; i < first + rows; ++i) {
+        defs.push_back(i % 5 == 0 ? 0 : 1);
+        if (i % 5 != 0) values.push_back(name(i));
+      }
+      EXPECT_EQ(names->def_levels, defs) << "threads " << threads << ", row group " << g;
+      EXPECT_EQ(names->values, values) << "threads " << threads << ", row group " << g;
+      auto tags = decode(2);
+      ASSERT_TRUE(tags.has_value()) << tags.error().message();
+      std::vector<int16_t> reps;
+      values.clear();
+      for (int64_t i = first; i < first + rows; ++i) {
+        if (i % 3 == 0) reps.push_back(0);
+        for (int k = 0; k < i % 3; ++k) {
+          reps.push_back(k == 0 ? 0 : 1);
+          values.push_back(tag(i, k));
+        }
+      }
+      EXPECT_EQ(tags->rep_levels, reps) << "threads " << threads << ", row group " << g;
+      EXPECT_EQ(tags->values, values) << "threads " << threads << ", row group " << g;
+    }
+  }
 }
 
 TEST(FileWriterTest, WorkerThreadsWriteTheSameBytes) {
