@@ -125,7 +125,8 @@ Status DecodeChunkTyped(std::string_view bytes, const ColumnSpec& spec, Codec co
 inline Result<DecodedChunk> DecodeChunk(const EncodedColumnChunk& chunk, const ColumnSpec& spec,
                                         Codec codec) {
   DecodedChunk out;
-  const std::string bytes = chunk.dictionary_page + chunk.data_pages;
+  const std::string bytes = std::string(std::string_view(chunk.dictionary_page)) +
+                            std::string(std::string_view(chunk.data_pages));
   Status s;
   switch (spec.type) {
     case PhysicalType::kBoolean:

@@ -149,7 +149,7 @@ class PageSink {
  public:
   explicit PageSink(const ColumnEncodeOptions& options) : options_(options) {}
 
-  Status Write(PageHeader header, std::string_view body, std::string& dest) {
+  Status Write(PageHeader header, std::string_view body, LargeString& dest) {
     if (body.size() > kMaxPageSize) {
       return InvalidArgument("a page of " + std::to_string(body.size()) +
                              " bytes is past Parquet's 2 GiB page limit");
@@ -165,9 +165,10 @@ class PageSink {
     }
     header.uncompressed_page_size = static_cast<int32_t>(body.size());
     header.compressed_page_size = static_cast<int32_t>(stored.size());
-    const size_t before = dest.size();
-    WritePageHeader(header, dest);
-    const size_t header_size = dest.size() - before;
+    header_bytes_.clear();
+    WritePageHeader(header, header_bytes_);
+    const size_t header_size = header_bytes_.size();
+    dest.append(header_bytes_);
     dest.append(stored);
     uncompressed_total_ += static_cast<int64_t>(header_size + body.size());
     compressed_total_ += static_cast<int64_t>(header_size + stored.size());
@@ -180,6 +181,7 @@ class PageSink {
  private:
   const ColumnEncodeOptions& options_;
   std::string compressed_;
+  std::string header_bytes_;
   int64_t uncompressed_total_ = 0;
   int64_t compressed_total_ = 0;
 };
@@ -388,7 +390,7 @@ Result<EncodedColumnChunk> EncodeWith(const ColumnWriter& column, const Values& 
 }
 
 template <class T>
-Result<EncodedColumnChunk> EncodeNumbers(const ColumnWriter& column, const std::vector<T>& data,
+Result<EncodedColumnChunk> EncodeNumbers(const ColumnWriter& column, const LargeVector<T>& data,
                                          const ColumnEncodeOptions& options) {
   NumberValues<T> values{data.data(), data.size()};
   DictionaryBuilder<T> dict;

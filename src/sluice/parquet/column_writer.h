@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sluice/base/large_buffer.h"
 #include "sluice/base/result.h"
 #include "sluice/parquet/dictionary.h"
 #include "sluice/parquet/encoding.h"
@@ -109,17 +110,17 @@ class ColumnWriter {
   size_t buffered_bytes() const;
 
   // The buffers, for EncodeColumnChunk. Levels are empty when the maximum is 0.
-  const std::vector<int16_t>& def_levels() const { return def_levels_; }
-  const std::vector<int16_t>& rep_levels() const { return rep_levels_; }
-  const std::vector<uint8_t>& bools() const { return bools_; }
-  const std::vector<int32_t>& int32s() const { return int32s_; }
-  const std::vector<int64_t>& int64s() const { return int64s_; }
-  const std::vector<Int96>& int96s() const { return int96s_; }
-  const std::vector<float>& floats() const { return floats_; }
-  const std::vector<double>& doubles() const { return doubles_; }
+  const LargeVector<int16_t>& def_levels() const { return def_levels_; }
+  const LargeVector<int16_t>& rep_levels() const { return rep_levels_; }
+  const LargeVector<uint8_t>& bools() const { return bools_; }
+  const LargeVector<int32_t>& int32s() const { return int32s_; }
+  const LargeVector<int64_t>& int64s() const { return int64s_; }
+  const LargeVector<Int96>& int96s() const { return int96s_; }
+  const LargeVector<float>& floats() const { return floats_; }
+  const LargeVector<double>& doubles() const { return doubles_; }
   /// Byte array value i is arena[start(i), ends[i]), start(0) = 0, start(i) = ends[i - 1].
   std::string_view arena() const { return arena_; }
-  const std::vector<uint64_t>& ends() const { return ends_; }
+  const LargeVector<uint64_t>& ends() const { return ends_; }
   std::string_view bytes_value(size_t i) const {
     const uint64_t start = i == 0 ? 0 : ends_[i - 1];
     return std::string_view(arena_).substr(start, ends_[i] - start);
@@ -140,23 +141,26 @@ class ColumnWriter {
   ColumnSpec spec_;
   int64_t num_entries_ = 0;
   int64_t num_rows_ = 0;
-  std::vector<int16_t> def_levels_;
-  std::vector<int16_t> rep_levels_;
-  std::vector<uint8_t> bools_;
-  std::vector<int32_t> int32s_;
-  std::vector<int64_t> int64s_;
-  std::vector<Int96> int96s_;
-  std::vector<float> floats_;
-  std::vector<double> doubles_;
-  std::string arena_;
-  std::vector<uint64_t> ends_;
+  // Large buffers: a row group's worth of a column reaches many megabytes (base/large_buffer.h).
+  LargeVector<int16_t> def_levels_;
+  LargeVector<int16_t> rep_levels_;
+  LargeVector<uint8_t> bools_;
+  LargeVector<int32_t> int32s_;
+  LargeVector<int64_t> int64s_;
+  LargeVector<Int96> int96s_;
+  LargeVector<float> floats_;
+  LargeVector<double> doubles_;
+  LargeString arena_;
+  LargeVector<uint64_t> ends_;
 };
 
 /// A column chunk's bytes and metadata. Offsets in `meta` are relative to the chunk's first
 /// byte (the dictionary page when there is one); the file writer adds the chunk's file offset.
 struct EncodedColumnChunk {
-  std::string dictionary_page;  // header and (compressed) body; empty without a dictionary
-  std::string data_pages;
+  // Header and (compressed) body; empty without a dictionary.
+  LargeString dictionary_page;
+  // Every data page, headers included: megabytes for a full row group (base/large_buffer.h).
+  LargeString data_pages;
   ColumnMetaData meta;
   size_t size() const { return dictionary_page.size() + data_pages.size(); }
 };

@@ -124,8 +124,8 @@ TEST(ColumnWriterTest, RepeatedColumnCutsPagesOnlyAtRecordBoundaries) {
   options.page_row_limit = 7;
   options.dictionary = false;
   DecodedChunk d = Roundtrip(w, options);
-  EXPECT_EQ(d.def_levels, w.def_levels());
-  EXPECT_EQ(d.rep_levels, w.rep_levels());
+  EXPECT_EQ(d.def_levels, std::vector<int16_t>(w.def_levels().begin(), w.def_levels().end()));
+  EXPECT_EQ(d.rep_levels, std::vector<int16_t>(w.rep_levels().begin(), w.rep_levels().end()));
   ASSERT_EQ(d.values.size(), static_cast<size_t>(next));
   EXPECT_EQ(d.values.back(), B(next - 1));
   EXPECT_EQ(d.page_first_entry.size(), 15u);  // 100 records, 7 per page

@@ -1,0 +1,53 @@
+// An allocator for buffers that grow to many megabytes (a row group's column values, its
+// levels): allocations of at least kLargeBufferBytes are mapped in whole 2 MiB steps and marked
+// for transparent huge pages (madvise(MADV_HUGEPAGE), which Debian's default "madvise" mode of
+// the kernel honours), so that filling them costs one page fault per 2 MiB rather than one per
+// 4 KiB. Smaller ones come from malloc. Under AddressSanitizer everything comes from malloc, so
+// the sanitizer still watches every byte.
+//
+// Use as the allocator of std::vector or std::basic_string: LargeVector<T>, LargeString.
+#pragma once
+
+#include <cstddef>
+#include <new>
+#include <string>
+#include <vector>
+
+namespace sluice {
+
+inline constexpr size_t kLargeBufferBytes = size_t{2} << 20;
+
+namespace internal {
+/// `bytes` of memory: mapped (huge pages advised) from kLargeBufferBytes up, else malloc'd.
+/// Throws std::bad_alloc when neither gives it.
+void* AllocateBuffer(size_t bytes);
+/// Give back what AllocateBuffer(bytes) returned, with the same `bytes`.
+void FreeBuffer(void* p, size_t bytes) noexcept;
+}  // namespace internal
+
+template <class T>
+class LargeBufferAllocator {
+ public:
+  using value_type = T;
+
+  LargeBufferAllocator() noexcept = default;
+  template <class U>
+  LargeBufferAllocator(const LargeBufferAllocator<U>&) noexcept {}  // NOLINT: rebinding
+
+  T* allocate(size_t n) {
+    if (n > static_cast<size_t>(-1) / sizeof(T)) throw std::bad_array_new_length();
+    return static_cast<T*>(internal::AllocateBuffer(n * sizeof(T)));
+  }
+  void deallocate(T* p, size_t n) noexcept { internal::FreeBuffer(p, n * sizeof(T)); }
+
+  template <class U>
+  bool operator==(const LargeBufferAllocator<U>&) const noexcept {
+    return true;
+  }
+};
+
+template <class T>
+using LargeVector = std::vector<T, LargeBufferAllocator<T>>;
+using LargeString = std::basic_string<char, std::char_traits<char>, LargeBufferAllocator<char>>;
+
+}  // namespace sluice

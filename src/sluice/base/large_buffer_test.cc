@@ -1,0 +1,61 @@
+#include "sluice/base/large_buffer.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+
+namespace sluice {
+namespace {
+
+bool UnderAddressSanitizer() {
+#if defined(__SANITIZE_ADDRESS__)
+  return true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  return true;
+#else
+  return false;
+#endif
+#else
+  return false;
+#endif
+}
+
+// Buffers keep their contents as they grow across the threshold and back, in any size.
+TEST(LargeBufferTest, VectorsAndStringsKeepTheirContentsAcrossTheThreshold) {
+  LargeVector<int64_t> v;
+  const size_t n = 3 * kLargeBufferBytes / sizeof(int64_t) + 17;  // several huge pages
+  for (size_t i = 0; i < n; ++i) v.push_back(static_cast<int64_t>(i * 7));
+  for (size_t i = 0; i < n; i += 4099) ASSERT_EQ(v[i], static_cast<int64_t>(i * 7));
+  EXPECT_EQ(v.back(), static_cast<int64_t>((n - 1) * 7));
+  v.resize(10);
+  v.shrink_to_fit();
+  EXPECT_EQ(v[9], 63);
+
+  LargeString s;
+  for (int i = 0; s.size() < 5 * kLargeBufferBytes; ++i) s += std::to_string(i) + ",";
+  EXPECT_TRUE(s.starts_with("0,1,2,3,"));
+  const LargeString copy = s;
+  EXPECT_EQ(copy, s);
+  EXPECT_EQ(std::string_view(copy).substr(copy.size() - 1), ",");
+}
+
+// A large buffer starts on a 2 MiB boundary, where a huge page can back it (under
+// AddressSanitizer buffers come from malloc instead).
+TEST(LargeBufferTest, LargeBuffersStartOnAHugePageBoundary) {
+  if (UnderAddressSanitizer()) GTEST_SKIP() << "buffers come from malloc under ASan";
+  for (size_t bytes : {kLargeBufferBytes, kLargeBufferBytes + 1, 7 * kLargeBufferBytes + 4096}) {
+    void* p = internal::AllocateBuffer(bytes);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % kLargeBufferBytes, 0u) << bytes;
+    static_cast<char*>(p)[0] = 1;
+    static_cast<char*>(p)[bytes - 1] = 2;  // the whole size is usable
+    internal::FreeBuffer(p, bytes);
+  }
+  void* small = internal::AllocateBuffer(100);
+  static_cast<char*>(small)[99] = 1;
+  internal::FreeBuffer(small, 100);
+}
+
+}  // namespace
+}  // namespace sluice
