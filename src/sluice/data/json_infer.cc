@@ -444,8 +444,9 @@ Status JsonInferrer::AddPaddedRecord(std::string_view json) {
   };
 
   InferredType root_type;
-  // Validate the whole record first: a corrupt record must leave no trace in the schema. The
-  // scanner of our own reads it when it takes it (see InferWithScanner); simdjson otherwise.
+  // Validate the whole record first: a corrupt record must leave no trace in the schema. A
+  // large record is read by a scanner of our own, when it takes it (see InferWithScanner);
+  // simdjson reads the rest.
   if (json.size() >= options_.scanner_min_record_bytes &&
       internal::InferWithScanner(json, impl.rules, impl.slots, nullptr, nullptr) == Outcome::kOk) {
     const Outcome o = internal::InferWithScanner(json, impl.rules, impl.slots, &root_, &root_type);

@@ -1,7 +1,7 @@
 // The parts of JSON inference that both of its walks over a record share: the rules for one
 // token (the contract in json_infer.h), and where each key of an object merges into the struct
-// inferred so far. A scanner of sluice's own reads each record first (json_infer_scanner.cc);
-// what it does not accept as strict JSON is read by simdjson (json_infer.cc), which decides.
+// inferred so far. One walk reads records with simdjson (json_infer.cc); the other reads records
+// too large for simdjson's index with a scanner of its own (json_infer_scanner.cc).
 #pragma once
 
 #include <cstdint>
@@ -80,9 +80,9 @@ class FieldSlots {
   std::deque<Level> levels_;
 };
 
-/// Infer one record from its text with a scanner of its own: the same rules as the simdjson
-/// walk, without its index (4 bytes for every token, so several times a large record's size),
-/// and faster on records of any size. The scanner is strict (RFC 8259, Jackson's NaN
+/// Infer one record from its text with a scanner of its own, for records whose simdjson index
+/// (4 bytes for every token) would take several times the record's size: the same rules, in
+/// memory that does not grow with the record. The scanner is strict (RFC 8259, Jackson's NaN
 /// and Infinity tokens, one value and nothing but whitespace after it); for a record it
 /// accepts, simdjson accepts it too and the walk merges exactly what the simdjson walk would.
 /// Any other outcome is not a verdict: the caller reads the record with simdjson instead, for

@@ -1,7 +1,6 @@
-// Inference of records with a scanner of sluice's own, the first reader of every record: the
-// walk of json_infer.cc's Impl (Document, Value, Object, Array) step for step, over the
-// record's bytes, without simdjson's index (faster on records of any size, and in memory that
-// does not grow with the record).
+// Inference of records too large for simdjson's index, with a scanner of its own: the walk of
+// json_infer.cc's Impl (Document, Value, Object, Array) step for step, over the record's bytes,
+// in memory that does not grow with the record.
 // The scanner is strict, so that a record it accepts is one simdjson accepts too; everything
 // else is left to simdjson (see InferWithScanner in json_infer_internal.h).
 #include <array>

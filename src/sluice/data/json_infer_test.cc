@@ -172,8 +172,9 @@ TEST(JsonInferTest, MalformedRecordsLeaveNoTraceAmongManyRecords) {
   EXPECT_EQ(all->FinishType().ToString(), good->FinishType().ToString());
 }
 
-// sluice's own scanner reads every record first and leaves to simdjson what it does not take;
-// the result must be what simdjson alone gives, record by record: the same type, the same
+// sluice's own scanner reads large records first and leaves to simdjson what it does not take;
+// the result must be what simdjson alone gives, record by record (here every record goes
+// through both): the same type, the same
 // verdict (malformed or not) and, for a FAILFAST error, the same message. Seeded random
 // records, valid and mutated (a byte deleted, replaced or inserted, the record cut short), under
 // the options that change how tokens are read.
