@@ -10,8 +10,8 @@
 // indexes found), `newlines` counts line breaks with memchr, `read` only reads the file into the
 // blocks (from the page cache when it is warm).
 // The file is read in 512 KiB blocks (BLOCK_KIB=N for others) cut after a line break, like
-// sluice's reader. With THREADS 1
-// everything runs on one thread; with more, the main thread reads and THREADS workers parse.
+// sluice's reader. With THREADS 1 everything runs on one thread; with more, the main thread
+// reads and THREADS workers parse.
 // Blocks come from a fixed pool of padded buffers, so nothing is allocated per block or record.
 // Prints "SECONDS s BYTES bytes MB/s ... records ... checksum ... errors ..."; the checksum does
 // not depend on THREADS.

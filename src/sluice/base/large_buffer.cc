@@ -28,6 +28,8 @@ size_t MappedSize(size_t bytes) {
 
 }  // namespace
 
+bool LargeBuffersAreMapped() { return kMap; }
+
 void* AllocateBuffer(size_t bytes) {
   if (kMap && bytes >= kLargeBufferBytes) {
     // A huge page must start on a 2 MiB boundary: map 2 MiB more, keep the aligned part.

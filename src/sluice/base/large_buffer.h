@@ -23,6 +23,8 @@ namespace internal {
 void* AllocateBuffer(size_t bytes);
 /// Give back what AllocateBuffer(bytes) returned, with the same `bytes`.
 void FreeBuffer(void* p, size_t bytes) noexcept;
+/// Whether large buffers are mapped (false under AddressSanitizer, where malloc serves all).
+bool LargeBuffersAreMapped();
 }  // namespace internal
 
 template <class T>

@@ -88,6 +88,9 @@ class FieldSlots {
 /// Any other outcome is not a verdict: the caller reads the record with simdjson instead, for
 /// its own verdict and message.
 ///
+/// `json` must be followed by at least 32 readable bytes (AddPaddedRecord's padding): string
+/// contents are searched 32 bytes at a time.
+///
 /// `root` is the struct inferred so far and `root_type` gets the record's type when its root
 /// is not an object, as the simdjson walk's Document does; both null to check the record only.
 InferOutcome InferWithScanner(std::string_view json, JsonTypeRules& rules, FieldSlots& slots,

@@ -174,10 +174,9 @@ TEST(JsonInferTest, MalformedRecordsLeaveNoTraceAmongManyRecords) {
 
 // sluice's own scanner reads large records first and leaves to simdjson what it does not take;
 // the result must be what simdjson alone gives, record by record (here every record goes
-// through both): the same type, the same
-// verdict (malformed or not) and, for a FAILFAST error, the same message. Seeded random
-// records, valid and mutated (a byte deleted, replaced or inserted, the record cut short), under
-// the options that change how tokens are read.
+// through both): the same type, the same verdict (malformed or not) and, for a FAILFAST error,
+// the same message. Seeded random records, valid and mutated (a byte deleted, replaced or
+// inserted, the record cut short), under the options that change how tokens are read.
 TEST(JsonInferTest, TheScannerAndSimdjsonAgreeOnEveryRecord) {
   uint64_t state = 11;
   auto next = [&](uint64_t n) {

@@ -45,9 +45,9 @@ struct Written {
   DecodedChunk Column(size_t column, size_t group = 0) const {
     const parquet::ColumnChunk& cc = meta.row_groups.at(group).columns.at(column);
     parquet::EncodedColumnChunk chunk;
-    chunk.data_pages =
-        LargeString(bytes).substr(static_cast<size_t>(cc.file_offset),
-                                  static_cast<size_t>(cc.meta_data->total_compressed_size));
+    chunk.data_pages = LargeString(
+        std::string_view(bytes).substr(static_cast<size_t>(cc.file_offset),
+                                       static_cast<size_t>(cc.meta_data->total_compressed_size)));
     auto d = parquet::testing::DecodeChunk(chunk, plan->writer_schema().columns.at(column),
                                            cc.meta_data->codec);
     EXPECT_TRUE(d.has_value()) << d.error().message();

@@ -125,8 +125,8 @@ Status DecodeChunkTyped(std::string_view bytes, const ColumnSpec& spec, Codec co
 inline Result<DecodedChunk> DecodeChunk(const EncodedColumnChunk& chunk, const ColumnSpec& spec,
                                         Codec codec) {
   DecodedChunk out;
-  const std::string bytes = std::string(std::string_view(chunk.dictionary_page)) +
-                            std::string(std::string_view(chunk.data_pages));
+  std::string bytes(std::string_view(chunk.dictionary_page));
+  bytes += std::string_view(chunk.data_pages);
   Status s;
   switch (spec.type) {
     case PhysicalType::kBoolean:

@@ -151,9 +151,9 @@ TEST(FileWriterTest, ColumnChunksDecodeToTheRowsWritten) {
   const FileSchema fs = FileSchemaFor(schema->value);
   const ColumnChunk& name = meta->row_groups[1].columns[1];
   EncodedColumnChunk chunk;
-  chunk.data_pages =
-      LargeString(file).substr(static_cast<size_t>(name.file_offset),
-                               static_cast<size_t>(name.meta_data->total_compressed_size));
+  chunk.data_pages = LargeString(
+      std::string_view(file).substr(static_cast<size_t>(name.file_offset),
+                                    static_cast<size_t>(name.meta_data->total_compressed_size)));
   auto decoded = testing::DecodeChunk(chunk, fs.columns[1], Codec::kSnappy);
   ASSERT_TRUE(decoded.has_value()) << decoded.error().message();
   ASSERT_EQ(decoded->def_levels.size(), 300u);
@@ -204,9 +204,9 @@ TEST(FileWriterTest, EveryRowGroupHoldsItsOwnRowsWhenBuffersAreReused) {
       auto decode = [&](size_t column) {
         const ColumnChunk& c = meta->row_groups[g].columns[column];
         EncodedColumnChunk chunk;
-        chunk.data_pages =
-            LargeString(file).substr(static_cast<size_t>(c.file_offset),
-                                     static_cast<size_t>(c.meta_data->total_compressed_size));
+        chunk.data_pages = LargeString(
+            std::string_view(file).substr(static_cast<size_t>(c.file_offset),
+                                          static_cast<size_t>(c.meta_data->total_compressed_size)));
         return testing::DecodeChunk(chunk, fs.columns[column], Codec::kSnappy);
       };
       auto names = decode(1);
