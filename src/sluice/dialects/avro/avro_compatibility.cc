@@ -3,8 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
+#include <cstring>
 #include <deque>
 #include <functional>
+#include <initializer_list>
 #include <limits>
 #include <optional>
 #include <string>
@@ -14,6 +17,7 @@
 #include <vector>
 
 #include "sluice/dialects/avro/avro_compat_internal.h"
+#include "sluice/dialects/avro/avro_layout.h"
 
 namespace sluice::dialects::avro {
 
@@ -88,9 +92,14 @@ std::string_view JavaTypeName(AvroType type) {
 // cannot collide.
 using OccurrenceKey = uint64_t;
 
-OccurrenceKey ChildKey(const AvroNode& child, const AvroNode& parent, size_t slot) {
-  if (!child.is_primitive()) return child.id();
-  return ((static_cast<uint64_t>(parent.id()) + 1) << 32) | (slot & 0xffffffffu);
+using internal::AvroLayout;
+using internal::LayoutField;
+using internal::LayoutNode;
+
+// The key of node `child` (packed as `node`) found at `slot` of node `parent`.
+OccurrenceKey ChildKey(const LayoutNode& node, uint32_t child, uint32_t parent, size_t slot) {
+  if (!node.is_primitive()) return child;
+  return ((static_cast<uint64_t>(parent) + 1) << 32) | (slot & 0xffffffffu);
 }
 
 // A result is a node of a shared tree of incompatibilities (memoised results are reused by
@@ -162,6 +171,38 @@ class PairMemo {
     }
   }
 
+  // A lookup that reserves the pair when it is absent: `found` and its value, or the slot now
+  // holding the pair with kInProgress, which Settle fills in (one probe for both).
+  struct Claim {
+    bool found = false;
+    uint32_t value = 0;
+    size_t slot = 0;
+    uint32_t epoch = 0;
+  };
+
+  Claim FindOrClaim(uint64_t r, uint64_t w) {
+    if ((size_ + 1) * 2 > slots_.size()) Grow();
+    size_t mask = slots_.size() - 1;
+    for (size_t i = MixPair(r, w) & mask;; i = (i + 1) & mask) {
+      Slot& s = slots_[i];
+      if (s.generation != generation_) {
+        s = Slot{r, w, kInProgress, generation_};
+        ++size_;
+        return Claim{false, 0, i, epoch_};
+      }
+      if (s.r == r && s.w == w) return Claim{true, s.value, i, epoch_};
+    }
+  }
+
+  // Store the value of a claimed pair; the table may have grown since the claim.
+  void Settle(const Claim& claim, uint64_t r, uint64_t w, uint32_t value) {
+    if (claim.epoch == epoch_) {
+      slots_[claim.slot].value = value;
+    } else {
+      Put(r, w, value);
+    }
+  }
+
   void Put(uint64_t r, uint64_t w, uint32_t value) {
     if ((size_ + 1) * 2 > slots_.size()) Grow();
     size_t mask = slots_.size() - 1;
@@ -191,6 +232,7 @@ class PairMemo {
   };
 
   void Grow() {
+    ++epoch_;
     std::vector<Slot> old = std::move(slots_);
     slots_.assign(old.empty() ? 64 : old.size() * 2, Slot{});
     size_ = 0;
@@ -202,43 +244,7 @@ class PairMemo {
   std::vector<Slot> slots_;
   size_t size_ = 0;
   uint32_t generation_ = 1;
-};
-
-// Field lookup by name in a writer record: positions in an open-addressing table, built the
-// first time a record with many fields is searched.
-class FieldIndex {
- public:
-  explicit FieldIndex(const AvroNode& record) : record_(&record) {
-    size_t n = record.fields().size();
-    size_t cap = 16;
-    while (cap < n * 2) cap *= 2;
-    slots_.assign(cap, 0);
-    for (size_t i = 0; i < n; ++i) {
-      size_t mask = cap - 1;
-      for (size_t s = Hash(record.fields()[i].name()) & mask;; s = (s + 1) & mask) {
-        if (slots_[s] == 0) {
-          slots_[s] = static_cast<uint32_t>(i + 1);
-          break;
-        }
-      }
-    }
-  }
-
-  const AvroField* Find(std::string_view name) const {
-    size_t mask = slots_.size() - 1;
-    for (size_t s = Hash(name) & mask;; s = (s + 1) & mask) {
-      uint32_t v = slots_[s];
-      if (v == 0) return nullptr;
-      const AvroField& f = record_->fields()[v - 1];
-      if (f.name() == name) return &f;
-    }
-  }
-
- private:
-  static size_t Hash(std::string_view s) { return std::hash<std::string_view>{}(s); }
-
-  const AvroNode* record_;
-  std::vector<uint32_t> slots_;
+  uint32_t epoch_ = 0;  // table growths, which move the slots
 };
 
 // A short description of a node for messages and hints.
@@ -325,6 +331,16 @@ std::string JoinSymbols(const std::vector<std::string_view>& symbols) {
   return out;
 }
 
+// The parts joined, in one allocation.
+std::string Concat(std::initializer_list<std::string_view> parts) {
+  size_t size = 0;
+  for (std::string_view p : parts) size += p.size();
+  std::string out;
+  out.reserve(size);
+  for (std::string_view p : parts) out += p;
+  return out;
+}
+
 // Java's getMessage() for each kind.
 std::string Message(const RawIncompatibility& inc) {
   const AvroNode& r = *inc.reader;
@@ -338,18 +354,13 @@ std::string Message(const RawIncompatibility& inc) {
       return "[" + JoinSymbols(MissingSymbols(r, w)) + "]";
     case Kind::kReaderFieldMissingDefaultValue:
       return inc.reader_field->name();
-    case Kind::kTypeMismatch: {
-      std::string out = "reader type: ";
-      out += JavaTypeName(r.type());
-      out += " not compatible with writer type: ";
-      out += JavaTypeName(w.type());
-      return out;
-    }
-    case Kind::kMissingUnionBranch: {
-      std::string out = "reader union lacking writer type: ";
-      out += JavaTypeName(inc.writer_branch != nullptr ? inc.writer_branch->type() : w.type());
-      return out;
-    }
+    case Kind::kTypeMismatch:
+      return Concat({"reader type: ", JavaTypeName(r.type()),
+                     " not compatible with writer type: ", JavaTypeName(w.type())});
+    case Kind::kMissingUnionBranch:
+      return Concat(
+          {"reader union lacking writer type: ",
+           JavaTypeName(inc.writer_branch != nullptr ? inc.writer_branch->type() : w.type())});
   }
   return "";
 }
@@ -471,9 +482,12 @@ struct Scratch {
 // error (Java's exceptions, or a bound of the options) is kept in error_ and unwinds the walk.
 class Checker {
  public:
-  Checker(const AvroCompatibilityOptions& options, Scratch& scratch, bool memoise_every_pair)
+  Checker(const AvroCompatibilityOptions& options, Scratch& scratch, bool memoise_every_pair,
+          const AvroLayout& reader, const AvroLayout& writer)
       : options_(options),
         memoise_every_pair_(memoise_every_pair),
+        rl_(reader),
+        wl_(writer),
         memo_(scratch.memo),
         rope_(scratch.rope),
         leaves_(scratch.leaves),
@@ -485,8 +499,9 @@ class Checker {
     location_ = &scratch.location;
   }
 
-  Result<AvroCompatibility> Run(const AvroNode& reader, const AvroNode& writer) {
-    uint32_t result = Get(kRoot, reader, reader.id(), writer, writer.id(), *location_);
+  // Reader node `reader` of the reader layout against writer node `writer` of the writer's.
+  Result<AvroCompatibility> Run(uint32_t reader, uint32_t writer) {
+    uint32_t result = Get(kRoot, reader, reader, writer, writer, *location_);
     if (error_.has_value()) return Fail(std::move(*error_));
     AvroCompatibility out;
     if (result == kCompatible) return out;
@@ -516,7 +531,7 @@ class Checker {
       }
       if (written.size() < 64) written.emplace_back(n.leaf, out.incompatibilities.size());
       const RawIncompatibility& raw = leaves_[n.leaf];
-      AvroIncompatibility inc;
+      AvroIncompatibility& inc = out.incompatibilities.emplace_back();
       inc.kind = raw.kind;
       inc.location = Render(&tokens_[raw.location_begin], raw.location_size);
       inc.message = Message(raw);
@@ -527,50 +542,55 @@ class Checker {
         inc.writer_type = Describe(*raw.writer);
         inc.hint = Hint(raw);
       }
-      out.incompatibilities.push_back(std::move(inc));
     }
     return out;
   }
 
  private:
+  // Nodes are node ids: `r` and reader-side names index the reader's layout, `w` the writer's.
+  const LayoutNode& R(uint32_t r) const { return rl_.nodes[r]; }
+  const LayoutNode& W(uint32_t w) const { return wl_.nodes[w]; }
+  const AvroNode& RSource(uint32_t r) const { return *rl_.sources[r]; }
+  const AvroNode& WSource(uint32_t w) const { return *wl_.sources[w]; }
+  uint32_t RBranch(const LayoutNode& r, size_t i) const { return rl_.branches[r.first + i]; }
+  uint32_t WBranch(const LayoutNode& w, size_t i) const { return wl_.branches[w.first + i]; }
+
   // Java's getCompatibility(referenceToken, reader, writer, location).
-  uint32_t Get(Token token, const AvroNode& r, OccurrenceKey rk, const AvroNode& w,
-               OccurrenceKey wk, std::vector<Token>& location) {
+  uint32_t Get(Token token, uint32_t r, OccurrenceKey rk, uint32_t w, OccurrenceKey wk,
+               std::vector<Token>& location) {
     if (error_.has_value()) return kCompatible;
     location.push_back(token);
     uint32_t result = kCompatible;
+    const LayoutNode& rn = R(r);
+    const LayoutNode& wn = W(w);
     // Only a pair with a named type on one side can be requested twice: every other node occurs
     // once, and its pair is requested only from its parents' pair, itself computed once. (Cycles
     // run through named types too.) So the memo, Java's on every pair, is consulted for those.
-    const bool memoise = memoise_every_pair_ || r.is_named() || w.is_named();
-    std::optional<uint32_t> memo = memoise ? memo_.Find(rk, wk) : std::nullopt;
-    if (memo.has_value()) {
+    // A pair is claimed (marked in progress) when first met. A pair can meet itself again while
+    // it is being computed only if it descends: two records, or a union against a named type;
+    // other pairs never see their mark.
+    const bool memoise = memoise_every_pair_ || rn.is_named() || wn.is_named();
+    PairMemo::Claim claim = memoise ? memo_.FindOrClaim(rk, wk) : PairMemo::Claim{};
+    if (claim.found) {
       // A pair still being computed is an ancestor of this one: compatible unless proven not.
-      result = *memo == kInProgress ? kCompatible : *memo;
+      result = claim.value == kInProgress ? kCompatible : claim.value;
     } else if (++pairs_ > options_.max_pairs) {
       SetError(fmt::format("more than {} reader/writer type pairs to compare", options_.max_pairs),
                location);
     } else if (depth_ >= options_.max_depth) {
       SetError(fmt::format("schemas nest more than {} levels deep", options_.max_depth), location);
     } else {
-      // A pair can meet itself again while it is being computed only if it descends: two
-      // records, or a union against a named type. Leaves never see the in-progress mark.
-      const bool recurses =
-          memoise_every_pair_ ||
-          (memoise && (r.is_union() || w.is_union() ||
-                       (r.type() == AvroType::kRecord && w.type() == AvroType::kRecord)));
-      if (recurses) memo_.Put(rk, wk, kInProgress);
       ++depth_;
       result = Calculate(r, rk, w, wk, location);
       --depth_;
-      if (memoise) memo_.Put(rk, wk, result);
+      if (memoise) memo_.Settle(claim, rk, wk, result);
     }
     location.pop_back();
     return result;
   }
 
   // Java's public getCompatibility(reader, writer): a fresh location stack, the same memo.
-  uint32_t GetFresh(const AvroNode& r, OccurrenceKey rk, const AvroNode& w, OccurrenceKey wk) {
+  uint32_t GetFresh(uint32_t r, OccurrenceKey rk, uint32_t w, OccurrenceKey wk) {
     if (fresh_depth_ == fresh_.size()) fresh_.emplace_back();
     std::vector<Token>& location = fresh_[fresh_depth_++];
     location.clear();
@@ -579,151 +599,154 @@ class Checker {
     return result;
   }
 
-  uint32_t Calculate(const AvroNode& r, OccurrenceKey rk, const AvroNode& w, OccurrenceKey wk,
+  uint32_t Calculate(uint32_t r, OccurrenceKey rk, uint32_t w, OccurrenceKey wk,
                      std::vector<Token>& location) {
-    if (r.type() == w.type()) {
-      switch (r.type()) {
-        case AvroType::kNull:
-        case AvroType::kBoolean:
-        case AvroType::kInt:
-        case AvroType::kLong:
-        case AvroType::kFloat:
-        case AvroType::kDouble:
-        case AvroType::kBytes:
-        case AvroType::kString:
-          return kCompatible;
-        case AvroType::kArray:
-          return Get(Token{"items"}, r.items(), ChildKey(r.items(), r, 0), w.items(),
-                     ChildKey(w.items(), w, 0), location);
-        case AvroType::kMap:
-          return Get(Token{"values"}, r.values(), ChildKey(r.values(), r, 0), w.values(),
-                     ChildKey(w.values(), w, 0), location);
-        case AvroType::kFixed:
-          return Merge(CheckNames(r, w, location), CheckFixedSize(r, w, location));
-        case AvroType::kEnum:
-          return Merge(CheckNames(r, w, location), CheckEnumSymbols(r, w, location));
-        case AvroType::kRecord: {
-          uint32_t names = CheckNames(r, w, location);
-          return Merge(names, CheckFields(r, w, wk, location));
-        }
-        case AvroType::kUnion: {
-          // Every writer branch must be readable by the reader union; Java checks each with a
-          // fresh location and reports only the missing branch.
-          uint32_t result = kCompatible;
-          for (size_t i = 0; i < w.branches().size(); ++i) {
-            const AvroNode& branch = *w.branches()[i];
-            location.push_back(Token{nullptr, static_cast<uint32_t>(i)});
-            uint32_t c = GetFresh(r, rk, branch, ChildKey(branch, w, i));
-            if (error_.has_value()) return kCompatible;
-            if (c != kCompatible) {
-              RawIncompatibility inc = Make(Kind::kMissingUnionBranch, r, w, location);
-              inc.writer_branch = &branch;
-              result = Merge(result, Leaf(inc));
-            }
-            location.pop_back();
-          }
-          return result;
-        }
-      }
-      return kCompatible;
-    }
-
+    const LayoutNode& rn = R(r);
+    const LayoutNode& wn = W(w);
+    if (rn.type == wn.type) return CalculateSameType(r, rk, w, wk, location);
     // A reader that can read every branch of the writer's union can read the union.
-    if (w.is_union()) {
+    if (wn.is_union()) {
       uint32_t result = kCompatible;
-      for (size_t i = 0; i < w.branches().size(); ++i) {
-        const AvroNode& branch = *w.branches()[i];
+      for (size_t i = 0; i < wn.count; ++i) {
+        uint32_t branch = WBranch(wn, i);
         result = Merge(result, Get(Token{nullptr, static_cast<uint32_t>(i)}, r, rk, branch,
-                                   ChildKey(branch, w, i), location));
+                                   ChildKey(W(branch), branch, w, i), location));
         if (error_.has_value()) return kCompatible;
       }
       return result;
     }
+    if (rn.is_union()) return ReaderUnion(r, w, wk, location);
+    return ReadsType(rn.type, wn.type) ? kCompatible : Mismatch(r, w, location);
+  }
 
-    switch (r.type()) {
-      case AvroType::kLong:
-        return w.type() == AvroType::kInt ? kCompatible : Mismatch(r, w, location);
-      case AvroType::kFloat:
-        return w.type() == AvroType::kInt || w.type() == AvroType::kLong ? kCompatible
-                                                                         : Mismatch(r, w, location);
-      case AvroType::kDouble:
-        return w.type() == AvroType::kInt || w.type() == AvroType::kLong ||
-                       w.type() == AvroType::kFloat
-                   ? kCompatible
-                   : Mismatch(r, w, location);
-      case AvroType::kBytes:
-        return w.type() == AvroType::kString ? kCompatible : Mismatch(r, w, location);
-      case AvroType::kString:
-        return w.type() == AvroType::kBytes ? kCompatible : Mismatch(r, w, location);
-      case AvroType::kUnion: {
-        // Some reader branch must read the writer's type; the first that does ends the search.
-        // Branches that cannot (see Unreadable) are passed over without a comparison, and a wide
-        // union finds the others through an index, so unions of many branches stay linear.
-        auto try_branch = [&](size_t i) {
-          const AvroNode& branch = *r.branches()[i];
-          return GetFresh(branch, ChildKey(branch, r, i), w, wk);
-        };
-        // A copy: comparing a branch may come back to this union with another writer type.
-        if (std::optional<std::vector<size_t>> candidates = Candidates(r, w)) {
-          for (size_t i : *candidates) {
-            uint32_t c = try_branch(i);
-            if (error_.has_value()) return kCompatible;
-            if (c == kCompatible) return kCompatible;
-          }
-          return Leaf(Make(Kind::kMissingUnionBranch, r, w, location));
-        }
-        for (size_t i = 0; i < r.branches().size(); ++i) {
-          if (Unreadable(*r.branches()[i], w)) continue;
-          uint32_t c = try_branch(i);
-          if (error_.has_value()) return kCompatible;
-          if (c == kCompatible) return kCompatible;
-        }
-        return Leaf(Make(Kind::kMissingUnionBranch, r, w, location));
-      }
+  uint32_t CalculateSameType(uint32_t r, OccurrenceKey rk, uint32_t w, OccurrenceKey wk,
+                             std::vector<Token>& location) {
+    const LayoutNode& rn = R(r);
+    const LayoutNode& wn = W(w);
+    switch (rn.type) {
       case AvroType::kNull:
       case AvroType::kBoolean:
       case AvroType::kInt:
+      case AvroType::kLong:
+      case AvroType::kFloat:
+      case AvroType::kDouble:
+      case AvroType::kBytes:
+      case AvroType::kString:
+        return kCompatible;
       case AvroType::kArray:
+        return Get(Token{"items"}, rn.first, ChildKey(R(rn.first), rn.first, r, 0), wn.first,
+                   ChildKey(W(wn.first), wn.first, w, 0), location);
       case AvroType::kMap:
+        return Get(Token{"values"}, rn.first, ChildKey(R(rn.first), rn.first, r, 0), wn.first,
+                   ChildKey(W(wn.first), wn.first, w, 0), location);
       case AvroType::kFixed:
+        return Merge(CheckNames(r, w, location), CheckFixedSize(r, w, location));
       case AvroType::kEnum:
-      case AvroType::kRecord:
-        return Mismatch(r, w, location);
+        return Merge(CheckNames(r, w, location), CheckEnumSymbols(r, w, location));
+      case AvroType::kRecord: {
+        uint32_t names = CheckNames(r, w, location);
+        return Merge(names, CheckFields(r, w, wk, location));
+      }
+      case AvroType::kUnion: {
+        // Every writer branch must be readable by the reader union; Java checks each with a
+        // fresh location and reports only the missing branch.
+        uint32_t result = kCompatible;
+        for (size_t i = 0; i < wn.count; ++i) {
+          uint32_t branch = WBranch(wn, i);
+          location.push_back(Token{nullptr, static_cast<uint32_t>(i)});
+          uint32_t c = GetFresh(r, rk, branch, ChildKey(W(branch), branch, w, i));
+          if (error_.has_value()) return kCompatible;
+          if (c != kCompatible) {
+            RawIncompatibility inc = Make(Kind::kMissingUnionBranch, r, w, location);
+            inc.writer_branch = &WSource(branch);
+            result = Merge(result, Leaf(inc));
+          }
+          location.pop_back();
+        }
+        return result;
+      }
     }
-    return Mismatch(r, w, location);
+    return kCompatible;
+  }
+
+  // A reader union and a writer of another type: some reader branch must read the writer's
+  // type; the first that does ends the search. Branches that cannot (see Unreadable) are passed
+  // over without a comparison, and a wide union finds the others through an index, so unions of
+  // many branches stay linear.
+  uint32_t ReaderUnion(uint32_t r, uint32_t w, OccurrenceKey wk, std::vector<Token>& location) {
+    const LayoutNode& rn = R(r);
+    auto try_branch = [&](size_t i) {
+      uint32_t branch = RBranch(rn, i);
+      if (PrimitiveReads(branch, w)) return kCompatible;
+      return GetFresh(branch, ChildKey(R(branch), branch, r, i), w, wk);
+    };
+    // A copy: comparing a branch may come back to this union with another writer type.
+    if (std::optional<std::vector<size_t>> candidates = Candidates(r, w)) {
+      for (size_t i : *candidates) {
+        uint32_t c = try_branch(i);
+        if (error_.has_value()) return kCompatible;
+        if (c == kCompatible) return kCompatible;
+      }
+      return Leaf(Make(Kind::kMissingUnionBranch, r, w, location));
+    }
+    for (size_t i = 0; i < rn.count; ++i) {
+      if (Unreadable(RBranch(rn, i), w)) continue;
+      uint32_t c = try_branch(i);
+      if (error_.has_value()) return kCompatible;
+      if (c == kCompatible) return kCompatible;
+    }
+    return Leaf(Make(Kind::kMissingUnionBranch, r, w, location));
+  }
+
+  // Whether primitive `r` reads primitive `w`, as Get would find, without its bookkeeping (the
+  // location, the memo, a call per pair): most pairs of evolved records are such. The pair still
+  // counts towards max_pairs; a pair Get would fail on, or report, is left to Get.
+  bool PrimitiveReads(uint32_t r, uint32_t w) {
+    const LayoutNode& rn = R(r);
+    const LayoutNode& wn = W(w);
+    if (memoise_every_pair_ || !rn.is_primitive() || !wn.is_primitive() ||
+        !ReadsType(rn.type, wn.type) || pairs_ >= options_.max_pairs ||
+        depth_ >= options_.max_depth) {
+      return false;
+    }
+    ++pairs_;
+    return true;
   }
 
   // Java's checkReaderWriterRecordFields.
-  uint32_t CheckFields(const AvroNode& r, const AvroNode& w, OccurrenceKey wk,
-                       std::vector<Token>& location) {
+  uint32_t CheckFields(uint32_t r, uint32_t w, OccurrenceKey wk, std::vector<Token>& location) {
     uint32_t result = kCompatible;
     location.push_back(Token{"fields"});
-    const std::vector<AvroField>& fields = r.fields();
-    for (size_t i = 0; i < fields.size(); ++i) {
-      const AvroField& rf = fields[i];
-      location.push_back(Token{nullptr, static_cast<uint32_t>(i)});
-      const AvroField* wf = LookupWriterField(w, rf, i, location);
+    const LayoutNode& rn = R(r);
+    const LayoutNode& wn = W(w);
+    for (uint32_t i = 0; i < rn.count; ++i) {
+      const LayoutField& rf = rl_.fields[rn.first + i];
+      location.push_back(Token{nullptr, i});
+      int64_t wi = LookupWriterField(w, r, i, location);
       if (error_.has_value()) return kCompatible;
-      if (wf == nullptr) {
-        if (!rf.default_value().has_value()) {
-          const AvroNode& type = rf.type();
-          if (type.type() == AvroType::kEnum && type.enum_default().has_value()) {
-            // Java compares the enum with the writer record itself, a certain TYPE_MISMATCH.
-            const AvroField* outer = enum_default_field_;
-            enum_default_field_ = &rf;
-            result = Merge(result, Get(Token{"type"}, type, ChildKey(type, r, i), w, wk, location));
-            enum_default_field_ = outer;
-          } else {
-            RawIncompatibility inc = Make(Kind::kReaderFieldMissingDefaultValue, r, w, location);
-            inc.reader_field = &rf;
-            result = Merge(result, Leaf(inc));
-          }
+      if (wi >= 0) {
+        uint32_t wtype = wl_.fields[wn.first + static_cast<size_t>(wi)].type;
+        if (PrimitiveReads(rf.type, wtype)) {
+          location.pop_back();
+          continue;
         }
-      } else {
-        // The position from the address: position() sits on another cache line of the field.
-        size_t wi = static_cast<size_t>(wf - w.fields().data());
-        result = Merge(result, Get(Token{"type"}, rf.type(), ChildKey(rf.type(), r, i), wf->type(),
-                                   ChildKey(wf->type(), w, wi), location));
+        result =
+            Merge(result, Get(Token{"type"}, rf.type, ChildKey(R(rf.type), rf.type, r, i), wtype,
+                              ChildKey(W(wtype), wtype, w, static_cast<size_t>(wi)), location));
+      } else if (!rf.has(LayoutField::kHasDefault)) {
+        const AvroField& field = *rl_.field_sources[rn.first + i];
+        if (rf.has(LayoutField::kEnumWithDefault)) {
+          // Java compares the enum with the writer record itself, a certain TYPE_MISMATCH.
+          const AvroField* outer = enum_default_field_;
+          enum_default_field_ = &field;
+          result = Merge(result, Get(Token{"type"}, rf.type, ChildKey(R(rf.type), rf.type, r, i), w,
+                                     wk, location));
+          enum_default_field_ = outer;
+        } else {
+          RawIncompatibility inc = Make(Kind::kReaderFieldMissingDefaultValue, r, w, location);
+          inc.reader_field = &field;
+          result = Merge(result, Leaf(inc));
+        }
       }
       if (error_.has_value()) return kCompatible;
       location.pop_back();
@@ -770,57 +793,15 @@ class Checker {
     return false;
   }
 
-  // No record anywhere in `t` (t included). Memoised per node.
-  bool RecordFree(const AvroNode& t) {
-    auto [it, inserted] = record_free_.try_emplace(&t, false);
-    if (!inserted) return it->second;
-    bool free = true;
-    switch (t.type()) {
-      case AvroType::kRecord:
-        free = false;
-        break;
-      case AvroType::kArray:
-        free = RecordFree(t.items());
-        break;
-      case AvroType::kMap:
-        free = RecordFree(t.values());
-        break;
-      case AvroType::kUnion:
-        for (const AvroNode* b : t.branches()) free = free && RecordFree(*b);
-        break;
-      case AvroType::kNull:
-      case AvroType::kBoolean:
-      case AvroType::kInt:
-      case AvroType::kLong:
-      case AvroType::kFloat:
-      case AvroType::kDouble:
-      case AvroType::kBytes:
-      case AvroType::kString:
-      case AvroType::kFixed:
-      case AvroType::kEnum:
-        break;
-    }
-    record_free_[&t] = free;
-    return free;
-  }
-
-  // A record none of whose fields holds a record.
-  bool FlatRecord(const AvroNode& r) {
-    if (r.type() != AvroType::kRecord) return false;
-    auto [it, inserted] = flat_.try_emplace(&r, false);
-    if (!inserted) return it->second;
-    bool flat = true;
-    for (const AvroField& f : r.fields()) flat = flat && RecordFree(f.type());
-    flat_[&r] = flat;
-    return flat;
-  }
-
   // Whether reader branch `b` certainly cannot read `w`, and may be passed over (see above).
-  bool Unreadable(const AvroNode& b, const AvroNode& w) {
+  bool Unreadable(uint32_t b, uint32_t w) {
     if (memoise_every_pair_) return false;
-    if (!ReadsType(b.type(), w.type())) return true;
-    if (b.type() != w.type() || !b.is_named() || AvroSchemaNameEquals(b, w)) return false;
-    return b.type() != AvroType::kRecord || (FlatRecord(b) && FlatRecord(w));
+    const LayoutNode& bn = R(b);
+    const LayoutNode& wn = W(w);
+    if (!ReadsType(bn.type, wn.type)) return true;
+    if (bn.type != wn.type || !bn.is_named() || NameEquals(b, w)) return false;
+    return bn.type != AvroType::kRecord ||
+           (bn.has(LayoutNode::kFlatRecord) && wn.has(LayoutNode::kFlatRecord));
   }
 
   // A wide reader union's branches by type and by name, so that the branches that might read a
@@ -835,37 +816,43 @@ class Checker {
   // The positions, in order, of the branches of the wide reader union `r` that might read `w`:
   // every other branch is Unreadable. Nullopt when `r` is narrow (a pass over it is as cheap),
   // or when an other-named record branch might have to be compared.
-  std::optional<std::vector<size_t>> Candidates(const AvroNode& r, const AvroNode& w) {
-    if (memoise_every_pair_ || r.branches().size() <= 8) return std::nullopt;
-    auto [it, inserted] = unions_.try_emplace(&r);
+  std::optional<std::vector<size_t>> Candidates(uint32_t r, uint32_t w) {
+    const LayoutNode& rn = R(r);
+    const LayoutNode& wn = W(w);
+    if (memoise_every_pair_ || rn.count <= 8) return std::nullopt;
+    auto [it, inserted] = unions_.try_emplace(r);
     UnionIndex& index = it->second;
     if (inserted) {
-      for (size_t i = 0; i < r.branches().size(); ++i) {
-        const AvroNode& b = *r.branches()[i];
-        index.by_type[static_cast<int>(b.type())].push_back(i);
+      for (size_t i = 0; i < rn.count; ++i) {
+        const LayoutNode& b = R(RBranch(rn, i));
+        index.by_type[static_cast<int>(b.type)].push_back(i);
         if (!b.is_named()) continue;
-        index.by_name[b.name()].push_back(i);
-        for (const std::string& a : b.aliases()) index.by_alias[a].push_back(i);
-        if (b.type() == AvroType::kRecord && !FlatRecord(b)) index.records_flat = false;
+        index.by_name[rl_.Text(b.name)].push_back(i);
+        for (const std::string& a : RSource(RBranch(rn, i)).aliases())
+          index.by_alias[a].push_back(i);
+        if (b.type == AvroType::kRecord && !b.has(LayoutNode::kFlatRecord)) {
+          index.records_flat = false;
+        }
       }
     }
     std::vector<size_t> out;
-    if (w.is_named()) {
-      if (w.type() == AvroType::kRecord && !(index.records_flat && FlatRecord(w))) {
+    if (wn.is_named()) {
+      if (wn.type == AvroType::kRecord &&
+          !(index.records_flat && wn.has(LayoutNode::kFlatRecord))) {
         return std::nullopt;
       }
       auto add = [&](const auto& map, std::string_view key) {
         auto found = map.find(key);
         if (found == map.end()) return;
         for (size_t i : found->second) {
-          if (r.branches()[i]->type() == w.type()) out.push_back(i);
+          if (R(RBranch(rn, i)).type == wn.type) out.push_back(i);
         }
       };
-      add(index.by_name, w.name());
-      add(index.by_alias, w.full_name());
+      add(index.by_name, wl_.Text(wn.name));
+      add(index.by_alias, WSource(w).full_name());
     } else {
       for (const auto& [type, positions] : index.by_type) {
-        if (!ReadsType(static_cast<AvroType>(type), w.type())) continue;
+        if (!ReadsType(static_cast<AvroType>(type), wn.type)) continue;
         out.insert(out.end(), positions.begin(), positions.end());
       }
     }
@@ -874,15 +861,19 @@ class Checker {
     return out;
   }
 
-  // Java's lookupWriterField: the writer field named like the reader field or like one of its
-  // aliases (a set in Java, so a repeated alias counts once); more than one match is an error.
-  const AvroField* LookupWriterField(const AvroNode& w, const AvroField& rf, size_t position,
-                                     const std::vector<Token>& location) {
-    const AvroField* found = FindWriterField(w, rf.name(), position);
-    const std::vector<std::string>& aliases = rf.aliases();
-    if (aliases.empty()) return found;
-    size_t matches = found != nullptr ? 1 : 0;
-    std::string names = found != nullptr ? found->name() : std::string();
+  // Java's lookupWriterField for field `position` of reader record `r`: the position of the
+  // writer field named like it or like one of its aliases (a set in Java, so a repeated alias
+  // counts once), or -1; more than one match is an error.
+  int64_t LookupWriterField(uint32_t w, uint32_t r, uint32_t position,
+                            const std::vector<Token>& location) {
+    const LayoutField& rf = rl_.fields[R(r).first + position];
+    int64_t found = FindWriterField(w, rl_.Text(rf.name), rf.name.hash, position);
+    if (!rf.has(LayoutField::kHasAliases)) return found;
+    const AvroField& field = RSource(r).fields()[position];
+    const std::vector<std::string>& aliases = field.aliases();
+    const std::vector<AvroField>& wfields = WSource(w).fields();
+    size_t matches = found >= 0 ? 1 : 0;
+    std::string names = found >= 0 ? wfields[static_cast<size_t>(found)].name() : std::string();
     std::unordered_set<std::string_view> seen;  // for many aliases; a few are scanned
     for (size_t a = 0; a < aliases.size(); ++a) {
       if (aliases.size() > 8) {
@@ -891,41 +882,41 @@ class Checker {
                            aliases[a]) != aliases.begin() + static_cast<std::ptrdiff_t>(a)) {
         continue;
       }
-      const AvroField* by_alias = FindWriterField(w, aliases[a], position);
-      if (by_alias == nullptr) continue;
+      int64_t by_alias =
+          FindWriterField(w, aliases[a], internal::LayoutNameHash(aliases[a]), position);
+      if (by_alias < 0) continue;
       ++matches;
-      if (found == nullptr) found = by_alias;
-      names += (names.empty() ? "" : "`, `") + by_alias->name();
+      if (found < 0) found = by_alias;
+      names += (names.empty() ? "" : "`, `") + wfields[static_cast<size_t>(by_alias)].name();
     }
     if (matches > 1) {
       SetError(fmt::format("reader record field `{}` matches multiple fields in writer record "
                            "schema {} (`{}`) through its name and aliases; Java's "
                            "SchemaCompatibility rejects such a pair",
-                           rf.name(), w.full_name(), names),
+                           field.name(), WSource(w).full_name(), names),
                location);
-      return nullptr;
+      return -1;
     }
     return found;
   }
 
-  const AvroField* FindWriterField(const AvroNode& w, std::string_view name, size_t hint) {
-    const std::vector<AvroField>& fields = w.fields();
+  int64_t FindWriterField(uint32_t w, std::string_view name, uint64_t hash, uint32_t hint) {
+    const LayoutNode& wn = W(w);
     // Evolved records mostly keep their fields in place.
-    if (hint < fields.size() && fields[hint].name() == name) return &fields[hint];
-    if (fields.size() <= 8) return w.FindField(name);
-    if (index_owner_ != &w) {
-      // References into an unordered_map stay valid when it grows.
-      auto it = indexes_.find(&w);
-      if (it == indexes_.end()) it = indexes_.emplace(&w, FieldIndex(w)).first;
-      index_owner_ = &w;
-      index_ = &it->second;
-    }
-    return index_->Find(name);
+    if (hint < wn.count && wl_.IsName(wl_.fields[wn.first + hint].name, name, hash)) return hint;
+    return wl_.FindField(wn, name, hash);
+  }
+
+  // Java's schemaNameEquals (AvroSchemaNameEquals), from the packed names first.
+  bool NameEquals(uint32_t r, uint32_t w) const {
+    const LayoutNode& rn = R(r);
+    if (rl_.SameName(rn.name, wl_, W(w).name)) return true;
+    return rn.has(LayoutNode::kHasAliases) && AvroSchemaNameEquals(RSource(r), WSource(w));
   }
 
   // Java's checkSchemaNames.
-  uint32_t CheckNames(const AvroNode& r, const AvroNode& w, std::vector<Token>& location) {
-    if (AvroSchemaNameEquals(r, w)) return kCompatible;
+  uint32_t CheckNames(uint32_t r, uint32_t w, std::vector<Token>& location) {
+    if (NameEquals(r, w)) return kCompatible;
     location.push_back(Token{"name"});
     uint32_t result = Leaf(Make(Kind::kNameMismatch, r, w, location));
     location.pop_back();
@@ -933,8 +924,8 @@ class Checker {
   }
 
   // Java's checkFixedSize.
-  uint32_t CheckFixedSize(const AvroNode& r, const AvroNode& w, std::vector<Token>& location) {
-    if (r.size() == w.size()) return kCompatible;
+  uint32_t CheckFixedSize(uint32_t r, uint32_t w, std::vector<Token>& location) {
+    if (RSource(r).size() == WSource(w).size()) return kCompatible;
     location.push_back(Token{"size"});
     uint32_t result = Leaf(Make(Kind::kFixedSizeMismatch, r, w, location));
     location.pop_back();
@@ -943,33 +934,42 @@ class Checker {
 
   // Java's checkReaderEnumContainsAllWriterEnumSymbols: every writer symbol is a reader symbol,
   // unless the reader enum has a default (one of its own symbols, as Parse guarantees).
-  uint32_t CheckEnumSymbols(const AvroNode& r, const AvroNode& w, std::vector<Token>& location) {
-    if (WriterSymbolsNotInReader(r, w, /*first_only=*/true).empty()) return kCompatible;
-    if (r.enum_default().has_value() &&
-        std::find(r.symbols().begin(), r.symbols().end(), *r.enum_default()) != r.symbols().end()) {
-      return kCompatible;
-    }
+  uint32_t CheckEnumSymbols(uint32_t r, uint32_t w, std::vector<Token>& location) {
+    if (R(r).has(LayoutNode::kEnumDefault) || ReaderHasWriterSymbols(r, w)) return kCompatible;
     location.push_back(Token{"symbols"});
     uint32_t result = Leaf(Make(Kind::kMissingEnumSymbols, r, w, location));
     location.pop_back();
     return result;
   }
 
+  // Whether every writer symbol is a reader symbol. Symbols mostly stay in place, so the packed
+  // names are compared position by position; from the first that differs, the sets decide.
+  bool ReaderHasWriterSymbols(uint32_t r, uint32_t w) const {
+    const LayoutNode& rn = R(r);
+    const LayoutNode& wn = W(w);
+    for (uint32_t i = 0; i < wn.count; ++i) {
+      if (i < rn.count && rl_.SameName(rl_.symbols[rn.first + i], wl_, wl_.symbols[wn.first + i])) {
+        continue;
+      }
+      return WriterSymbolsNotInReader(RSource(r), WSource(w), /*first_only=*/true).empty();
+    }
+    return true;
+  }
+
   // Java's typeMismatch.
-  uint32_t Mismatch(const AvroNode& r, const AvroNode& w, const std::vector<Token>& location) {
+  uint32_t Mismatch(uint32_t r, uint32_t w, const std::vector<Token>& location) {
     RawIncompatibility inc = Make(Kind::kTypeMismatch, r, w, location);
-    if (r.type() == AvroType::kEnum && w.type() == AvroType::kRecord) {
+    if (R(r).type == AvroType::kEnum && W(w).type == AvroType::kRecord) {
       inc.reader_field = enum_default_field_;
     }
     return Leaf(inc);
   }
 
-  RawIncompatibility Make(Kind kind, const AvroNode& r, const AvroNode& w,
-                          const std::vector<Token>& location) {
+  RawIncompatibility Make(Kind kind, uint32_t r, uint32_t w, const std::vector<Token>& location) {
     RawIncompatibility inc;
     inc.kind = kind;
-    inc.reader = &r;
-    inc.writer = &w;
+    inc.reader = &RSource(r);
+    inc.writer = &WSource(w);
     inc.location_begin = static_cast<uint32_t>(tokens_.size());
     inc.location_size = static_cast<uint32_t>(location.size());
     tokens_.insert(tokens_.end(), location.begin(), location.end());
@@ -978,18 +978,35 @@ class Checker {
 
   // Java's Incompatibility.getLocation(): the stack without its root token, as a JSON pointer.
   // The tokens are fixed words and numbers, so there is nothing to escape.
+  // Written through a buffer on the stack, so that a short pointer costs no allocation.
   static std::string Render(const Token* tokens, size_t size) {
     std::string out;
-    out.reserve(8 * size);
-    out += '/';
+    char buffer[160];
+    size_t used = 0;
+    auto put = [&](std::string_view part) {
+      if (used + part.size() > sizeof(buffer)) {
+        out.append(buffer, used);
+        used = 0;
+      }
+      if (part.size() > sizeof(buffer)) {
+        out.append(part);
+        return;
+      }
+      std::memcpy(buffer + used, part.data(), part.size());
+      used += part.size();
+    };
+    put("/");
     for (size_t i = 1; i < size; ++i) {
-      if (i > 1) out += '/';
+      if (i > 1) put("/");
       if (tokens[i].word != nullptr) {
-        out += tokens[i].word;
+        put(tokens[i].word);
       } else {
-        out += std::to_string(tokens[i].index);
+        char digits[16];
+        auto [end, ec] = std::to_chars(digits, digits + sizeof(digits), tokens[i].index);
+        put(std::string_view(digits, static_cast<size_t>(end - digits)));
       }
     }
+    out.append(buffer, used);
     return out;
   }
 
@@ -1025,6 +1042,8 @@ class Checker {
   AvroCompatibilityOptions options_;
   // Java's literal memo, on every pair and with every in-progress mark (for tests).
   bool memoise_every_pair_ = false;
+  const AvroLayout& rl_;
+  const AvroLayout& wl_;
   PairMemo& memo_;
   std::vector<RopeNode>& rope_;
   std::vector<RawIncompatibility>& leaves_;
@@ -1039,31 +1058,30 @@ class Checker {
   size_t pairs_ = 0;
   // The reader field whose enum default sent Java to compare the enum with the writer record.
   const AvroField* enum_default_field_ = nullptr;
-  std::unordered_map<const AvroNode*, FieldIndex> indexes_;
-  std::unordered_map<const AvroNode*, bool> record_free_;
-  std::unordered_map<const AvroNode*, bool> flat_;
-  std::unordered_map<const AvroNode*, UnionIndex> unions_;
-  const AvroNode* index_owner_ = nullptr;
-  const FieldIndex* index_ = nullptr;
+  std::unordered_map<uint32_t, UnionIndex> unions_;
 };
 
-}  // namespace
-
-namespace {
-
-Result<AvroCompatibility> Check(const AvroNode& reader, const AvroNode& writer,
+// Node `r` of layout `rl` reads node `w` of layout `wl`.
+Result<AvroCompatibility> Check(const AvroLayout& rl, uint32_t r, const AvroLayout& wl, uint32_t w,
                                 const AvroCompatibilityOptions& options, bool memoise_every_pair) {
   thread_local Scratch scratch;
   if (scratch.in_use) {
     // Not reached today (a check never starts another), but a private scratch keeps it correct.
     Scratch own;
-    return Checker(options, own, memoise_every_pair).Run(reader, writer);
+    return Checker(options, own, memoise_every_pair, rl, wl).Run(r, w);
   }
   scratch.in_use = true;
   Result<AvroCompatibility> result =
-      Checker(options, scratch, memoise_every_pair).Run(reader, writer);
+      Checker(options, scratch, memoise_every_pair, rl, wl).Run(r, w);
   scratch.in_use = false;
   return result;
+}
+
+Result<AvroCompatibility> Check(const AvroNode& reader, const AvroNode& writer,
+                                const AvroCompatibilityOptions& options, bool memoise_every_pair) {
+  return Check(internal::LayoutOf(reader), static_cast<uint32_t>(reader.id()),
+               internal::LayoutOf(writer), static_cast<uint32_t>(writer.id()), options,
+               memoise_every_pair);
 }
 
 }  // namespace
@@ -1082,9 +1100,12 @@ Result<AvroCompatibility> CheckCompatibilityMemoisingEveryPair(
 
 }  // namespace internal
 
+// From the schemas' layouts, without reading their root nodes.
 Result<AvroCompatibility> CheckCompatibility(const AvroSchema& reader, const AvroSchema& writer,
                                              const AvroCompatibilityOptions& options) {
-  return CheckCompatibility(reader.root(), writer.root(), options);
+  const AvroLayout& rl = internal::LayoutOf(reader);
+  const AvroLayout& wl = internal::LayoutOf(writer);
+  return Check(rl, rl.root, wl, wl.root, options, false);
 }
 
 }  // namespace sluice::dialects::avro

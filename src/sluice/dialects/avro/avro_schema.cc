@@ -15,6 +15,7 @@
 
 #include "sluice/base/strings.h"
 #include "sluice/dialects/avro/avro_internal.h"
+#include "sluice/dialects/avro/avro_layout.h"
 #include "sluice/schema/field_path.h"
 
 namespace sluice::dialects::avro {
@@ -112,6 +113,18 @@ std::optional<size_t> AvroNode::NullBranch() const {
   }
   return std::nullopt;
 }
+
+AvroSchema::AvroSchema() = default;
+AvroSchema::AvroSchema(AvroSchema&&) noexcept = default;
+AvroSchema& AvroSchema::operator=(AvroSchema&&) noexcept = default;
+AvroSchema::~AvroSchema() = default;
+
+namespace internal {
+
+const AvroLayout& LayoutOf(const AvroNode& node) { return *node.layout_; }
+const AvroLayout& LayoutOf(const AvroSchema& schema) { return *schema.layout_; }
+
+}  // namespace internal
 
 const AvroNode* AvroSchema::FindNamed(std::string_view full_name) const {
   auto it = by_name_.find(full_name);
@@ -242,6 +255,7 @@ class AvroParser {
     SLUICE_TRY(CheckUnions());
     SLUICE_TRY(CheckDefaults());
     if (!placeholders_.empty()) SLUICE_TRY(CheckWrittenDepth());
+    SLUICE_TRY(Pack());
     return std::move(schema_);
   }
 
@@ -366,6 +380,16 @@ class AvroParser {
   }
   Unexpected<Error> Fail(const JsonValue& at, std::string_view what) const {
     return FailAt(Pointer(at_), at.offset(), what);
+  }
+
+  // The packed form the compatibility check walks (avro_layout.h), and every node's link to it.
+  Status Pack() {
+    std::vector<const AvroNode*> nodes;
+    nodes.reserve(schema_.nodes_.size());
+    for (const auto& n : schema_.nodes_) nodes.push_back(n.get());
+    SLUICE_ASSIGN_OR_RETURN(schema_.layout_, BuildLayout(nodes, *schema_.root_));
+    for (auto& n : schema_.nodes_) n->layout_ = schema_.layout_.get();
+    return Ok();
   }
 
   AvroNode* NewNode(AvroType type) {

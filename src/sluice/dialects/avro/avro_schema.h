@@ -87,6 +87,13 @@ class AvroSchema;
 
 namespace internal {
 class AvroParser;
+struct AvroLayout;
+struct LayoutDeleter {
+  void operator()(AvroLayout* layout) const;
+};
+/// The packed form of the schema `node` belongs to (avro_layout.h).
+const AvroLayout& LayoutOf(const AvroNode& node);
+const AvroLayout& LayoutOf(const AvroSchema& schema);
 }  // namespace internal
 
 /// One field of a record. Owned by its record node; valid as long as the AvroSchema lives.
@@ -178,9 +185,11 @@ class AvroNode {
  private:
   friend class internal::AvroParser;
   friend class AvroSchema;
+  friend const internal::AvroLayout& internal::LayoutOf(const AvroNode& node);
 
   AvroType type_ = AvroType::kNull;
   size_t id_ = 0;
+  const internal::AvroLayout* layout_ = nullptr;
   std::string name_;
   std::string namespace_;
   std::string full_name_;
@@ -201,11 +210,11 @@ class AvroNode {
 /// stay at their addresses when the schema is moved). Safe to read from any thread.
 class AvroSchema {
  public:
-  AvroSchema(AvroSchema&&) noexcept = default;
-  AvroSchema& operator=(AvroSchema&&) noexcept = default;
+  AvroSchema(AvroSchema&&) noexcept;
+  AvroSchema& operator=(AvroSchema&&) noexcept;
   AvroSchema(const AvroSchema&) = delete;
   AvroSchema& operator=(const AvroSchema&) = delete;
-  ~AvroSchema() = default;
+  ~AvroSchema();
 
   const AvroNode& root() const { return *root_; }
   /// Every named type, in order of definition.
@@ -217,9 +226,11 @@ class AvroSchema {
 
  private:
   friend class internal::AvroParser;
-  AvroSchema() = default;
+  friend const internal::AvroLayout& internal::LayoutOf(const AvroSchema& schema);
+  AvroSchema();
 
   std::vector<std::unique_ptr<AvroNode>> nodes_;
+  std::unique_ptr<internal::AvroLayout, internal::LayoutDeleter> layout_;
   const AvroNode* root_ = nullptr;
   std::vector<const AvroNode*> named_;
   std::map<std::string, const AvroNode*, std::less<>> by_name_;
