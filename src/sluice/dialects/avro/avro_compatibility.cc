@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
-#include <deque>
 #include <functional>
 #include <initializer_list>
 #include <limits>
@@ -116,10 +115,28 @@ struct RopeNode {
 
 // One entry of Java's location stack: a fixed word, or a field position or branch index.
 struct Token {
+  // A word, spelled as a literal: Token::Word("items").
+  template <size_t N>
+  static constexpr Token Word(const char (&word)[N]) {
+    return Token{word, 0, N - 1};
+  }
+  static constexpr Token Index(uint32_t index) { return Token{nullptr, index, 0}; }
+
   const char* word = nullptr;
   uint32_t index = 0;
+  uint32_t size = 0;  // of word
 };
-constexpr Token kRoot{""};
+constexpr Token kRoot = Token::Word("");
+
+// Java's location stack, kept on the call stack: each step of the walk that adds a token holds
+// a frame naming its token and the frame before it. Nothing is pushed or popped per pair; the
+// tokens are collected only for an incompatibility or an error.
+struct Where {
+  Where(Token t, const Where* outer) : token(t), parent(outer), depth(outer ? outer->depth + 1 : 1) {}
+  Token token;
+  const Where* parent;
+  uint32_t depth;  // tokens from the root to this one
+};
 
 // An incompatibility as the walk records it: no strings, since most of those found while trying
 // union branches are dropped; the message and location are written only for reported ones.
@@ -135,6 +152,12 @@ struct RawIncompatibility {
   // The location stack, a slice of the checker's token pool.
   uint32_t location_begin = 0;
   uint32_t location_size = 0;
+  // From the layouts, so that the common messages are written without reading the nodes: the
+  // types of reader, writer and writer_branch, and the reader field's name.
+  AvroType reader_type = AvroType::kNull;
+  AvroType writer_type = AvroType::kNull;
+  AvroType branch_type = AvroType::kNull;
+  std::string_view field_name;
 };
 
 uint64_t MixPair(uint64_t a, uint64_t b) {
@@ -336,8 +359,13 @@ std::string Concat(std::initializer_list<std::string_view> parts) {
   size_t size = 0;
   for (std::string_view p : parts) size += p.size();
   std::string out;
-  out.reserve(size);
-  for (std::string_view p : parts) out += p;
+  out.resize_and_overwrite(size, [&parts](char* to, size_t n) {
+    for (std::string_view p : parts) {
+      std::memcpy(to, p.data(), p.size());
+      to += p.size();
+    }
+    return n;
+  });
   return out;
 }
 
@@ -353,14 +381,14 @@ std::string Message(const RawIncompatibility& inc) {
     case Kind::kMissingEnumSymbols:
       return "[" + JoinSymbols(MissingSymbols(r, w)) + "]";
     case Kind::kReaderFieldMissingDefaultValue:
-      return inc.reader_field->name();
+      return std::string(inc.field_name);
     case Kind::kTypeMismatch:
-      return Concat({"reader type: ", JavaTypeName(r.type()),
-                     " not compatible with writer type: ", JavaTypeName(w.type())});
+      return Concat({"reader type: ", JavaTypeName(inc.reader_type),
+                     " not compatible with writer type: ", JavaTypeName(inc.writer_type)});
     case Kind::kMissingUnionBranch:
-      return Concat(
-          {"reader union lacking writer type: ",
-           JavaTypeName(inc.writer_branch != nullptr ? inc.writer_branch->type() : w.type())});
+      return Concat({"reader union lacking writer type: ",
+                     JavaTypeName(inc.writer_branch != nullptr ? inc.branch_type
+                                                               : inc.writer_type)});
   }
   return "";
 }
@@ -450,9 +478,6 @@ struct Scratch {
   std::vector<RopeNode> rope;
   std::vector<RawIncompatibility> leaves;
   std::vector<Token> tokens;
-  std::vector<Token> location;
-  // Java's fresh location stacks, one per nesting level; a deque keeps them in place as it grows.
-  std::deque<std::vector<Token>> fresh;
   // Run's walk over the result tree.
   std::vector<std::pair<uint32_t, size_t>> written;
   std::vector<uint32_t> stack;
@@ -463,7 +488,6 @@ struct Scratch {
     Trim(rope);
     Trim(leaves);
     Trim(tokens);
-    Trim(location);
     Trim(written);
     Trim(stack);
   }
@@ -492,16 +516,14 @@ class Checker {
         rope_(scratch.rope),
         leaves_(scratch.leaves),
         tokens_(scratch.tokens),
-        fresh_(scratch.fresh),
         written_(scratch.written),
         stack_(scratch.stack) {
     scratch.Reset();
-    location_ = &scratch.location;
   }
 
   // Reader node `reader` of the reader layout against writer node `writer` of the writer's.
   Result<AvroCompatibility> Run(uint32_t reader, uint32_t writer) {
-    uint32_t result = Get(kRoot, reader, reader, writer, writer, *location_);
+    uint32_t result = Get(kRoot, reader, reader, writer, writer, nullptr);
     if (error_.has_value()) return Fail(std::move(*error_));
     AvroCompatibility out;
     if (result == kCompatible) return out;
@@ -531,12 +553,14 @@ class Checker {
       }
       if (written.size() < 64) written.emplace_back(n.leaf, out.incompatibilities.size());
       const RawIncompatibility& raw = leaves_[n.leaf];
-      AvroIncompatibility& inc = out.incompatibilities.emplace_back();
-      inc.kind = raw.kind;
-      inc.location = Render(&tokens_[raw.location_begin], raw.location_size);
-      inc.message = Message(raw);
-      inc.reader = raw.reader;
-      inc.writer = raw.writer;
+      // Built from its parts: emplace_back() would value-initialise (zero) it first.
+      AvroIncompatibility& inc = out.incompatibilities.emplace_back(AvroIncompatibility{
+          .kind = raw.kind,
+          .location = Render(&tokens_[raw.location_begin], raw.location_size),
+          .message = Message(raw),
+          .reader = raw.reader,
+          .writer = raw.writer,
+      });
       if (options_.explain) {
         inc.reader_type = Describe(*raw.reader);
         inc.writer_type = Describe(*raw.writer);
@@ -557,9 +581,9 @@ class Checker {
 
   // Java's getCompatibility(referenceToken, reader, writer, location).
   uint32_t Get(Token token, uint32_t r, OccurrenceKey rk, uint32_t w, OccurrenceKey wk,
-               std::vector<Token>& location) {
+               const Where* outer) {
     if (error_.has_value()) return kCompatible;
-    location.push_back(token);
+    const Where here(token, outer);
     uint32_t result = kCompatible;
     const LayoutNode& rn = R(r);
     const LayoutNode& wn = W(w);
@@ -576,51 +600,46 @@ class Checker {
       result = claim.value == kInProgress ? kCompatible : claim.value;
     } else if (++pairs_ > options_.max_pairs) {
       SetError(fmt::format("more than {} reader/writer type pairs to compare", options_.max_pairs),
-               location);
+               &here);
     } else if (depth_ >= options_.max_depth) {
-      SetError(fmt::format("schemas nest more than {} levels deep", options_.max_depth), location);
+      SetError(fmt::format("schemas nest more than {} levels deep", options_.max_depth), &here);
     } else {
       ++depth_;
-      result = Calculate(r, rk, w, wk, location);
+      result = Calculate(r, rk, w, wk, &here);
       --depth_;
       if (memoise) memo_.Settle(claim, rk, wk, result);
     }
-    location.pop_back();
     return result;
   }
 
   // Java's public getCompatibility(reader, writer): a fresh location stack, the same memo.
   uint32_t GetFresh(uint32_t r, OccurrenceKey rk, uint32_t w, OccurrenceKey wk) {
-    if (fresh_depth_ == fresh_.size()) fresh_.emplace_back();
-    std::vector<Token>& location = fresh_[fresh_depth_++];
-    location.clear();
-    uint32_t result = Get(kRoot, r, rk, w, wk, location);
-    --fresh_depth_;
-    return result;
+    return Get(kRoot, r, rk, w, wk, nullptr);
   }
 
   uint32_t Calculate(uint32_t r, OccurrenceKey rk, uint32_t w, OccurrenceKey wk,
-                     std::vector<Token>& location) {
+                     const Where* at) {
     const LayoutNode& rn = R(r);
     const LayoutNode& wn = W(w);
-    if (rn.type == wn.type) return CalculateSameType(r, rk, w, wk, location);
+    if (rn.type == wn.type) return CalculateSameType(r, rk, w, wk, at);
     // A reader that can read every branch of the writer's union can read the union.
     if (wn.is_union()) {
       uint32_t result = kCompatible;
       for (size_t i = 0; i < wn.count; ++i) {
         uint32_t branch = WBranch(wn, i);
-        result = Merge(result, Get(Token{nullptr, static_cast<uint32_t>(i)}, r, rk, branch,
-                                   ChildKey(W(branch), branch, w, i), location));
+        if (PrimitiveReads(r, branch)) continue;
+        result = Merge(result, Get(Token::Index(static_cast<uint32_t>(i)), r, rk, branch,
+                                   ChildKey(W(branch), branch, w, i), at));
         if (error_.has_value()) return kCompatible;
       }
       return result;
     }
-    if (rn.is_union()) return ReaderUnion(r, w, wk, location);
-    return ReadsType(rn.type, wn.type) ? kCompatible : Mismatch(r, w, location);
+    if (rn.is_union()) return ReaderUnion(r, w, wk, at);
+    return ReadsType(rn.type, wn.type) ? kCompatible : Mismatch(r, w, at);
   }
 
   uint32_t CalculateSameType(uint32_t r, OccurrenceKey rk, uint32_t w, OccurrenceKey wk,
-                             std::vector<Token>& location) {
+                             const Where* at) {
     const LayoutNode& rn = R(r);
     const LayoutNode& wn = W(w);
     switch (rn.type) {
@@ -634,18 +653,18 @@ class Checker {
       case AvroType::kString:
         return kCompatible;
       case AvroType::kArray:
-        return Get(Token{"items"}, rn.first, ChildKey(R(rn.first), rn.first, r, 0), wn.first,
-                   ChildKey(W(wn.first), wn.first, w, 0), location);
+        return Get(Token::Word("items"), rn.first, ChildKey(R(rn.first), rn.first, r, 0), wn.first,
+                   ChildKey(W(wn.first), wn.first, w, 0), at);
       case AvroType::kMap:
-        return Get(Token{"values"}, rn.first, ChildKey(R(rn.first), rn.first, r, 0), wn.first,
-                   ChildKey(W(wn.first), wn.first, w, 0), location);
+        return Get(Token::Word("values"), rn.first, ChildKey(R(rn.first), rn.first, r, 0), wn.first,
+                   ChildKey(W(wn.first), wn.first, w, 0), at);
       case AvroType::kFixed:
-        return Merge(CheckNames(r, w, location), CheckFixedSize(r, w, location));
+        return Merge(CheckNames(r, w, at), CheckFixedSize(r, w, at));
       case AvroType::kEnum:
-        return Merge(CheckNames(r, w, location), CheckEnumSymbols(r, w, location));
+        return Merge(CheckNames(r, w, at), CheckEnumSymbols(r, w, at));
       case AvroType::kRecord: {
-        uint32_t names = CheckNames(r, w, location);
-        return Merge(names, CheckFields(r, w, wk, location));
+        uint32_t names = CheckNames(r, w, at);
+        return Merge(names, CheckFields(r, w, wk, at));
       }
       case AvroType::kUnion: {
         // Every writer branch must be readable by the reader union; Java checks each with a
@@ -653,15 +672,16 @@ class Checker {
         uint32_t result = kCompatible;
         for (size_t i = 0; i < wn.count; ++i) {
           uint32_t branch = WBranch(wn, i);
-          location.push_back(Token{nullptr, static_cast<uint32_t>(i)});
+          if (UnionReadsPrimitive(r, branch)) continue;
+          const Where branch_at(Token::Index(static_cast<uint32_t>(i)), at);
           uint32_t c = GetFresh(r, rk, branch, ChildKey(W(branch), branch, w, i));
           if (error_.has_value()) return kCompatible;
           if (c != kCompatible) {
-            RawIncompatibility inc = Make(Kind::kMissingUnionBranch, r, w, location);
+            RawIncompatibility inc = Make(Kind::kMissingUnionBranch, r, w, &branch_at);
             inc.writer_branch = &WSource(branch);
+            inc.branch_type = W(branch).type;
             result = Merge(result, Leaf(inc));
           }
-          location.pop_back();
         }
         return result;
       }
@@ -673,7 +693,7 @@ class Checker {
   // type; the first that does ends the search. Branches that cannot (see Unreadable) are passed
   // over without a comparison, and a wide union finds the others through an index, so unions of
   // many branches stay linear.
-  uint32_t ReaderUnion(uint32_t r, uint32_t w, OccurrenceKey wk, std::vector<Token>& location) {
+  uint32_t ReaderUnion(uint32_t r, uint32_t w, OccurrenceKey wk, const Where* at) {
     const LayoutNode& rn = R(r);
     auto try_branch = [&](size_t i) {
       uint32_t branch = RBranch(rn, i);
@@ -687,7 +707,7 @@ class Checker {
         if (error_.has_value()) return kCompatible;
         if (c == kCompatible) return kCompatible;
       }
-      return Leaf(Make(Kind::kMissingUnionBranch, r, w, location));
+      return Leaf(Make(Kind::kMissingUnionBranch, r, w, at));
     }
     for (size_t i = 0; i < rn.count; ++i) {
       if (Unreadable(RBranch(rn, i), w)) continue;
@@ -695,7 +715,7 @@ class Checker {
       if (error_.has_value()) return kCompatible;
       if (c == kCompatible) return kCompatible;
     }
-    return Leaf(Make(Kind::kMissingUnionBranch, r, w, location));
+    return Leaf(Make(Kind::kMissingUnionBranch, r, w, at));
   }
 
   // Whether primitive `r` reads primitive `w`, as Get would find, without its bookkeeping (the
@@ -713,45 +733,60 @@ class Checker {
     return true;
   }
 
+  // Whether reader union `r` reads primitive `w` through one of its primitive branches, as Get
+  // would find (ReaderUnion, where the first branch that reads `w` ends the search), counting
+  // the same two pairs. When no branch does, or at the bounds, Get decides and reports.
+  bool UnionReadsPrimitive(uint32_t r, uint32_t w) {
+    const LayoutNode& rn = R(r);
+    const LayoutNode& wn = W(w);
+    if (memoise_every_pair_ || !rn.is_union() || !wn.is_primitive() || rn.count > 8 ||
+        pairs_ + 2 > options_.max_pairs || depth_ + 1 >= options_.max_depth) {
+      return false;
+    }
+    for (uint32_t i = 0; i < rn.count; ++i) {
+      if (ReadsType(R(RBranch(rn, i)).type, wn.type)) {
+        pairs_ += 2;
+        return true;
+      }
+    }
+    return false;
+  }
+
   // Java's checkReaderWriterRecordFields.
-  uint32_t CheckFields(uint32_t r, uint32_t w, OccurrenceKey wk, std::vector<Token>& location) {
+  uint32_t CheckFields(uint32_t r, uint32_t w, OccurrenceKey wk, const Where* at) {
     uint32_t result = kCompatible;
-    location.push_back(Token{"fields"});
+    const Where fields_at(Token::Word("fields"), at);
     const LayoutNode& rn = R(r);
     const LayoutNode& wn = W(w);
     for (uint32_t i = 0; i < rn.count; ++i) {
       const LayoutField& rf = rl_.fields[rn.first + i];
-      location.push_back(Token{nullptr, i});
-      int64_t wi = LookupWriterField(w, r, i, location);
+      const Where field_at(Token::Index(i), &fields_at);
+      int64_t wi = LookupWriterField(w, r, i, &field_at);
       if (error_.has_value()) return kCompatible;
       if (wi >= 0) {
         uint32_t wtype = wl_.fields[wn.first + static_cast<size_t>(wi)].type;
-        if (PrimitiveReads(rf.type, wtype)) {
-          location.pop_back();
-          continue;
-        }
+        if (PrimitiveReads(rf.type, wtype)) continue;
         result =
-            Merge(result, Get(Token{"type"}, rf.type, ChildKey(R(rf.type), rf.type, r, i), wtype,
-                              ChildKey(W(wtype), wtype, w, static_cast<size_t>(wi)), location));
+            Merge(result, Get(Token::Word("type"), rf.type, ChildKey(R(rf.type), rf.type, r, i), wtype,
+                              ChildKey(W(wtype), wtype, w, static_cast<size_t>(wi)), &field_at));
       } else if (!rf.has(LayoutField::kHasDefault)) {
         const AvroField& field = *rl_.field_sources[rn.first + i];
         if (rf.has(LayoutField::kEnumWithDefault)) {
           // Java compares the enum with the writer record itself, a certain TYPE_MISMATCH.
           const AvroField* outer = enum_default_field_;
           enum_default_field_ = &field;
-          result = Merge(result, Get(Token{"type"}, rf.type, ChildKey(R(rf.type), rf.type, r, i), w,
-                                     wk, location));
+          result = Merge(result, Get(Token::Word("type"), rf.type, ChildKey(R(rf.type), rf.type, r, i), w,
+                                     wk, &field_at));
           enum_default_field_ = outer;
         } else {
-          RawIncompatibility inc = Make(Kind::kReaderFieldMissingDefaultValue, r, w, location);
+          RawIncompatibility inc = Make(Kind::kReaderFieldMissingDefaultValue, r, w, &field_at);
           inc.reader_field = &field;
+          inc.field_name = rl_.Text(rf.name);
           result = Merge(result, Leaf(inc));
         }
       }
       if (error_.has_value()) return kCompatible;
-      location.pop_back();
     }
-    location.pop_back();
     return result;
   }
 
@@ -865,7 +900,7 @@ class Checker {
   // writer field named like it or like one of its aliases (a set in Java, so a repeated alias
   // counts once), or -1; more than one match is an error.
   int64_t LookupWriterField(uint32_t w, uint32_t r, uint32_t position,
-                            const std::vector<Token>& location) {
+                            const Where* at) {
     const LayoutField& rf = rl_.fields[R(r).first + position];
     int64_t found = FindWriterField(w, rl_.Text(rf.name), rf.name.hash, position);
     if (!rf.has(LayoutField::kHasAliases)) return found;
@@ -894,7 +929,7 @@ class Checker {
                            "schema {} (`{}`) through its name and aliases; Java's "
                            "SchemaCompatibility rejects such a pair",
                            field.name(), WSource(w).full_name(), names),
-               location);
+               at);
       return -1;
     }
     return found;
@@ -915,31 +950,25 @@ class Checker {
   }
 
   // Java's checkSchemaNames.
-  uint32_t CheckNames(uint32_t r, uint32_t w, std::vector<Token>& location) {
+  uint32_t CheckNames(uint32_t r, uint32_t w, const Where* at) {
     if (NameEquals(r, w)) return kCompatible;
-    location.push_back(Token{"name"});
-    uint32_t result = Leaf(Make(Kind::kNameMismatch, r, w, location));
-    location.pop_back();
-    return result;
+    const Where name_at(Token::Word("name"), at);
+    return Leaf(Make(Kind::kNameMismatch, r, w, &name_at));
   }
 
   // Java's checkFixedSize.
-  uint32_t CheckFixedSize(uint32_t r, uint32_t w, std::vector<Token>& location) {
+  uint32_t CheckFixedSize(uint32_t r, uint32_t w, const Where* at) {
     if (RSource(r).size() == WSource(w).size()) return kCompatible;
-    location.push_back(Token{"size"});
-    uint32_t result = Leaf(Make(Kind::kFixedSizeMismatch, r, w, location));
-    location.pop_back();
-    return result;
+    const Where size_at(Token::Word("size"), at);
+    return Leaf(Make(Kind::kFixedSizeMismatch, r, w, &size_at));
   }
 
   // Java's checkReaderEnumContainsAllWriterEnumSymbols: every writer symbol is a reader symbol,
   // unless the reader enum has a default (one of its own symbols, as Parse guarantees).
-  uint32_t CheckEnumSymbols(uint32_t r, uint32_t w, std::vector<Token>& location) {
+  uint32_t CheckEnumSymbols(uint32_t r, uint32_t w, const Where* at) {
     if (R(r).has(LayoutNode::kEnumDefault) || ReaderHasWriterSymbols(r, w)) return kCompatible;
-    location.push_back(Token{"symbols"});
-    uint32_t result = Leaf(Make(Kind::kMissingEnumSymbols, r, w, location));
-    location.pop_back();
-    return result;
+    const Where symbols_at(Token::Word("symbols"), at);
+    return Leaf(Make(Kind::kMissingEnumSymbols, r, w, &symbols_at));
   }
 
   // Whether every writer symbol is a reader symbol. Symbols mostly stay in place, so the packed
@@ -957,22 +986,26 @@ class Checker {
   }
 
   // Java's typeMismatch.
-  uint32_t Mismatch(uint32_t r, uint32_t w, const std::vector<Token>& location) {
-    RawIncompatibility inc = Make(Kind::kTypeMismatch, r, w, location);
+  uint32_t Mismatch(uint32_t r, uint32_t w, const Where* at) {
+    RawIncompatibility inc = Make(Kind::kTypeMismatch, r, w, at);
     if (R(r).type == AvroType::kEnum && W(w).type == AvroType::kRecord) {
       inc.reader_field = enum_default_field_;
     }
     return Leaf(inc);
   }
 
-  RawIncompatibility Make(Kind kind, uint32_t r, uint32_t w, const std::vector<Token>& location) {
+  RawIncompatibility Make(Kind kind, uint32_t r, uint32_t w, const Where* at) {
     RawIncompatibility inc;
     inc.kind = kind;
     inc.reader = &RSource(r);
     inc.writer = &WSource(w);
+    inc.reader_type = R(r).type;
+    inc.writer_type = W(w).type;
     inc.location_begin = static_cast<uint32_t>(tokens_.size());
-    inc.location_size = static_cast<uint32_t>(location.size());
-    tokens_.insert(tokens_.end(), location.begin(), location.end());
+    inc.location_size = at->depth;
+    tokens_.resize(tokens_.size() + at->depth);
+    Token* out = tokens_.data() + tokens_.size();
+    for (const Where* step = at; step != nullptr; step = step->parent) *--out = step->token;
     return inc;
   }
 
@@ -999,7 +1032,7 @@ class Checker {
     for (size_t i = 1; i < size; ++i) {
       if (i > 1) put("/");
       if (tokens[i].word != nullptr) {
-        put(tokens[i].word);
+        put(std::string_view(tokens[i].word, tokens[i].size));
       } else {
         char digits[16];
         auto [end, ec] = std::to_chars(digits, digits + sizeof(digits), tokens[i].index);
@@ -1010,13 +1043,17 @@ class Checker {
     return out;
   }
 
-  void SetError(std::string message, const std::vector<Token>& location) {
+  void SetError(std::string message, const Where* at) {
     if (!error_.has_value()) {
+      std::vector<Token> tokens(at->depth);
+      Token* out = tokens.data() + tokens.size();
+      for (const Where* step = at; step != nullptr; step = step->parent) *--out = step->token;
       error_.emplace(ErrorCode::kInvalidArgument,
                      fmt::format("{} (at {} of the reader schema)", message,
-                                 Render(location.data(), location.size())));
+                                 Render(tokens.data(), tokens.size())));
     }
   }
+
 
   uint32_t Leaf(const RawIncompatibility& inc) {
     leaves_.push_back(inc);
@@ -1048,11 +1085,8 @@ class Checker {
   std::vector<RopeNode>& rope_;
   std::vector<RawIncompatibility>& leaves_;
   std::vector<Token>& tokens_;
-  std::deque<std::vector<Token>>& fresh_;
   std::vector<std::pair<uint32_t, size_t>>& written_;
   std::vector<uint32_t>& stack_;
-  std::vector<Token>* location_ = nullptr;
-  size_t fresh_depth_ = 0;
   std::optional<Error> error_;
   size_t depth_ = 0;
   size_t pairs_ = 0;
