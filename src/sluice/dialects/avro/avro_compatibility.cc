@@ -512,6 +512,12 @@ class Checker {
         memoise_every_pair_(memoise_every_pair),
         rl_(reader),
         wl_(writer),
+        rnodes_(reader.nodes.data()),
+        wnodes_(writer.nodes.data()),
+        rfields_(reader.fields.data()),
+        wfields_(writer.fields.data()),
+        rbranches_(reader.branches.data()),
+        wbranches_(writer.branches.data()),
         memo_(scratch.memo),
         rope_(scratch.rope),
         leaves_(scratch.leaves),
@@ -572,12 +578,12 @@ class Checker {
 
  private:
   // Nodes are node ids: `r` and reader-side names index the reader's layout, `w` the writer's.
-  const LayoutNode& R(uint32_t r) const { return rl_.nodes[r]; }
-  const LayoutNode& W(uint32_t w) const { return wl_.nodes[w]; }
+  const LayoutNode& R(uint32_t r) const { return rnodes_[r]; }
+  const LayoutNode& W(uint32_t w) const { return wnodes_[w]; }
   const AvroNode& RSource(uint32_t r) const { return *rl_.sources[r]; }
   const AvroNode& WSource(uint32_t w) const { return *wl_.sources[w]; }
-  uint32_t RBranch(const LayoutNode& r, size_t i) const { return rl_.branches[r.first + i]; }
-  uint32_t WBranch(const LayoutNode& w, size_t i) const { return wl_.branches[w.first + i]; }
+  uint32_t RBranch(const LayoutNode& r, size_t i) const { return rbranches_[r.first + i]; }
+  uint32_t WBranch(const LayoutNode& w, size_t i) const { return wbranches_[w.first + i]; }
 
   // Java's getCompatibility(referenceToken, reader, writer, location).
   uint32_t Get(Token token, uint32_t r, OccurrenceKey rk, uint32_t w, OccurrenceKey wk,
@@ -759,12 +765,12 @@ class Checker {
     const LayoutNode& rn = R(r);
     const LayoutNode& wn = W(w);
     for (uint32_t i = 0; i < rn.count; ++i) {
-      const LayoutField& rf = rl_.fields[rn.first + i];
+      const LayoutField& rf = rfields_[rn.first + i];
       const Where field_at(Token::Index(i), &fields_at);
       int64_t wi = LookupWriterField(w, r, i, &field_at);
       if (error_.has_value()) return kCompatible;
       if (wi >= 0) {
-        uint32_t wtype = wl_.fields[wn.first + static_cast<size_t>(wi)].type;
+        uint32_t wtype = wfields_[wn.first + static_cast<size_t>(wi)].type;
         if (PrimitiveReads(rf.type, wtype)) continue;
         result =
             Merge(result, Get(Token::Word("type"), rf.type, ChildKey(R(rf.type), rf.type, r, i), wtype,
@@ -901,7 +907,7 @@ class Checker {
   // counts once), or -1; more than one match is an error.
   int64_t LookupWriterField(uint32_t w, uint32_t r, uint32_t position,
                             const Where* at) {
-    const LayoutField& rf = rl_.fields[R(r).first + position];
+    const LayoutField& rf = rfields_[R(r).first + position];
     int64_t found = FindWriterField(w, rl_.Text(rf.name), rf.name.hash, position);
     if (!rf.has(LayoutField::kHasAliases)) return found;
     const AvroField& field = RSource(r).fields()[position];
@@ -938,7 +944,7 @@ class Checker {
   int64_t FindWriterField(uint32_t w, std::string_view name, uint64_t hash, uint32_t hint) {
     const LayoutNode& wn = W(w);
     // Evolved records mostly keep their fields in place.
-    if (hint < wn.count && wl_.IsName(wl_.fields[wn.first + hint].name, name, hash)) return hint;
+    if (hint < wn.count && wl_.IsName(wfields_[wn.first + hint].name, name, hash)) return hint;
     return wl_.FindField(wn, name, hash);
   }
 
@@ -1081,6 +1087,13 @@ class Checker {
   bool memoise_every_pair_ = false;
   const AvroLayout& rl_;
   const AvroLayout& wl_;
+  // The layouts' arrays the walk reads most, one load away.
+  const LayoutNode* rnodes_;
+  const LayoutNode* wnodes_;
+  const LayoutField* rfields_;
+  const LayoutField* wfields_;
+  const uint32_t* rbranches_;
+  const uint32_t* wbranches_;
   PairMemo& memo_;
   std::vector<RopeNode>& rope_;
   std::vector<RawIncompatibility>& leaves_;
