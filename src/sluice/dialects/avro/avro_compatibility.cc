@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "sluice/dialects/avro/avro_compat_internal.h"
+#include "sluice/dialects/avro/avro_compat_memo.h"
+#include "sluice/dialects/avro/avro_compat_report.h"
 #include "sluice/dialects/avro/avro_layout.h"
 
 namespace sluice::dialects::avro {
@@ -48,41 +50,6 @@ namespace {
 
 using Kind = AvroIncompatibilityKind;
 
-// Java's Schema.Type constant names, which its messages print.
-std::string_view JavaTypeName(AvroType type) {
-  switch (type) {
-    case AvroType::kNull:
-      return "NULL";
-    case AvroType::kBoolean:
-      return "BOOLEAN";
-    case AvroType::kInt:
-      return "INT";
-    case AvroType::kLong:
-      return "LONG";
-    case AvroType::kFloat:
-      return "FLOAT";
-    case AvroType::kDouble:
-      return "DOUBLE";
-    case AvroType::kBytes:
-      return "BYTES";
-    case AvroType::kString:
-      return "STRING";
-    case AvroType::kRecord:
-      return "RECORD";
-    case AvroType::kEnum:
-      return "ENUM";
-    case AvroType::kArray:
-      return "ARRAY";
-    case AvroType::kMap:
-      return "MAP";
-    case AvroType::kUnion:
-      return "UNION";
-    case AvroType::kFixed:
-      return "FIXED";
-  }
-  return "UNKNOWN";
-}
-
 // Java memoises on Schema object identity. Its parser makes a new Schema for every occurrence of
 // a primitive, while sluice shares one node per primitive type, so a primitive is identified by
 // where it occurs (its parent and slot); every other node is already one per occurrence (unions,
@@ -103,8 +70,14 @@ OccurrenceKey ChildKey(const LayoutNode& node, uint32_t child, uint32_t parent, 
 
 // A result is a node of a shared tree of incompatibilities (memoised results are reused by
 // reference, as Java reuses its result objects); kCompatible is the empty list.
-constexpr uint32_t kCompatible = std::numeric_limits<uint32_t>::max();
-constexpr uint32_t kInProgress = kCompatible - 1;
+using internal::Describe;
+using internal::Hint;
+using internal::kCompatible;
+using internal::kInProgress;
+using internal::Message;
+using internal::PairMemo;
+using internal::RawIncompatibility;
+using internal::WriterSymbolsNotInReader;
 
 struct RopeNode {
   uint32_t left = kCompatible;
@@ -132,337 +105,12 @@ constexpr Token kRoot = Token::Word("");
 // a frame naming its token and the frame before it. Nothing is pushed or popped per pair; the
 // tokens are collected only for an incompatibility or an error.
 struct Where {
-  Where(Token t, const Where* outer) : token(t), parent(outer), depth(outer ? outer->depth + 1 : 1) {}
+  Where(Token t, const Where* outer)
+      : token(t), parent(outer), depth(outer ? outer->depth + 1 : 1) {}
   Token token;
   const Where* parent;
   uint32_t depth;  // tokens from the root to this one
 };
-
-// An incompatibility as the walk records it: no strings, since most of those found while trying
-// union branches are dropped; the message and location are written only for reported ones.
-struct RawIncompatibility {
-  Kind kind = Kind::kTypeMismatch;
-  const AvroNode* reader = nullptr;
-  const AvroNode* writer = nullptr;
-  // MISSING_UNION_BRANCH of two unions: the writer branch no reader branch reads (its type is in
-  // Java's message). READER_FIELD_MISSING_DEFAULT_VALUE, and the TYPE_MISMATCH of Java's enum
-  // default exception: the reader field that has no writer field.
-  const AvroNode* writer_branch = nullptr;
-  const AvroField* reader_field = nullptr;
-  // The location stack, a slice of the checker's token pool.
-  uint32_t location_begin = 0;
-  uint32_t location_size = 0;
-  // From the layouts, so that the common messages are written without reading the nodes: the
-  // types of reader, writer and writer_branch, and the reader field's name.
-  AvroType reader_type = AvroType::kNull;
-  AvroType writer_type = AvroType::kNull;
-  AvroType branch_type = AvroType::kNull;
-  std::string_view field_name;
-};
-
-uint64_t MixPair(uint64_t a, uint64_t b) {
-  uint64_t x = a * 0x9e3779b97f4a7c15ULL ^ (b + 0x632be59bd9b4e019ULL + (a << 6) + (a >> 2));
-  x ^= x >> 31;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 29;
-  return x;
-}
-
-// Open addressing on (reader key, writer key): the check inserts one entry per compared pair, so
-// this is on the hot path. Slots carry the generation of the check that wrote them, so the table
-// is reused by the next check without clearing it.
-class PairMemo {
- public:
-  void Reset() {
-    if (slots_.size() > kKeepSlots) {
-      slots_ = std::vector<Slot>();
-    } else if (++generation_ == 0) {
-      std::fill(slots_.begin(), slots_.end(), Slot{});
-      generation_ = 1;
-    }
-    size_ = 0;
-  }
-
-  // The stored value, or nullopt when the pair has not been seen.
-  std::optional<uint32_t> Find(uint64_t r, uint64_t w) const {
-    if (slots_.empty()) return std::nullopt;
-    size_t mask = slots_.size() - 1;
-    for (size_t i = MixPair(r, w) & mask;; i = (i + 1) & mask) {
-      const Slot& s = slots_[i];
-      if (s.generation != generation_) return std::nullopt;
-      if (s.r == r && s.w == w) return s.value;
-    }
-  }
-
-  // A lookup that reserves the pair when it is absent: `found` and its value, or the slot now
-  // holding the pair with kInProgress, which Settle fills in (one probe for both).
-  struct Claim {
-    bool found = false;
-    uint32_t value = 0;
-    size_t slot = 0;
-    uint32_t epoch = 0;
-  };
-
-  Claim FindOrClaim(uint64_t r, uint64_t w) {
-    if ((size_ + 1) * 2 > slots_.size()) Grow();
-    size_t mask = slots_.size() - 1;
-    for (size_t i = MixPair(r, w) & mask;; i = (i + 1) & mask) {
-      Slot& s = slots_[i];
-      if (s.generation != generation_) {
-        s = Slot{r, w, kInProgress, generation_};
-        ++size_;
-        return Claim{false, 0, i, epoch_};
-      }
-      if (s.r == r && s.w == w) return Claim{true, s.value, i, epoch_};
-    }
-  }
-
-  // Store the value of a claimed pair; the table may have grown since the claim.
-  void Settle(const Claim& claim, uint64_t r, uint64_t w, uint32_t value) {
-    if (claim.epoch == epoch_) {
-      slots_[claim.slot].value = value;
-    } else {
-      Put(r, w, value);
-    }
-  }
-
-  void Put(uint64_t r, uint64_t w, uint32_t value) {
-    if ((size_ + 1) * 2 > slots_.size()) Grow();
-    size_t mask = slots_.size() - 1;
-    for (size_t i = MixPair(r, w) & mask;; i = (i + 1) & mask) {
-      Slot& s = slots_[i];
-      if (s.generation != generation_) {
-        s = Slot{r, w, value, generation_};
-        ++size_;
-        return;
-      }
-      if (s.r == r && s.w == w) {
-        s.value = value;
-        return;
-      }
-    }
-  }
-
- private:
-  // A table larger than this is freed after its check rather than kept for the next one.
-  static constexpr size_t kKeepSlots = size_t{1} << 16;
-
-  struct Slot {
-    uint64_t r = 0;
-    uint64_t w = 0;
-    uint32_t value = 0;
-    uint32_t generation = 0;
-  };
-
-  void Grow() {
-    ++epoch_;
-    std::vector<Slot> old = std::move(slots_);
-    slots_.assign(old.empty() ? 64 : old.size() * 2, Slot{});
-    size_ = 0;
-    for (const Slot& s : old) {
-      if (s.generation == generation_) Put(s.r, s.w, s.value);
-    }
-  }
-
-  std::vector<Slot> slots_;
-  size_t size_ = 0;
-  uint32_t generation_ = 1;
-  uint32_t epoch_ = 0;  // table growths, which move the slots
-};
-
-// A short description of a node for messages and hints.
-std::string Describe(const AvroNode& node, int depth = 0) {
-  switch (node.type()) {
-    case AvroType::kRecord:
-      return "record " + node.full_name();
-    case AvroType::kEnum:
-      return "enum " + node.full_name();
-    case AvroType::kFixed:
-      return fmt::format("fixed {} (size {})", node.full_name(), node.size());
-    case AvroType::kArray:
-      return depth > 2 ? "array" : "array<" + Describe(node.items(), depth + 1) + ">";
-    case AvroType::kMap:
-      return depth > 2 ? "map" : "map<" + Describe(node.values(), depth + 1) + ">";
-    case AvroType::kUnion: {
-      if (depth > 2) return "union";
-      std::string out = "union [";
-      for (size_t i = 0; i < node.branches().size(); ++i) {
-        if (i > 0) out += ", ";
-        if (i == 8) {
-          out += "...";
-          break;
-        }
-        const AvroNode& b = *node.branches()[i];
-        out += b.is_named() ? b.full_name() : Describe(b, depth + 1);
-      }
-      return out + "]";
-    }
-    case AvroType::kNull:
-    case AvroType::kBoolean:
-    case AvroType::kInt:
-    case AvroType::kLong:
-    case AvroType::kFloat:
-    case AvroType::kDouble:
-    case AvroType::kBytes:
-    case AvroType::kString:
-      return DescribeNode(node);
-  }
-  return DescribeNode(node);
-}
-
-std::string_view KindWord(const AvroNode& node) { return AvroTypeName(node.type()); }
-
-constexpr std::string_view kPromotions =
-    "Avro promotes only int to long, float or double, long to float or double, float to double, "
-    "and string to or from bytes";
-
-// The writer's enum symbols the reader lacks, in the writer's order, stopping at the first when
-// `first_only`. Symbols mostly stay in place, so each is looked for at its own position first,
-// and in a set of the reader's symbols (built once, when needed) otherwise: linear in the
-// symbols however many there are.
-std::vector<std::string_view> WriterSymbolsNotInReader(const AvroNode& r, const AvroNode& w,
-                                                       bool first_only) {
-  const std::vector<std::string>& rs = r.symbols();
-  std::vector<std::string_view> missing;
-  std::unordered_set<std::string_view> reader;
-  for (size_t i = 0; i < w.symbols().size(); ++i) {
-    const std::string& s = w.symbols()[i];
-    if (i < rs.size() && rs[i] == s) continue;
-    if (reader.empty()) reader.insert(rs.begin(), rs.end());
-    if (reader.contains(s)) continue;
-    missing.push_back(s);
-    if (first_only) break;
-  }
-  return missing;
-}
-
-// The writer's enum symbols the reader lacks, sorted and without repeats, as Java's TreeSet
-// holds them.
-std::vector<std::string_view> MissingSymbols(const AvroNode& r, const AvroNode& w) {
-  std::vector<std::string_view> missing = WriterSymbolsNotInReader(r, w, /*first_only=*/false);
-  std::sort(missing.begin(), missing.end());
-  missing.erase(std::unique(missing.begin(), missing.end()), missing.end());
-  return missing;
-}
-
-std::string JoinSymbols(const std::vector<std::string_view>& symbols) {
-  std::string out;
-  for (size_t i = 0; i < symbols.size(); ++i) {
-    if (i > 0) out += ", ";
-    out += symbols[i];
-  }
-  return out;
-}
-
-// The parts joined, in one allocation.
-std::string Concat(std::initializer_list<std::string_view> parts) {
-  size_t size = 0;
-  for (std::string_view p : parts) size += p.size();
-  std::string out;
-  out.resize_and_overwrite(size, [&parts](char* to, size_t n) {
-    for (std::string_view p : parts) {
-      std::memcpy(to, p.data(), p.size());
-      to += p.size();
-    }
-    return n;
-  });
-  return out;
-}
-
-// Java's getMessage() for each kind.
-std::string Message(const RawIncompatibility& inc) {
-  const AvroNode& r = *inc.reader;
-  const AvroNode& w = *inc.writer;
-  switch (inc.kind) {
-    case Kind::kNameMismatch:
-      return "expected: " + w.full_name();
-    case Kind::kFixedSizeMismatch:
-      return fmt::format("expected: {}, found: {}", w.size(), r.size());
-    case Kind::kMissingEnumSymbols:
-      return "[" + JoinSymbols(MissingSymbols(r, w)) + "]";
-    case Kind::kReaderFieldMissingDefaultValue:
-      return std::string(inc.field_name);
-    case Kind::kTypeMismatch:
-      return Concat({"reader type: ", JavaTypeName(inc.reader_type),
-                     " not compatible with writer type: ", JavaTypeName(inc.writer_type)});
-    case Kind::kMissingUnionBranch:
-      return Concat({"reader union lacking writer type: ",
-                     JavaTypeName(inc.writer_branch != nullptr ? inc.branch_type
-                                                               : inc.writer_type)});
-  }
-  return "";
-}
-
-std::string Hint(const RawIncompatibility& inc) {
-  const AvroNode& r = *inc.reader;
-  const AvroNode& w = *inc.writer;
-  switch (inc.kind) {
-    case Kind::kNameMismatch:
-      return fmt::format(
-          "the reader's {0} is named `{1}` and the writer's `{2}`: rename the reader {0} back to "
-          "`{3}`, or add \"aliases\": [\"{2}\"] to it",
-          KindWord(r), r.full_name(), w.full_name(), w.name());
-    case Kind::kFixedSizeMismatch:
-      return fmt::format(
-          "fixed `{}` holds {} bytes in the reader and {} in the writer, and a fixed cannot change "
-          "size: keep {} bytes, or add a new field of a new fixed type with a default",
-          r.full_name(), r.size(), w.size(), w.size());
-    case Kind::kMissingEnumSymbols: {
-      std::vector<std::string_view> missing = MissingSymbols(r, w);
-      std::string example = r.symbols().empty() ? "UNKNOWN" : r.symbols().front();
-      return fmt::format(
-          "add the symbol{} {} to the reader enum `{}`, or give the enum a default, e.g. "
-          "\"default\": \"{}\", which the reader uses for symbols it does not know",
-          missing.size() > 1 ? "s" : "", JoinSymbols(missing), r.full_name(), example);
-    }
-    case Kind::kReaderFieldMissingDefaultValue: {
-      const AvroField& f = *inc.reader_field;
-      if (f.type().is_union()) {
-        std::optional<size_t> null_branch = f.type().NullBranch();
-        if (null_branch == 0) {
-          return fmt::format(
-              "the writer has no field `{0}`: give `{0}` a default, e.g. \"default\": null",
-              f.name());
-        }
-        if (null_branch.has_value()) {
-          return fmt::format(
-              "the writer has no field `{0}`: give `{0}` a default, e.g. move \"null\" first in "
-              "its union and add \"default\": null",
-              f.name());
-        }
-      }
-      return fmt::format(
-          "the writer has no field `{0}`: give `{0}` a default, e.g. \"default\": null with a "
-          "[\"null\", {1}] union, or a default value of type {1}",
-          f.name(), Describe(f.type()));
-    }
-    case Kind::kTypeMismatch:
-      if (inc.reader_field != nullptr) {
-        return fmt::format(
-            "the writer has no field `{0}`; an enum's own default does not stand in for a field "
-            "default (Java reports it as this mismatch of the enum against the writer record): "
-            "give `{0}` a field default, e.g. \"default\": \"{1}\"",
-            inc.reader_field->name(),
-            r.enum_default().has_value() ? *r.enum_default() : std::string("..."));
-      }
-      return fmt::format(
-          "{} cannot be read as {}; {}. Keep the writer's type, or add a new field with a default "
-          "instead of changing this one",
-          Describe(w), Describe(r), kPromotions);
-    case Kind::kMissingUnionBranch:
-      if (inc.writer_branch != nullptr) {
-        return fmt::format(
-            "the writer's union may hold {}, which no branch of the reader's {} can read: add a "
-            "branch for it to the reader union",
-            Describe(*inc.writer_branch), Describe(r));
-      }
-      return fmt::format(
-          "the writer writes {}, which no branch of the reader's {} can read: add a branch for it "
-          "to the reader union ({})",
-          Describe(w), Describe(r), kPromotions);
-  }
-  return "";
-}
 
 uint64_t SaturatingAdd(uint64_t a, uint64_t b) {
   return a > std::numeric_limits<uint64_t>::max() - b ? std::numeric_limits<uint64_t>::max()
@@ -623,8 +271,7 @@ class Checker {
     return Get(kRoot, r, rk, w, wk, nullptr);
   }
 
-  uint32_t Calculate(uint32_t r, OccurrenceKey rk, uint32_t w, OccurrenceKey wk,
-                     const Where* at) {
+  uint32_t Calculate(uint32_t r, OccurrenceKey rk, uint32_t w, OccurrenceKey wk, const Where* at) {
     const LayoutNode& rn = R(r);
     const LayoutNode& wn = W(w);
     if (rn.type == wn.type) return CalculateSameType(r, rk, w, wk, at);
@@ -772,17 +419,17 @@ class Checker {
       if (wi >= 0) {
         uint32_t wtype = wfields_[wn.first + static_cast<size_t>(wi)].type;
         if (PrimitiveReads(rf.type, wtype)) continue;
-        result =
-            Merge(result, Get(Token::Word("type"), rf.type, ChildKey(R(rf.type), rf.type, r, i), wtype,
-                              ChildKey(W(wtype), wtype, w, static_cast<size_t>(wi)), &field_at));
+        result = Merge(result,
+                       Get(Token::Word("type"), rf.type, ChildKey(R(rf.type), rf.type, r, i), wtype,
+                           ChildKey(W(wtype), wtype, w, static_cast<size_t>(wi)), &field_at));
       } else if (!rf.has(LayoutField::kHasDefault)) {
         const AvroField& field = *rl_.field_sources[rn.first + i];
         if (rf.has(LayoutField::kEnumWithDefault)) {
           // Java compares the enum with the writer record itself, a certain TYPE_MISMATCH.
           const AvroField* outer = enum_default_field_;
           enum_default_field_ = &field;
-          result = Merge(result, Get(Token::Word("type"), rf.type, ChildKey(R(rf.type), rf.type, r, i), w,
-                                     wk, &field_at));
+          result = Merge(result, Get(Token::Word("type"), rf.type,
+                                     ChildKey(R(rf.type), rf.type, r, i), w, wk, &field_at));
           enum_default_field_ = outer;
         } else {
           RawIncompatibility inc = Make(Kind::kReaderFieldMissingDefaultValue, r, w, &field_at);
@@ -869,8 +516,8 @@ class Checker {
         index.by_type[static_cast<int>(b.type)].push_back(i);
         if (!b.is_named()) continue;
         index.by_name[rl_.Text(b.name)].push_back(i);
-        for (const std::string& a : RSource(RBranch(rn, i)).aliases())
-          index.by_alias[a].push_back(i);
+        for (const internal::LayoutName& a : rl_.NodeAliases(RBranch(rn, i)))
+          index.by_alias[rl_.Text(a)].push_back(i);
         if (b.type == AvroType::kRecord && !b.has(LayoutNode::kFlatRecord)) {
           index.records_flat = false;
         }
@@ -890,7 +537,7 @@ class Checker {
         }
       };
       add(index.by_name, wl_.Text(wn.name));
-      add(index.by_alias, WSource(w).full_name());
+      add(index.by_alias, wl_.Text(wl_.FullName(w)));
     } else {
       for (const auto& [type, positions] : index.by_type) {
         if (!ReadsType(static_cast<AvroType>(type), wn.type)) continue;
@@ -905,36 +552,47 @@ class Checker {
   // Java's lookupWriterField for field `position` of reader record `r`: the position of the
   // writer field named like it or like one of its aliases (a set in Java, so a repeated alias
   // counts once), or -1; more than one match is an error.
-  int64_t LookupWriterField(uint32_t w, uint32_t r, uint32_t position,
-                            const Where* at) {
+  int64_t LookupWriterField(uint32_t w, uint32_t r, uint32_t position, const Where* at) {
     const LayoutField& rf = rfields_[R(r).first + position];
     int64_t found = FindWriterField(w, rl_.Text(rf.name), rf.name.hash, position);
     if (!rf.has(LayoutField::kHasAliases)) return found;
-    const AvroField& field = RSource(r).fields()[position];
-    const std::vector<std::string>& aliases = field.aliases();
-    const std::vector<AvroField>& wfields = WSource(w).fields();
+    return LookupWriterFieldByAliases(w, r, position, found, at);
+  }
+
+  // The rest of LookupWriterField for a reader field with aliases, out of line: few fields have
+  // them. `found` is the writer field of the reader field's own name, or -1.
+  [[gnu::noinline]] int64_t LookupWriterFieldByAliases(uint32_t w, uint32_t r, uint32_t position,
+                                                       int64_t found, const Where* at) {
+    const LayoutField& rf = rfields_[R(r).first + position];
+    const LayoutNode& wn = W(w);
+    auto writer_field = [&](int64_t i) {
+      return wl_.Text(wfields_[wn.first + static_cast<size_t>(i)].name);
+    };
+    std::span<const internal::LayoutName> aliases = rl_.FieldAliases(R(r).first + position);
     size_t matches = found >= 0 ? 1 : 0;
-    std::string names = found >= 0 ? wfields[static_cast<size_t>(found)].name() : std::string();
+    std::string names = found >= 0 ? std::string(writer_field(found)) : std::string();
     std::unordered_set<std::string_view> seen;  // for many aliases; a few are scanned
     for (size_t a = 0; a < aliases.size(); ++a) {
       if (aliases.size() > 8) {
-        if (!seen.insert(aliases[a]).second) continue;
-      } else if (std::find(aliases.begin(), aliases.begin() + static_cast<std::ptrdiff_t>(a),
-                           aliases[a]) != aliases.begin() + static_cast<std::ptrdiff_t>(a)) {
+        if (!seen.insert(rl_.Text(aliases[a])).second) continue;
+      } else if (std::any_of(aliases.begin(), aliases.begin() + static_cast<std::ptrdiff_t>(a),
+                             [&](const internal::LayoutName& before) {
+                               return rl_.SameName(before, rl_, aliases[a]);
+                             })) {
         continue;
       }
-      int64_t by_alias =
-          FindWriterField(w, aliases[a], internal::LayoutNameHash(aliases[a]), position);
+      int64_t by_alias = FindWriterField(w, rl_.Text(aliases[a]), aliases[a].hash, position);
       if (by_alias < 0) continue;
       ++matches;
       if (found < 0) found = by_alias;
-      names += (names.empty() ? "" : "`, `") + wfields[static_cast<size_t>(by_alias)].name();
+      if (!names.empty()) names += "`, `";
+      names += writer_field(by_alias);
     }
     if (matches > 1) {
       SetError(fmt::format("reader record field `{}` matches multiple fields in writer record "
                            "schema {} (`{}`) through its name and aliases; Java's "
                            "SchemaCompatibility rejects such a pair",
-                           field.name(), WSource(w).full_name(), names),
+                           rl_.Text(rf.name), wl_.Text(wl_.FullName(w)), names),
                at);
       return -1;
     }
@@ -952,7 +610,16 @@ class Checker {
   bool NameEquals(uint32_t r, uint32_t w) const {
     const LayoutNode& rn = R(r);
     if (rl_.SameName(rn.name, wl_, W(w).name)) return true;
-    return rn.has(LayoutNode::kHasAliases) && AvroSchemaNameEquals(RSource(r), WSource(w));
+    return rn.has(LayoutNode::kHasAliases) && ReaderAliasNamesWriter(r, w);
+  }
+
+  // Whether an alias of reader node `r` is the full name of writer node `w`.
+  [[gnu::noinline]] bool ReaderAliasNamesWriter(uint32_t r, uint32_t w) const {
+    const internal::LayoutName& full = wl_.FullName(w);
+    for (const internal::LayoutName& alias : rl_.NodeAliases(r)) {
+      if (rl_.SameName(alias, wl_, full)) return true;
+    }
+    return false;
   }
 
   // Java's checkSchemaNames.
@@ -1059,7 +726,6 @@ class Checker {
                                  Render(tokens.data(), tokens.size())));
     }
   }
-
 
   uint32_t Leaf(const RawIncompatibility& inc) {
     leaves_.push_back(inc);

@@ -39,6 +39,19 @@ class LayoutBuilder {
 
   std::unique_ptr<AvroLayout, LayoutDeleter> Build() {
     for (const AvroNode* node : sources_) Pack(*node);
+    // The names read less often, after the ones every check reads.
+    for (const AvroNode* node : sources_) {
+      out_.node_names.push_back(static_cast<uint32_t>(out_.names.size()));
+      if (!node->is_named()) continue;
+      out_.names.push_back(Name(node->full_name()));
+      for (const std::string& alias : node->aliases()) out_.names.push_back(Name(alias));
+    }
+    out_.node_names.push_back(static_cast<uint32_t>(out_.names.size()));
+    for (const AvroField* field : out_.field_sources) {
+      out_.field_names.push_back(static_cast<uint32_t>(out_.names.size()));
+      for (const std::string& alias : field->aliases()) out_.names.push_back(Name(alias));
+    }
+    out_.field_names.push_back(static_cast<uint32_t>(out_.names.size()));
     for (size_t id = 0; id < sources_.size(); ++id) {
       LayoutNode& n = out_.nodes[id];
       if (RecordFree(static_cast<uint32_t>(id))) n.flags |= LayoutNode::kRecordFree;
@@ -195,6 +208,11 @@ class LayoutBuilder {
     const size_t branches = reserve(out_.branches.size() * sizeof(uint32_t), alignof(uint32_t));
     const size_t slots = reserve(out_.field_slots.size() * sizeof(uint32_t), alignof(uint32_t));
     const size_t chars = reserve(out_.chars.size(), 1);
+    // What is read less often comes last.
+    const size_t names = reserve(out_.names.size() * sizeof(LayoutName), alignof(LayoutName));
+    const size_t node_names = reserve(out_.node_names.size() * sizeof(uint32_t), alignof(uint32_t));
+    const size_t field_names =
+        reserve(out_.field_names.size() * sizeof(uint32_t), alignof(uint32_t));
     const size_t sources =
         reserve(sources_.size() * sizeof(const AvroNode*), alignof(const AvroNode*));
     const size_t field_sources =
@@ -211,7 +229,10 @@ class LayoutBuilder {
     layout->nodes = copy(nodes, out_.nodes);
     layout->fields = copy(fields, out_.fields);
     layout->symbols = copy(symbols, out_.symbols);
+    layout->names = copy(names, out_.names);
     layout->branches = copy(branches, out_.branches);
+    layout->node_names = copy(node_names, out_.node_names);
+    layout->field_names = copy(field_names, out_.field_names);
     layout->field_slots = copy(slots, out_.field_slots);
     std::span<const char> text = copy(chars, out_.chars);
     layout->chars = std::string_view(text.data(), text.size());
@@ -227,6 +248,9 @@ class LayoutBuilder {
     std::vector<LayoutField> fields;
     std::vector<uint32_t> branches;
     std::vector<LayoutName> symbols;
+    std::vector<LayoutName> names;
+    std::vector<uint32_t> node_names;
+    std::vector<uint32_t> field_names;
     std::vector<uint32_t> field_slots;
     std::string chars;
     std::vector<const AvroField*> field_sources;
@@ -244,8 +268,12 @@ Result<std::unique_ptr<AvroLayout, LayoutDeleter>> BuildLayout(
     const std::vector<const AvroNode*>& nodes, const AvroNode& root) {
   size_t chars = 0;
   for (const AvroNode* node : nodes) {
-    if (node->is_named()) chars += node->name().size();
-    for (const AvroField& f : node->fields()) chars += f.name().size();
+    if (node->is_named()) chars += node->name().size() + node->full_name().size();
+    for (const std::string& s : node->aliases()) chars += s.size();
+    for (const AvroField& f : node->fields()) {
+      chars += f.name().size();
+      for (const std::string& s : f.aliases()) chars += s.size();
+    }
     for (const std::string& s : node->symbols()) chars += s.size();
   }
   if (chars >= std::numeric_limits<uint32_t>::max() ||

@@ -58,7 +58,7 @@ inline bool SameBytes(const char* a, const char* b, size_t size) {
 
 struct LayoutNode {
   enum Flag : uint8_t {
-    kHasAliases = 1,   // a named type with aliases (matched through AvroNode::aliases())
+    kHasAliases = 1,   // a named type with aliases
     kRecordFree = 2,   // no record anywhere in this type, itself included
     kFlatRecord = 4,   // a record none of whose fields holds a record
     kEnumDefault = 8,  // an enum whose default is one of its symbols
@@ -106,6 +106,13 @@ struct AvroLayout {
   std::span<const LayoutField> fields;
   std::span<const uint32_t> branches;  // node ids
   std::span<const LayoutName> symbols;
+  /// Names read less often: a named node's full name and then its aliases are
+  /// names[node_names[id], node_names[id + 1]); field i's aliases are
+  /// names[field_names[i], field_names[i + 1]). Both offset arrays have one entry more than
+  /// their nodes or fields.
+  std::span<const LayoutName> names;
+  std::span<const uint32_t> node_names;
+  std::span<const uint32_t> field_names;
   /// Open-addressing tables of field positions + 1 (0: empty), one per indexed record, each of
   /// IndexCapacity(count) slots, probed from hash & (capacity - 1).
   std::span<const uint32_t> field_slots;
@@ -133,6 +140,17 @@ struct AvroLayout {
     return a.hash == hash && a.size == text.size() &&
            SameBytes(chars.data() + a.offset, text.data(), a.size);
   }
+  /// A named node's full name.
+  const LayoutName& FullName(uint32_t id) const { return names[node_names[id]]; }
+  /// A named node's aliases (full names).
+  std::span<const LayoutName> NodeAliases(uint32_t id) const {
+    return names.subspan(node_names[id] + 1, node_names[id + 1] - node_names[id] - 1);
+  }
+  /// Field `i`'s aliases.
+  std::span<const LayoutName> FieldAliases(uint32_t i) const {
+    return names.subspan(field_names[i], field_names[i + 1] - field_names[i]);
+  }
+
   /// The position of the field of record `node` named `name` (hashed `hash`), or -1.
   int64_t FindField(const LayoutNode& node, std::string_view name, uint64_t hash) const;
 };
