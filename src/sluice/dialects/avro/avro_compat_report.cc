@@ -49,6 +49,31 @@ std::string_view JavaTypeName(AvroType type) {
   return "UNKNOWN";
 }
 
+constexpr size_t kTypes = static_cast<size_t>(AvroType::kFixed) + 1;
+
+// Java's type-mismatch and missing-branch messages for every type, written once: a reported
+// incompatibility copies its message rather than composing it.
+struct TypeMessages {
+  TypeMessages() {
+    for (size_t r = 0; r < kTypes; ++r) {
+      std::string_view reader = JavaTypeName(static_cast<AvroType>(r));
+      lacking[r] = "reader union lacking writer type: " + std::string(reader);
+      for (size_t w = 0; w < kTypes; ++w) {
+        mismatch[r][w] = "reader type: " + std::string(reader) +
+                         " not compatible with writer type: " +
+                         std::string(JavaTypeName(static_cast<AvroType>(w)));
+      }
+    }
+  }
+  std::string mismatch[kTypes][kTypes];
+  std::string lacking[kTypes];
+};
+
+const TypeMessages& Messages() {
+  static const TypeMessages messages;
+  return messages;
+}
+
 }  // namespace
 
 // A short description of a node for messages and hints.
@@ -174,12 +199,11 @@ std::string Message(const RawIncompatibility& inc) {
     case Kind::kReaderFieldMissingDefaultValue:
       return std::string(inc.field_name);
     case Kind::kTypeMismatch:
-      return Concat({"reader type: ", JavaTypeName(inc.reader_type),
-                     " not compatible with writer type: ", JavaTypeName(inc.writer_type)});
+      return Messages()
+          .mismatch[static_cast<size_t>(inc.reader_type)][static_cast<size_t>(inc.writer_type)];
     case Kind::kMissingUnionBranch:
-      return Concat(
-          {"reader union lacking writer type: ",
-           JavaTypeName(inc.writer_branch != nullptr ? inc.branch_type : inc.writer_type)});
+      return Messages().lacking[static_cast<size_t>(
+          inc.writer_branch != nullptr ? inc.branch_type : inc.writer_type)];
   }
   return "";
 }

@@ -8,6 +8,7 @@
 #include <functional>
 #include <initializer_list>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -105,11 +106,19 @@ constexpr Token kRoot = Token::Word("");
 // a frame naming its token and the frame before it. Nothing is pushed or popped per pair; the
 // tokens are collected only for an incompatibility or an error.
 struct Where {
-  Where(Token t, const Where* outer)
-      : token(t), parent(outer), depth(outer ? outer->depth + 1 : 1) {}
+  Where(Token t, const Where* outer) : token(t), parent(outer) {}
+
+  // The tokens from the root to this frame, appended to `out`; returns how many.
+  uint32_t AppendTo(std::vector<Token>& out) const {
+    uint32_t n = 0;
+    for (const Where* step = this; step != nullptr; step = step->parent) ++n;
+    out.resize(out.size() + n);
+    Token* at = out.data() + out.size();
+    for (const Where* step = this; step != nullptr; step = step->parent) *--at = step->token;
+    return n;
+  }
   Token token;
   const Where* parent;
-  uint32_t depth;  // tokens from the root to this one
 };
 
 uint64_t SaturatingAdd(uint64_t a, uint64_t b) {
@@ -508,7 +517,8 @@ class Checker {
     const LayoutNode& rn = R(r);
     const LayoutNode& wn = W(w);
     if (memoise_every_pair_ || rn.count <= 8) return std::nullopt;
-    auto [it, inserted] = unions_.try_emplace(r);
+    if (unions_ == nullptr) unions_ = std::make_unique<std::unordered_map<uint32_t, UnionIndex>>();
+    auto [it, inserted] = unions_->try_emplace(r);
     UnionIndex& index = it->second;
     if (inserted) {
       for (size_t i = 0; i < rn.count; ++i) {
@@ -675,10 +685,7 @@ class Checker {
     inc.reader_type = R(r).type;
     inc.writer_type = W(w).type;
     inc.location_begin = static_cast<uint32_t>(tokens_.size());
-    inc.location_size = at->depth;
-    tokens_.resize(tokens_.size() + at->depth);
-    Token* out = tokens_.data() + tokens_.size();
-    for (const Where* step = at; step != nullptr; step = step->parent) *--out = step->token;
+    inc.location_size = at->AppendTo(tokens_);
     return inc;
   }
 
@@ -698,8 +705,8 @@ class Checker {
         out.append(part);
         return;
       }
-      std::memcpy(buffer + used, part.data(), part.size());
-      used += part.size();
+      // Words and numbers are short: a loop, not a call.
+      for (char c : part) buffer[used++] = c;
     };
     put("/");
     for (size_t i = 1; i < size; ++i) {
@@ -718,9 +725,8 @@ class Checker {
 
   void SetError(std::string message, const Where* at) {
     if (!error_.has_value()) {
-      std::vector<Token> tokens(at->depth);
-      Token* out = tokens.data() + tokens.size();
-      for (const Where* step = at; step != nullptr; step = step->parent) *--out = step->token;
+      std::vector<Token> tokens;
+      at->AppendTo(tokens);
       error_.emplace(ErrorCode::kInvalidArgument,
                      fmt::format("{} (at {} of the reader schema)", message,
                                  Render(tokens.data(), tokens.size())));
@@ -771,7 +777,8 @@ class Checker {
   size_t pairs_ = 0;
   // The reader field whose enum default sent Java to compare the enum with the writer record.
   const AvroField* enum_default_field_ = nullptr;
-  std::unordered_map<uint32_t, UnionIndex> unions_;
+  // Built for the first wide reader union a check meets; most checks meet none.
+  std::unique_ptr<std::unordered_map<uint32_t, UnionIndex>> unions_;
 };
 
 // Node `r` of layout `rl` reads node `w` of layout `wl`.
