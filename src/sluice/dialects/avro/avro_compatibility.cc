@@ -781,6 +781,10 @@ class Checker {
   std::unique_ptr<std::unordered_map<uint32_t, UnionIndex>> unions_;
 };
 
+Unexpected<Error> TooLarge() {
+  return InvalidArgument("a schema whose names add up to 4 GiB or more cannot be compared");
+}
+
 // Node `r` of layout `rl` reads node `w` of layout `wl`.
 Result<AvroCompatibility> Check(const AvroLayout& rl, uint32_t r, const AvroLayout& wl, uint32_t w,
                                 const AvroCompatibilityOptions& options, bool memoise_every_pair) {
@@ -799,9 +803,11 @@ Result<AvroCompatibility> Check(const AvroLayout& rl, uint32_t r, const AvroLayo
 
 Result<AvroCompatibility> Check(const AvroNode& reader, const AvroNode& writer,
                                 const AvroCompatibilityOptions& options, bool memoise_every_pair) {
-  return Check(internal::LayoutOf(reader), static_cast<uint32_t>(reader.id()),
-               internal::LayoutOf(writer), static_cast<uint32_t>(writer.id()), options,
-               memoise_every_pair);
+  const AvroLayout* rl = internal::LayoutOf(reader);
+  const AvroLayout* wl = internal::LayoutOf(writer);
+  if (rl == nullptr || wl == nullptr) return TooLarge();
+  return Check(*rl, static_cast<uint32_t>(reader.id()), *wl, static_cast<uint32_t>(writer.id()),
+               options, memoise_every_pair);
 }
 
 }  // namespace
@@ -823,9 +829,10 @@ Result<AvroCompatibility> CheckCompatibilityMemoisingEveryPair(
 // From the schemas' layouts, without reading their root nodes.
 Result<AvroCompatibility> CheckCompatibility(const AvroSchema& reader, const AvroSchema& writer,
                                              const AvroCompatibilityOptions& options) {
-  const AvroLayout& rl = internal::LayoutOf(reader);
-  const AvroLayout& wl = internal::LayoutOf(writer);
-  return Check(rl, rl.root, wl, wl.root, options, false);
+  const AvroLayout* rl = internal::LayoutOf(reader);
+  const AvroLayout* wl = internal::LayoutOf(writer);
+  if (rl == nullptr || wl == nullptr) return TooLarge();
+  return Check(*rl, rl->root, *wl, wl->root, options, false);
 }
 
 }  // namespace sluice::dialects::avro

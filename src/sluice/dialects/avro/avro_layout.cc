@@ -29,49 +29,150 @@ int64_t AvroLayout::FindField(const LayoutNode& node, std::string_view name, uin
 
 namespace {
 
-class LayoutBuilder {
+// How many entries each of a layout's arrays holds, counted before anything is written, so that
+// the layout is one allocation and nothing is built twice (a wide schema's intermediate arrays,
+// grown and freed, made the allocator return and take back memory on every parse).
+struct LayoutSizes {
+  size_t nodes = 0;
+  size_t fields = 0;
+  size_t symbols = 0;
+  size_t branches = 0;
+  size_t slots = 0;
+  size_t chars = 0;
+  size_t names = 0;
+
+  explicit LayoutSizes(std::span<const std::unique_ptr<AvroNode>> all) : nodes(all.size()) {
+    for (const std::unique_ptr<AvroNode>& node : all) {
+      if (node->is_named()) {
+        chars += node->name().size() + node->full_name().size();
+        names += 1 + node->aliases().size();
+        for (const std::string& a : node->aliases()) chars += a.size();
+      }
+      for (const AvroField& f : node->fields()) {
+        chars += f.name().size();
+        names += f.aliases().size();
+        for (const std::string& a : f.aliases()) chars += a.size();
+      }
+      fields += node->fields().size();
+      if (node->fields().size() > AvroLayout::kFieldScanLimit) {
+        slots += AvroLayout::IndexCapacity(static_cast<uint32_t>(node->fields().size()));
+      }
+      symbols += node->symbols().size();
+      for (const std::string& s : node->symbols()) chars += s.size();
+      branches += node->branches().size();
+    }
+  }
+};
+
+// Writes a layout into its allocation: the header, then the arrays in the order a check reads
+// them, what is read less often last.
+class LayoutWriter {
  public:
-  LayoutBuilder(const std::vector<const AvroNode*>& nodes, const AvroNode& root, size_t chars)
-      : sources_(nodes), root_(root), record_free_(nodes.size()) {
-    out_.nodes.resize(nodes.size());
-    out_.chars.reserve(chars);
+  LayoutWriter(std::span<const std::unique_ptr<AvroNode>> sources, const LayoutSizes& sizes)
+      : sources_(sources), record_free_(sources.size()) {
+    size_t at = sizeof(AvroLayout);
+    auto reserve = [&at](size_t bytes, size_t align) {
+      at = (at + align - 1) / align * align;
+      size_t begin = at;
+      at += bytes;
+      return begin;
+    };
+    const size_t nodes = reserve(sizes.nodes * sizeof(LayoutNode), alignof(LayoutNode));
+    const size_t fields = reserve(sizes.fields * sizeof(LayoutField), alignof(LayoutField));
+    const size_t symbols = reserve(sizes.symbols * sizeof(LayoutName), alignof(LayoutName));
+    const size_t branches = reserve(sizes.branches * sizeof(uint32_t), alignof(uint32_t));
+    const size_t slots = reserve(sizes.slots * sizeof(uint32_t), alignof(uint32_t));
+    const size_t chars = reserve(sizes.chars, 1);
+    const size_t names = reserve(sizes.names * sizeof(LayoutName), alignof(LayoutName));
+    const size_t node_names = reserve((sizes.nodes + 1) * sizeof(uint32_t), alignof(uint32_t));
+    const size_t field_names = reserve((sizes.fields + 1) * sizeof(uint32_t), alignof(uint32_t));
+    const size_t node_sources =
+        reserve(sizes.nodes * sizeof(const AvroNode*), alignof(const AvroNode*));
+    const size_t field_sources =
+        reserve(sizes.fields * sizeof(const AvroField*), alignof(const AvroField*));
+    static_assert(alignof(AvroLayout) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
+    block_ = static_cast<std::byte*>(::operator new(at));
+    layout_ = new (block_) AvroLayout();
+    nodes_ = Array<LayoutNode>(nodes, sizes.nodes);
+    fields_ = Array<LayoutField>(fields, sizes.fields);
+    symbols_ = Array<LayoutName>(symbols, sizes.symbols);
+    branches_ = Array<uint32_t>(branches, sizes.branches);
+    slots_ = Array<uint32_t>(slots, sizes.slots);
+    chars_ = reinterpret_cast<char*>(block_ + chars);
+    names_ = Array<LayoutName>(names, sizes.names);
+    node_names_ = Array<uint32_t>(node_names, sizes.nodes + 1);
+    field_names_ = Array<uint32_t>(field_names, sizes.fields + 1);
+    node_sources_ = Array<const AvroNode*>(node_sources, sizes.nodes);
+    field_sources_ = Array<const AvroField*>(field_sources, sizes.fields);
+    layout_->nodes = {nodes_, sizes.nodes};
+    layout_->fields = {fields_, sizes.fields};
+    layout_->symbols = {symbols_, sizes.symbols};
+    layout_->branches = {branches_, sizes.branches};
+    layout_->field_slots = {slots_, sizes.slots};
+    layout_->chars = {chars_, sizes.chars};
+    layout_->names = {names_, sizes.names};
+    layout_->node_names = {node_names_, sizes.nodes + 1};
+    layout_->field_names = {field_names_, sizes.fields + 1};
+    layout_->sources = {node_sources_, sizes.nodes};
+    layout_->field_sources = {field_sources_, sizes.fields};
   }
 
-  std::unique_ptr<AvroLayout, LayoutDeleter> Build() {
-    for (const AvroNode* node : sources_) Pack(*node);
-    // The names read less often, after the ones every check reads.
-    for (const AvroNode* node : sources_) {
-      out_.node_names.push_back(static_cast<uint32_t>(out_.names.size()));
-      if (!node->is_named()) continue;
-      out_.names.push_back(Name(node->full_name()));
-      for (const std::string& alias : node->aliases()) out_.names.push_back(Name(alias));
-    }
-    out_.node_names.push_back(static_cast<uint32_t>(out_.names.size()));
-    for (const AvroField* field : out_.field_sources) {
-      out_.field_names.push_back(static_cast<uint32_t>(out_.names.size()));
-      for (const std::string& alias : field->aliases()) out_.names.push_back(Name(alias));
-    }
-    out_.field_names.push_back(static_cast<uint32_t>(out_.names.size()));
+  LayoutWriter(const LayoutWriter&) = delete;
+  LayoutWriter& operator=(const LayoutWriter&) = delete;
+  ~LayoutWriter() {
+    if (layout_ != nullptr) LayoutDeleter()(layout_);
+  }
+
+  std::unique_ptr<AvroLayout, LayoutDeleter> Write(const AvroNode& root) {
+    // Nodes arrive by id: the parser numbers them in order.
+    for (size_t id = 0; id < sources_.size(); ++id) node_sources_[id] = sources_[id].get();
+    for (const std::unique_ptr<AvroNode>& node : sources_) Pack(*node);
     for (size_t id = 0; id < sources_.size(); ++id) {
-      LayoutNode& n = out_.nodes[id];
+      const AvroNode& node = *sources_[id];
+      node_names_[id] = static_cast<uint32_t>(names_used_);
+      if (!node.is_named()) continue;
+      names_[names_used_++] = Name(node.full_name());
+      for (const std::string& alias : node.aliases()) names_[names_used_++] = Name(alias);
+    }
+    node_names_[sources_.size()] = static_cast<uint32_t>(names_used_);
+    for (size_t i = 0; i < fields_used_; ++i) {
+      field_names_[i] = static_cast<uint32_t>(names_used_);
+      for (const std::string& alias : field_sources_[i]->aliases()) {
+        names_[names_used_++] = Name(alias);
+      }
+    }
+    field_names_[fields_used_] = static_cast<uint32_t>(names_used_);
+    for (size_t id = 0; id < sources_.size(); ++id) {
+      LayoutNode& n = nodes_[id];
       if (RecordFree(static_cast<uint32_t>(id))) n.flags |= LayoutNode::kRecordFree;
       if (n.type == AvroType::kRecord && FieldsRecordFree(n)) n.flags |= LayoutNode::kFlatRecord;
     }
-    return Place();
+    layout_->root = static_cast<uint32_t>(root.id());
+    AvroLayout* done = layout_;
+    layout_ = nullptr;
+    return std::unique_ptr<AvroLayout, LayoutDeleter>(done);
   }
 
  private:
+  template <class T>
+  T* Array(size_t offset, size_t count) {
+    T* first = reinterpret_cast<T*>(block_ + offset);
+    std::uninitialized_value_construct_n(first, count);
+    return first;
+  }
+
   LayoutName Name(std::string_view text) {
     LayoutName n;
     n.hash = LayoutNameHash(text);
-    n.offset = static_cast<uint32_t>(out_.chars.size());
+    n.offset = static_cast<uint32_t>(chars_used_);
     n.size = static_cast<uint32_t>(text.size());
-    out_.chars.append(text);
+    if (!text.empty()) std::memcpy(chars_ + chars_used_, text.data(), text.size());
+    chars_used_ += text.size();
     return n;
   }
 
   void Pack(const AvroNode& node) {
-    LayoutNode& n = out_.nodes[node.id()];
+    LayoutNode& n = nodes_[node.id()];
     n.type = node.type();
     if (node.is_named()) {
       n.name = Name(node.name());
@@ -82,10 +183,10 @@ class LayoutBuilder {
         PackFields(node, n);
         break;
       case AvroType::kUnion:
-        n.first = static_cast<uint32_t>(out_.branches.size());
+        n.first = static_cast<uint32_t>(branches_used_);
         n.count = static_cast<uint32_t>(node.branches().size());
         for (const AvroNode* b : node.branches()) {
-          out_.branches.push_back(static_cast<uint32_t>(b->id()));
+          branches_[branches_used_++] = static_cast<uint32_t>(b->id());
         }
         break;
       case AvroType::kArray:
@@ -111,9 +212,9 @@ class LayoutBuilder {
   }
 
   void PackSymbols(const AvroNode& node, LayoutNode& n) {
-    n.first = static_cast<uint32_t>(out_.symbols.size());
+    n.first = static_cast<uint32_t>(symbols_used_);
     n.count = static_cast<uint32_t>(node.symbols().size());
-    for (const std::string& symbol : node.symbols()) out_.symbols.push_back(Name(symbol));
+    for (const std::string& symbol : node.symbols()) symbols_[symbols_used_++] = Name(symbol);
     const std::optional<std::string>& fallback = node.enum_default();
     if (fallback.has_value() && std::find(node.symbols().begin(), node.symbols().end(),
                                           *fallback) != node.symbols().end()) {
@@ -122,7 +223,7 @@ class LayoutBuilder {
   }
 
   void PackFields(const AvroNode& node, LayoutNode& n) {
-    n.first = static_cast<uint32_t>(out_.fields.size());
+    n.first = static_cast<uint32_t>(fields_used_);
     n.count = static_cast<uint32_t>(node.fields().size());
     for (const AvroField& f : node.fields()) {
       LayoutField lf;
@@ -132,17 +233,17 @@ class LayoutBuilder {
       if (f.type().type() == AvroType::kEnum && f.type().enum_default().has_value()) {
         lf.flags |= LayoutField::kEnumWithDefault;
       }
-      out_.field_sources.push_back(&f);
       lf.name = Name(f.name());
-      out_.fields.push_back(lf);
+      field_sources_[fields_used_] = &f;
+      fields_[fields_used_++] = lf;
     }
     if (n.count <= AvroLayout::kFieldScanLimit) return;
-    n.index = static_cast<uint32_t>(out_.field_slots.size());
+    n.index = static_cast<uint32_t>(slots_used_);
     uint32_t cap = AvroLayout::IndexCapacity(n.count);
-    out_.field_slots.resize(out_.field_slots.size() + cap, 0);
-    uint32_t* slots = out_.field_slots.data() + n.index;
+    uint32_t* slots = slots_ + slots_used_;
+    slots_used_ += cap;
     for (uint32_t i = 0; i < n.count; ++i) {
-      for (uint64_t s = out_.fields[n.first + i].name.hash & (cap - 1);; s = (s + 1) & (cap - 1)) {
+      for (uint64_t s = fields_[n.first + i].name.hash & (cap - 1);; s = (s + 1) & (cap - 1)) {
         if (slots[s] == 0) {
           slots[s] = i + 1;
           break;
@@ -156,7 +257,7 @@ class LayoutBuilder {
   bool RecordFree(uint32_t id) {
     uint8_t& known = record_free_[id];
     if (known != 0) return known == 1;
-    const LayoutNode& n = out_.nodes[id];
+    const LayoutNode& n = nodes_[id];
     bool free = true;
     switch (n.type) {
       case AvroType::kRecord:
@@ -167,8 +268,7 @@ class LayoutBuilder {
         free = RecordFree(n.first);
         break;
       case AvroType::kUnion:
-        for (uint32_t i = 0; i < n.count && free; ++i)
-          free = RecordFree(out_.branches[n.first + i]);
+        for (uint32_t i = 0; i < n.count && free; ++i) free = RecordFree(branches_[n.first + i]);
         break;
       case AvroType::kNull:
       case AvroType::kBoolean:
@@ -188,100 +288,61 @@ class LayoutBuilder {
 
   bool FieldsRecordFree(const LayoutNode& record) {
     for (uint32_t i = 0; i < record.count; ++i) {
-      if (!RecordFree(out_.fields[record.first + i].type)) return false;
+      if (!RecordFree(fields_[record.first + i].type)) return false;
     }
     return true;
   }
 
-  // The header and the arrays in one allocation, in the order a check reads them.
-  std::unique_ptr<AvroLayout, LayoutDeleter> Place() const {
-    size_t at = sizeof(AvroLayout);
-    auto reserve = [&at](size_t bytes, size_t align) {
-      at = (at + align - 1) / align * align;
-      size_t begin = at;
-      at += bytes;
-      return begin;
-    };
-    const size_t nodes = reserve(out_.nodes.size() * sizeof(LayoutNode), alignof(LayoutNode));
-    const size_t fields = reserve(out_.fields.size() * sizeof(LayoutField), alignof(LayoutField));
-    const size_t symbols = reserve(out_.symbols.size() * sizeof(LayoutName), alignof(LayoutName));
-    const size_t branches = reserve(out_.branches.size() * sizeof(uint32_t), alignof(uint32_t));
-    const size_t slots = reserve(out_.field_slots.size() * sizeof(uint32_t), alignof(uint32_t));
-    const size_t chars = reserve(out_.chars.size(), 1);
-    // What is read less often comes last.
-    const size_t names = reserve(out_.names.size() * sizeof(LayoutName), alignof(LayoutName));
-    const size_t node_names = reserve(out_.node_names.size() * sizeof(uint32_t), alignof(uint32_t));
-    const size_t field_names =
-        reserve(out_.field_names.size() * sizeof(uint32_t), alignof(uint32_t));
-    const size_t sources =
-        reserve(sources_.size() * sizeof(const AvroNode*), alignof(const AvroNode*));
-    const size_t field_sources =
-        reserve(out_.field_sources.size() * sizeof(const AvroField*), alignof(const AvroField*));
-    static_assert(alignof(AvroLayout) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__);
-    auto* block = static_cast<std::byte*>(::operator new(at));
-    auto* layout = new (block) AvroLayout();
-    auto copy = [block](size_t offset, const auto& from) {
-      using T = typename std::decay_t<decltype(from)>::value_type;
-      T* to = reinterpret_cast<T*>(block + offset);
-      if (!from.empty()) std::memcpy(static_cast<void*>(to), from.data(), from.size() * sizeof(T));
-      return std::span<const T>(to, from.size());
-    };
-    layout->nodes = copy(nodes, out_.nodes);
-    layout->fields = copy(fields, out_.fields);
-    layout->symbols = copy(symbols, out_.symbols);
-    layout->names = copy(names, out_.names);
-    layout->branches = copy(branches, out_.branches);
-    layout->node_names = copy(node_names, out_.node_names);
-    layout->field_names = copy(field_names, out_.field_names);
-    layout->field_slots = copy(slots, out_.field_slots);
-    std::span<const char> text = copy(chars, out_.chars);
-    layout->chars = std::string_view(text.data(), text.size());
-    layout->sources = copy(sources, sources_);
-    layout->field_sources = copy(field_sources, out_.field_sources);
-    layout->root = static_cast<uint32_t>(root_.id());
-    return std::unique_ptr<AvroLayout, LayoutDeleter>(layout);
-  }
-
-  // The arrays as they grow; Place packs them.
-  struct Parts {
-    std::vector<LayoutNode> nodes;
-    std::vector<LayoutField> fields;
-    std::vector<uint32_t> branches;
-    std::vector<LayoutName> symbols;
-    std::vector<LayoutName> names;
-    std::vector<uint32_t> node_names;
-    std::vector<uint32_t> field_names;
-    std::vector<uint32_t> field_slots;
-    std::string chars;
-    std::vector<const AvroField*> field_sources;
-  };
-
-  const std::vector<const AvroNode*>& sources_;
-  const AvroNode& root_;
-  Parts out_;
+  std::span<const std::unique_ptr<AvroNode>> sources_;
   std::vector<uint8_t> record_free_;  // 0 unknown, 1 free, 2 not
+  std::byte* block_ = nullptr;
+  AvroLayout* layout_ = nullptr;  // owned until Write hands it over
+  LayoutNode* nodes_ = nullptr;
+  LayoutField* fields_ = nullptr;
+  LayoutName* symbols_ = nullptr;
+  uint32_t* branches_ = nullptr;
+  uint32_t* slots_ = nullptr;
+  char* chars_ = nullptr;
+  LayoutName* names_ = nullptr;
+  uint32_t* node_names_ = nullptr;
+  uint32_t* field_names_ = nullptr;
+  const AvroNode** node_sources_ = nullptr;
+  const AvroField** field_sources_ = nullptr;
+  size_t fields_used_ = 0;
+  size_t symbols_used_ = 0;
+  size_t branches_used_ = 0;
+  size_t slots_used_ = 0;
+  size_t chars_used_ = 0;
+  size_t names_used_ = 0;
 };
 
 }  // namespace
 
 Result<std::unique_ptr<AvroLayout, LayoutDeleter>> BuildLayout(
-    const std::vector<const AvroNode*>& nodes, const AvroNode& root) {
-  size_t chars = 0;
-  for (const AvroNode* node : nodes) {
-    if (node->is_named()) chars += node->name().size() + node->full_name().size();
-    for (const std::string& s : node->aliases()) chars += s.size();
-    for (const AvroField& f : node->fields()) {
-      chars += f.name().size();
-      for (const std::string& s : f.aliases()) chars += s.size();
-    }
-    for (const std::string& s : node->symbols()) chars += s.size();
-  }
-  if (chars >= std::numeric_limits<uint32_t>::max() ||
-      nodes.size() >= std::numeric_limits<uint32_t>::max()) {
+    std::span<const std::unique_ptr<AvroNode>> nodes, const AvroNode& root) {
+  LayoutSizes sizes(nodes);
+  if (sizes.chars >= std::numeric_limits<uint32_t>::max() ||
+      sizes.nodes >= std::numeric_limits<uint32_t>::max() ||
+      sizes.fields >= std::numeric_limits<uint32_t>::max()) {
     return InvalidArgument("the schema's names add up to 4 GiB or more");
   }
-  return LayoutBuilder(nodes, root, chars).Build();
+  return LayoutWriter(nodes, sizes).Write(root);
 }
+
+const AvroLayout* LayoutSlot::Build() {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!tried) {
+    tried = true;
+    auto built = BuildLayout(nodes, *root);
+    if (built.has_value()) {
+      layout = std::move(built).value();
+      ready.store(layout.get(), std::memory_order_release);
+    }
+  }
+  return layout.get();
+}
+
+void LayoutSlotDeleter::operator()(LayoutSlot* slot) const { delete slot; }
 
 void LayoutDeleter::operator()(AvroLayout* layout) const {
   layout->~AvroLayout();

@@ -6,10 +6,12 @@
 // by one comparison. Built once by the parser; not for other modules.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
@@ -155,9 +157,36 @@ struct AvroLayout {
   int64_t FindField(const LayoutNode& node, std::string_view name, uint64_t hash) const;
 };
 
+struct LayoutDeleter {
+  void operator()(AvroLayout* layout) const;
+};
+
 /// Pack `nodes` (a schema's nodes, by id). Pointers into the nodes are kept: the layout lives as
 /// long as they do. Fails on a schema whose names add up to 4 GiB or more.
 Result<std::unique_ptr<AvroLayout, LayoutDeleter>> BuildLayout(
-    const std::vector<const AvroNode*>& nodes, const AvroNode& root);
+    std::span<const std::unique_ptr<AvroNode>> nodes, const AvroNode& root);
+
+/// Where a schema keeps its layout: built by the first Get, from whichever thread asks first;
+/// later calls cost one atomic load. The schema's nodes do not move once parsed (they are owned
+/// one by one), so the slot keeps a view of them.
+struct LayoutSlot {
+  LayoutSlot(std::span<const std::unique_ptr<AvroNode>> schema_nodes, const AvroNode& schema_root)
+      : nodes(schema_nodes), root(&schema_root) {}
+
+  const AvroLayout* Get() {
+    const AvroLayout* built = ready.load(std::memory_order_acquire);
+    return built != nullptr ? built : Build();
+  }
+
+ private:
+  const AvroLayout* Build();
+
+  std::span<const std::unique_ptr<AvroNode>> nodes;
+  const AvroNode* root;
+  std::atomic<const AvroLayout*> ready{nullptr};
+  std::mutex mutex;
+  bool tried = false;
+  std::unique_ptr<AvroLayout, LayoutDeleter> layout;
+};
 
 }  // namespace sluice::dialects::avro::internal

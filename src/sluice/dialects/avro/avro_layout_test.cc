@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace sluice::dialects::avro::internal {
 namespace {
@@ -25,7 +27,7 @@ TEST(AvroLayoutTest, SameBytesTellsEveryDifferenceAtEveryLength) {
   }
 }
 
-const AvroLayout& Layout(const AvroSchema& schema) { return LayoutOf(schema); }
+const AvroLayout& Layout(const AvroSchema& schema) { return *LayoutOf(schema); }
 
 TEST(AvroLayoutTest, FieldsAreFoundByNameInSmallAndIndexedRecords) {
   for (int fields : {3, 8, 9, 40}) {
@@ -122,6 +124,23 @@ TEST(AvroLayoutTest, FullNamesCarryTheirNamespace) {
   EXPECT_EQ(layout.Text(layout.NodeAliases(layout.root)[1]), "x.Y");
   uint32_t fixed = layout.fields[layout.nodes[layout.root].first].type;
   EXPECT_EQ(layout.Text(layout.FullName(fixed)), "a.b.F");
+}
+
+TEST(AvroLayoutTest, TheFirstUseBuildsOneLayoutWhateverTheThreadsAsking) {
+  auto schema = Parse(R"({"type":"record","name":"R","fields":[{"name":"a","type":"int"}]})");
+  ASSERT_TRUE(schema.has_value()) << schema.error().message();
+  std::vector<const AvroLayout*> seen(8, nullptr);
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < seen.size(); ++t) {
+    threads.emplace_back([&, t] { seen[t] = LayoutOf(schema->root()); });
+  }
+  for (std::thread& t : threads) t.join();
+  ASSERT_NE(seen[0], nullptr);
+  for (const AvroLayout* layout : seen) EXPECT_EQ(layout, seen[0]);
+  // A schema moved elsewhere keeps its layout and its nodes' links to it.
+  AvroSchema moved = std::move(schema).value();
+  EXPECT_EQ(LayoutOf(moved), seen[0]);
+  EXPECT_EQ(LayoutOf(moved.root()), seen[0]);
 }
 
 }  // namespace

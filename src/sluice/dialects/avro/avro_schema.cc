@@ -121,8 +121,8 @@ AvroSchema::~AvroSchema() = default;
 
 namespace internal {
 
-const AvroLayout& LayoutOf(const AvroNode& node) { return *node.layout_; }
-const AvroLayout& LayoutOf(const AvroSchema& schema) { return *schema.layout_; }
+const AvroLayout* LayoutOf(const AvroNode& node) { return node.layout_->Get(); }
+const AvroLayout* LayoutOf(const AvroSchema& schema) { return schema.layout_->Get(); }
 
 }  // namespace internal
 
@@ -382,12 +382,10 @@ class AvroParser {
     return FailAt(Pointer(at_), at.offset(), what);
   }
 
-  // The packed form the compatibility check walks (avro_layout.h), and every node's link to it.
+  // The place of the packed form the compatibility check walks (avro_layout.h), built by the
+  // first check, and every node's link to it. A schema that is only parsed pays nothing more.
   Status Pack() {
-    std::vector<const AvroNode*> nodes;
-    nodes.reserve(schema_.nodes_.size());
-    for (const auto& n : schema_.nodes_) nodes.push_back(n.get());
-    SLUICE_ASSIGN_OR_RETURN(schema_.layout_, BuildLayout(nodes, *schema_.root_));
+    schema_.layout_.reset(new LayoutSlot(schema_.nodes_, *schema_.root_));
     for (auto& n : schema_.nodes_) n->layout_ = schema_.layout_.get();
     return Ok();
   }

@@ -88,12 +88,14 @@ class AvroSchema;
 namespace internal {
 class AvroParser;
 struct AvroLayout;
-struct LayoutDeleter {
-  void operator()(AvroLayout* layout) const;
+struct LayoutSlot;
+struct LayoutSlotDeleter {
+  void operator()(LayoutSlot* slot) const;
 };
-/// The packed form of the schema `node` belongs to (avro_layout.h).
-const AvroLayout& LayoutOf(const AvroNode& node);
-const AvroLayout& LayoutOf(const AvroSchema& schema);
+/// The packed form of the schema `node` belongs to (avro_layout.h), built on first use (from any
+/// thread); nullptr when the schema is too large to pack.
+const AvroLayout* LayoutOf(const AvroNode& node);
+const AvroLayout* LayoutOf(const AvroSchema& schema);
 }  // namespace internal
 
 /// One field of a record. Owned by its record node; valid as long as the AvroSchema lives.
@@ -185,11 +187,11 @@ class AvroNode {
  private:
   friend class internal::AvroParser;
   friend class AvroSchema;
-  friend const internal::AvroLayout& internal::LayoutOf(const AvroNode& node);
+  friend const internal::AvroLayout* internal::LayoutOf(const AvroNode& node);
 
   AvroType type_ = AvroType::kNull;
   size_t id_ = 0;
-  const internal::AvroLayout* layout_ = nullptr;
+  internal::LayoutSlot* layout_ = nullptr;
   std::string name_;
   std::string namespace_;
   std::string full_name_;
@@ -226,11 +228,11 @@ class AvroSchema {
 
  private:
   friend class internal::AvroParser;
-  friend const internal::AvroLayout& internal::LayoutOf(const AvroSchema& schema);
+  friend const internal::AvroLayout* internal::LayoutOf(const AvroSchema& schema);
   AvroSchema();
 
   std::vector<std::unique_ptr<AvroNode>> nodes_;
-  std::unique_ptr<internal::AvroLayout, internal::LayoutDeleter> layout_;
+  std::unique_ptr<internal::LayoutSlot, internal::LayoutSlotDeleter> layout_;
   const AvroNode* root_ = nullptr;
   std::vector<const AvroNode*> named_;
   std::map<std::string, const AvroNode*, std::less<>> by_name_;
