@@ -3,7 +3,7 @@
 // another, union branches in a third and every name in one block of characters. A check that
 // follows these touches a few contiguous cache lines per schema instead of one scattered object,
 // vector and string per node and field. Names carry a hash, so names that differ are told apart
-// by one comparison. Built once by the parser; not for other modules.
+// by one comparison. Built once per schema, by its first check (LayoutSlot); not for other modules.
 #pragma once
 
 #include <atomic>
