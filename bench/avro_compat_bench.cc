@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sluice/base/json.h"
@@ -24,34 +25,47 @@ struct Pair {
   avro::AvroSchema b;
 };
 
-// The pairs of a gen_avro_pairs.py file, without the "ambiguous" slice (Java throws on those).
-std::vector<Pair> LoadPairs(const char* env) {
+// The schema texts of a gen_avro_pairs.py file, without the "ambiguous" slice (Java throws on
+// those).
+std::vector<std::pair<std::string, std::string>> LoadTexts(const char* env) {
   const char* path = std::getenv(env);
   if (path == nullptr) {
     std::fprintf(stderr, "set %s to a gen_avro_pairs.py file (bench/run does)\n", env);
     std::exit(2);
   }
   std::ifstream in(path);
-  std::vector<Pair> pairs;
+  std::vector<std::pair<std::string, std::string>> texts;
   std::string line;
   while (std::getline(in, line)) {
     auto j = sluice::ParseJson(line);
     if (!j.has_value()) continue;
     if (j->Find("slice")->as_string() == "ambiguous") continue;
-    auto a = avro::Parse(j->Find("a")->as_string());
-    auto b = avro::Parse(j->Find("b")->as_string());
+    texts.emplace_back(j->Find("a")->as_string(), j->Find("b")->as_string());
+  }
+  if (texts.empty()) {
+    std::fprintf(stderr, "%s: no pairs\n", path);
+    std::exit(2);
+  }
+  return texts;
+}
+
+// The same pairs, parsed.
+std::vector<Pair> ParsePairs(const std::vector<std::pair<std::string, std::string>>& texts) {
+  std::vector<Pair> pairs;
+  pairs.reserve(texts.size());
+  for (const auto& [a_text, b_text] : texts) {
+    auto a = avro::Parse(a_text);
+    auto b = avro::Parse(b_text);
     if (!a || !b) {
-      std::fprintf(stderr, "%s: a pair does not parse\n", path);
+      std::fprintf(stderr, "a pair does not parse\n");
       std::exit(2);
     }
     pairs.push_back(Pair{std::move(a).value(), std::move(b).value()});
   }
-  if (pairs.empty()) {
-    std::fprintf(stderr, "%s: no pairs\n", path);
-    std::exit(2);
-  }
   return pairs;
 }
+
+std::vector<Pair> LoadPairs(const char* env) { return ParsePairs(LoadTexts(env)); }
 
 // Every pair in both directions, `repeat` times in a row, per iteration; the counters give the
 // time per check and the number of compatible verdicts, which bench/run compares with the
@@ -99,28 +113,14 @@ BENCHMARK(BM_AvroCompatRandomPairsExplained)->Unit(benchmark::kMillisecond);
 // its two schemas into the layout the walk reads (built by a schema's first check). Parsing and
 // freeing are outside the timing.
 void BM_AvroCompatRandomPairsFirstCheck(benchmark::State& state) {
-  static const std::vector<std::pair<std::string, std::string>> texts = [] {
-    std::vector<std::pair<std::string, std::string>> out;
-    std::ifstream in(std::getenv("SLUICE_BENCH_AVRO_PAIRS"));
-    std::string line;
-    while (std::getline(in, line)) {
-      auto j = sluice::ParseJson(line);
-      if (!j.has_value() || j->Find("slice")->as_string() == "ambiguous") continue;
-      out.emplace_back(j->Find("a")->as_string(), j->Find("b")->as_string());
-    }
-    return out;
-  }();
-  LoadPairs("SLUICE_BENCH_AVRO_PAIRS");  // the same checks on the environment as the others
+  static const std::vector<std::pair<std::string, std::string>> texts =
+      LoadTexts("SLUICE_BENCH_AVRO_PAIRS");
   avro::AvroCompatibilityOptions options;
   options.explain = false;
   int64_t compatible = 0;
   for (auto _ : state) {
     state.PauseTiming();
-    std::vector<Pair> pairs;
-    pairs.reserve(texts.size());
-    for (const auto& [a, b] : texts) {
-      pairs.push_back(Pair{avro::Parse(a).value(), avro::Parse(b).value()});
-    }
+    std::vector<Pair> pairs = ParsePairs(texts);
     state.ResumeTiming();
     compatible = 0;
     for (const Pair& p : pairs) {

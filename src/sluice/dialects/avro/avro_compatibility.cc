@@ -4,9 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstring>
 #include <functional>
-#include <initializer_list>
 #include <limits>
 #include <memory>
 #include <optional>
