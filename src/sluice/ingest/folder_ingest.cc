@@ -200,6 +200,13 @@ class FolderIngest {
       }
       input.paths.push_back(f.path);
     }
+    if (input.paths.empty() && input.unreadable_files == 0) {
+      // Every file of the batch was still being written: nothing to commit or report; they
+      // are found again, whole, by a later look, after a pause that lets the writer go on.
+      SLUICE_TRY(checkpoint_.Drop(batch.id));
+      if (!Stopping()) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      return true;
+    }
     SLUICE_ASSIGN_OR_RETURN(BatchOutcome outcome, runner_->Write(batch, input));
     if (outcome.stop) {
       run_.stopped = std::move(outcome.stop);

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <set>
 #include <thread>
@@ -41,12 +42,17 @@ class FolderIngestTest : public ::testing::Test {
     options_.threads = 1;
   }
 
+  // Lands a file as a careful writer does: written under a hidden name, then renamed, so a
+  // watching ingest never sees it half-written.
   void Land(const std::string& name, const std::string& text) {
-    fs::create_directories((root_ / "land" / name).parent_path());
-    std::ofstream(root_ / "land" / name) << text;
+    const fs::path path = root_ / "land" / name;
+    const fs::path hidden = path.parent_path() / ("." + path.filename().string() + ".tmp");
+    fs::create_directories(path.parent_path());
+    std::ofstream(hidden) << text;
     // Distinct modification times keep the discovery order the landing order.
     auto t = fs::file_time_type::clock::now() + std::chrono::seconds(++landed_ - 1000);
-    fs::last_write_time(root_ / "land" / name, t);
+    fs::last_write_time(hidden, t);
+    fs::rename(hidden, path);
   }
 
   IngestRun Run(const IngestOptions& options) {
@@ -300,11 +306,14 @@ TEST_F(FolderIngestTest, AFileChangedSinceItsBatchWasPlannedWaitsForALaterBatch)
     ASSERT_TRUE((*ckpt)->Plan(planned).has_value());
   }
   IngestRun run = Run();
-  // The planned batch reads nothing of it; the file is found again, whole, by the next one.
-  ASSERT_EQ(run.batches.size(), 2u);
-  EXPECT_EQ(run.batches[0].written, 0u);
-  EXPECT_EQ(run.batches[1].written, 1u);
+  // The planned batch reads nothing of it and is dropped, not committed empty; the file is
+  // found again, whole, by the next one.
+  ASSERT_EQ(run.batches.size(), 1u);
+  EXPECT_EQ(run.batches[0].written, 1u);
   EXPECT_EQ(Rows().size(), 1u);
+  auto history = table::TableHistory(*LocalFileSystem(), options_.table);
+  ASSERT_TRUE(history.has_value());
+  EXPECT_EQ(history->size(), 1u);
 }
 
 TEST_F(FolderIngestTest, TheIngestNeverReadsWhatItWritesInsideTheFolder) {
@@ -510,6 +519,73 @@ TEST_F(FolderIngestTest, TheCommitAndTheReportFileAccountForEveryRecord) {
   EXPECT_EQ(metric("numQuarantinedRows"), std::to_string(b.quarantined));
   EXPECT_EQ(e.operation_parameters.Find("epochId")->as_string(), "0");
   EXPECT_EQ(e.operation_parameters.Find("queryId")->as_string(), run.checkpoint_id);
+}
+
+// The machine's file system, with a hook run after a folder is listed: a writer that is still
+// adding to a file the discovery has just seen.
+class ListHookFileSystem final : public FileSystem {
+ public:
+  explicit ListHookFileSystem(std::function<void(std::string_view)> after_list)
+      : base_(LocalFileSystem()), after_list_(std::move(after_list)) {}
+  Result<std::string> ReadFile(std::string_view p, size_t max) override {
+    return base_->ReadFile(p, max);
+  }
+  Status WriteFile(std::string_view p, std::string_view d) override {
+    return base_->WriteFile(p, d);
+  }
+  Status CreateFileExclusive(std::string_view p, std::string_view d) override {
+    return base_->CreateFileExclusive(p, d);
+  }
+  Result<std::unique_ptr<SequentialFile>> OpenSequential(std::string_view p) override {
+    return base_->OpenSequential(p);
+  }
+  Result<std::unique_ptr<RandomAccessFile>> OpenRandomAccess(std::string_view p) override {
+    return base_->OpenRandomAccess(p);
+  }
+  Result<std::unique_ptr<WritableFile>> OpenWritable(std::string_view p,
+                                                     const WriteOptions& o) override {
+    return base_->OpenWritable(p, o);
+  }
+  Result<bool> Exists(std::string_view p) override { return base_->Exists(p); }
+  Result<FileInfo> Stat(std::string_view p) override { return base_->Stat(p); }
+  Result<std::vector<std::string>> ListDir(std::string_view p) override {
+    return base_->ListDir(p);
+  }
+  Result<std::vector<FileInfo>> ListFiles(std::string_view p) override {
+    auto out = base_->ListFiles(p);
+    if (after_list_) after_list_(p);
+    return out;
+  }
+  Status CreateDirs(std::string_view p) override { return base_->CreateDirs(p); }
+  Status RemoveFile(std::string_view p) override { return base_->RemoveFile(p); }
+  Status Rename(std::string_view a, std::string_view b) override { return base_->Rename(a, b); }
+  Status AppendAt(std::string_view p, uint64_t off, std::string_view d) override {
+    return base_->AppendAt(p, off, d);
+  }
+
+ private:
+  std::shared_ptr<FileSystem> base_;
+  std::function<void(std::string_view)> after_list_;
+};
+
+// A file that grows between the look that found it and the batch that reads it is left for a
+// later look: no empty commit, no report for a batch of nothing, every record written once.
+TEST_F(FolderIngestTest, AFileStillBeingWrittenIsReadWholeByALaterBatch) {
+  Land("1.json", "{\"id\":\"1\"}\n");
+  int lists = 0;
+  const fs::path file = root_ / "land" / "1.json";
+  options_.fs = std::make_shared<ListHookFileSystem>([&](std::string_view listed) {
+    if (listed != options_.source || ++lists != 1) return;
+    std::ofstream(file, std::ios::app) << "{\"id\":\"2\"}\n";
+    fs::last_write_time(file, fs::last_write_time(file) + std::chrono::seconds(5));
+  });
+  IngestRun run = Run();
+  ASSERT_EQ(run.batches.size(), 1u);
+  EXPECT_EQ(run.batches[0].records_in, 2u);
+  EXPECT_EQ(Rows().size(), 2u);
+  auto history = table::TableHistory(*LocalFileSystem(), options_.table);
+  ASSERT_TRUE(history.has_value());
+  EXPECT_EQ(history->size(), 1u);
 }
 
 TEST_F(FolderIngestTest, WatchPicksUpFilesThatArriveWhileItRuns) {
