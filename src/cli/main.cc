@@ -6,12 +6,14 @@
 #include "cli/commands.h"
 #include "cli/table_commands.h"
 #include "cli/usage_errors.h"
+#include "sluice/base/large_buffer.h"
 
 namespace {
 constexpr const char* kVersion = "0.1.0";
 }
 
 int main(int argc, char** argv) {
+  sluice::KeepFreedMemoryForReuse();
   CLI::App app{
       "sluice: schema evolution for data pipelines. Reads every schema language a "
       "pipeline uses, converts between them, and says exactly what changed.",

@@ -1,5 +1,6 @@
 #include "sluice/base/large_buffer.h"
 
+#include <malloc.h>
 #include <sys/mman.h>
 
 #include <cstdint>
@@ -62,3 +63,17 @@ void FreeBuffer(void* p, size_t bytes) noexcept {
 }
 
 }  // namespace sluice::internal
+
+namespace sluice {
+
+void KeepFreedMemoryForReuse() {
+  // glibc maps every allocation from 128 KiB up on its own (until frees raise that threshold)
+  // and gives the top of a heap back to the system once 128 KiB of it is free; such memory is
+  // faulted in again, 4 KiB at a time and zeroed by the kernel, by the next allocation that
+  // needs it. A process that streams blocks of a few hundred KiB to a few MiB through its
+  // threads (blocks read, their output, chunks handed between threads) paid that on each.
+  ::mallopt(M_MMAP_THRESHOLD, static_cast<int>(kMallocMapThreshold));
+  ::mallopt(M_TRIM_THRESHOLD, static_cast<int>(kMallocTrimThreshold));
+}
+
+}  // namespace sluice

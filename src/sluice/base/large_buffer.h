@@ -17,6 +17,18 @@ namespace sluice {
 
 inline constexpr size_t kLargeBufferBytes = size_t{2} << 20;
 
+/// What KeepFreedMemoryForReuse sets: allocations from this size up are mapped on their own
+/// (glibc's default starts at 128 KiB and rises as such blocks are freed), and a heap gives
+/// memory back to the system once this much is free at its top (glibc's default: 128 KiB).
+inline constexpr size_t kMallocMapThreshold = size_t{32} << 20;
+inline constexpr size_t kMallocTrimThreshold = size_t{256} << 20;
+
+/// Have malloc keep freed memory for the next allocation instead of giving it back to the
+/// system at once, so that blocks streamed through threads are not faulted in (and zeroed by
+/// the kernel) again and again. The CLI calls it first thing; peak memory does not grow, as
+/// the memory kept is what the next blocks take.
+void KeepFreedMemoryForReuse();
+
 namespace internal {
 /// `bytes` of memory: mapped (huge pages advised) from kLargeBufferBytes up, else malloc'd.
 /// Throws std::bad_alloc when neither gives it.

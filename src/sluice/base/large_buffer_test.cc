@@ -1,8 +1,11 @@
 #include "sluice/base/large_buffer.h"
 
 #include <gtest/gtest.h>
+#include <malloc.h>
 
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 
 namespace sluice {
@@ -41,6 +44,26 @@ TEST(LargeBufferTest, LargeBuffersStartOnAHugePageBoundary) {
   void* small = internal::AllocateBuffer(100);
   static_cast<char*>(small)[99] = 1;
   internal::FreeBuffer(small, 100);
+}
+
+// With the process's memory policy, blocks of a few megabytes come from malloc's heap, not from
+// a mapping of their own, and a freed one stays in the heap for the next.
+TEST(LargeBufferTest, FreedBlocksStayForTheNextAllocation) {
+  if (!internal::LargeBuffersAreMapped()) GTEST_SKIP() << "AddressSanitizer's malloc";
+  KeepFreedMemoryForReuse();
+  const size_t sizes[] = {size_t{1} << 20, size_t{6} << 20, size_t{16} << 20};
+  for (size_t n : sizes) {
+    const struct mallinfo2 before = mallinfo2();
+    char* p = static_cast<char*>(std::malloc(n));
+    ASSERT_NE(p, nullptr);
+    std::memset(p, 1, n);
+    const struct mallinfo2 held = mallinfo2();
+    EXPECT_EQ(held.hblkhd, before.hblkhd) << n << " bytes were mapped on their own";
+    std::free(p);
+    const struct mallinfo2 after = mallinfo2();
+    // Nothing went back to the system: the heap is as large as while the block was held.
+    EXPECT_EQ(after.arena, held.arena) << n;
+  }
 }
 
 }  // namespace
