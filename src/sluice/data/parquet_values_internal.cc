@@ -265,7 +265,74 @@ bool Base64FromText(std::string_view s, std::string& out) {
   return true;
 }
 
+namespace {
+
+// The common case, in 64-bit arithmetic: [+-]digits[.digits] with at most 18 significant
+// digits and no more fraction digits than the scale (nothing to round), whose unscaled value
+// fits in 18 digits and in the precision. False for anything else, which DecimalFromTextGeneral
+// decides.
+bool DecimalFromTextFast(std::string_view text, int precision, int scale, Int128* unscaled) {
+  static constexpr uint64_t kPow10[] = {1,
+                                        10,
+                                        100,
+                                        1000,
+                                        10000,
+                                        100000,
+                                        1000000,
+                                        10000000,
+                                        100000000,
+                                        1000000000,
+                                        10000000000,
+                                        100000000000,
+                                        1000000000000,
+                                        10000000000000,
+                                        100000000000000,
+                                        1000000000000000,
+                                        10000000000000000,
+                                        100000000000000000,
+                                        1000000000000000000};
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  bool negative = false;
+  if (p < end && (*p == '+' || *p == '-')) {
+    negative = *p == '-';
+    ++p;
+  }
+  uint64_t v = 0;
+  int significant = 0;
+  int fraction = -1;  // digits after the point; -1 before one
+  bool any = false;
+  for (; p < end; ++p) {
+    const char c = *p;
+    if (IsDigit(c)) {
+      any = true;
+      if (fraction >= 0) ++fraction;
+      if (v == 0 && c == '0') continue;
+      if (++significant > 18) return false;
+      v = v * 10 + static_cast<unsigned>(c - '0');
+    } else if (c == '.' && fraction < 0) {
+      fraction = 0;
+    } else {
+      return false;
+    }
+  }
+  if (!any) return false;
+  if (fraction < 0) fraction = 0;
+  if (fraction > scale || significant + (scale - fraction) > 18) return false;
+  v *= kPow10[scale - fraction];
+  if (precision < 19 && (precision < 0 || v >= kPow10[precision])) return false;
+  *unscaled = negative ? -static_cast<Int128>(v) : static_cast<Int128>(v);
+  return true;
+}
+
+}  // namespace
+
 bool DecimalFromText(std::string_view text, int precision, int scale, Int128* unscaled) {
+  return DecimalFromTextFast(text, precision, scale, unscaled) ||
+         DecimalFromTextGeneral(text, precision, scale, unscaled);
+}
+
+bool DecimalFromTextGeneral(std::string_view text, int precision, int scale, Int128* unscaled) {
   size_t i = 0;
   bool negative = false;
   if (i < text.size() && (text[i] == '+' || text[i] == '-')) {

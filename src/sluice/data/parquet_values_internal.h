@@ -52,6 +52,9 @@ bool Base64FromText(std::string_view text, std::string& out);
 /// sign, digits with an optional point, an optional exponent. False when `text` is no such
 /// number or the value needs more than `precision` digits.
 bool DecimalFromText(std::string_view text, int precision, int scale, Int128* unscaled);
+/// The same without the 64-bit shortcut DecimalFromText takes for ordinary values (every
+/// digit kept, any exponent, rounding): what the shortcut is tested against.
+bool DecimalFromTextGeneral(std::string_view text, int precision, int scale, Int128* unscaled);
 
 /// Write `v` as a big-endian two's complement integer of `width` bytes (1..16) to `out`; `v`
 /// must fit.

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <string>
 
 #include "sluice/data/parquet_values_internal.h"
@@ -97,6 +98,44 @@ TEST(ParquetValuesTest, DatesAndTimes) {
   ASSERT_TRUE(TimeFromText("00:00:00.000000001", TimeUnit::kNanos, &t));
   EXPECT_EQ(t, 1);
   EXPECT_FALSE(TimeFromText("24:00", TimeUnit::kMicros, &t));
+}
+
+// DecimalFromText's 64-bit shortcut agrees with the general reading on every text, ordinary
+// or not: the verdict and the value, at every precision and scale.
+TEST(ParquetValuesTest, TheDecimalShortcutAgreesWithTheGeneralReading) {
+  std::mt19937_64 rng(20261205);
+  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<uint64_t>(n)); };
+  auto digits = [&](int n) {
+    std::string d;
+    for (int i = 0; i < n; ++i) d += static_cast<char>('0' + pick(10));
+    if (pick(4) == 0 && !d.empty()) d[0] = '0';  // leading zeros now and then
+    return d;
+  };
+  int fast_cases = 0;
+  for (int i = 0; i < 200000; ++i) {
+    std::string text;
+    const int sign = pick(5);
+    if (sign == 0) text += '-';
+    if (sign == 1) text += '+';
+    text += digits(pick(22));
+    if (pick(2) == 0) text += '.' + digits(pick(22));
+    if (pick(20) == 0) text += (pick(2) == 0 ? "e" : "E") + std::to_string(pick(40) - 20);
+    if (pick(50) == 0)
+      text.insert(static_cast<size_t>(pick(static_cast<int>(text.size()) + 1)), 1,
+                  "x.-+ "[pick(5)]);
+    const int precision = 1 + pick(38);
+    const int scale = pick(precision + 1);
+    Int128 fast = 0, general = 0;
+    const bool a = DecimalFromText(text, precision, scale, &fast);
+    const bool b = DecimalFromTextGeneral(text, precision, scale, &general);
+    ASSERT_EQ(a, b) << text << " as decimal(" << precision << "," << scale << ")";
+    if (a) {
+      ASSERT_TRUE(fast == general) << text << " as decimal(" << precision << "," << scale << ")";
+    }
+    // How often the texts were ones the shortcut takes (ordinary values), for the record.
+    fast_cases += a && text.find_first_of("eE") == std::string::npos;
+  }
+  EXPECT_GT(fast_cases, 10000);
 }
 
 TEST(ParquetValuesTest, UuidsAndBase64) {
