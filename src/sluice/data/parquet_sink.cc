@@ -2,6 +2,7 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <limits>
@@ -50,6 +51,9 @@ struct ParquetRecordPlan::Node {
   int64_t max = 0;
   /// A struct child's name (the JSON key).
   std::string name;
+  /// The name is written in JSON as it is (no '"', '\\' or control character to escape), so a
+  /// key's raw bytes can be compared with it in place.
+  bool plain_name = false;
   /// The schema path, for messages: `items[].qty`, `tags{key}`.
   std::string path;
   /// Wide structs: name -> child position.
@@ -181,6 +185,9 @@ Result<std::shared_ptr<const ParquetRecordPlan>> ParquetRecordPlan::Compile(
       switch (sn.kind) {
         case SchemaNode::Kind::kStruct:
           c.name = sn.type->fields()[static_cast<size_t>(k)].name();
+          c.plain_name = std::none_of(c.name.begin(), c.name.end(), [](char ch) {
+            return ch == '"' || ch == '\\' || static_cast<unsigned char>(ch) < 0x20;
+          });
           c.path = prefix + schema::QuoteFieldName(c.name);
           if (sn.num_children > kWideStruct) n.by_name.emplace(c.name, static_cast<uint32_t>(k));
           break;
@@ -281,6 +288,19 @@ struct ParquetRecordSink::Impl {
     return key;
   }
 
+  // Whether `field`'s key is, as written, the name of child `k` (the one after the last key
+  // seen, as records usually come in schema order): its raw bytes compared in place, without
+  // looking for the key's end first.
+  bool KeyIs(od::field& field, const SchemaNode& n, int32_t k) const {
+    if (k >= n.num_children) return false;
+    const Node& c = P(Child(n, k));
+    if (!c.plain_name) return false;
+    const char* raw = field.key().raw();
+    const size_t size = c.name.size();
+    return static_cast<size_t>(buffer.data() + buffer.size() - raw) > size &&
+           std::memcmp(raw, c.name.data(), size) == 0 && raw[size] == '"';
+  }
+
   int32_t FindChild(const SchemaNode& n, std::string_view key, int32_t hint) const {
     if (hint < n.num_children && P(Child(n, hint)).name == key) return hint;
     const Node& pn = P(n);
@@ -301,9 +321,14 @@ struct ParquetRecordSink::Impl {
     for (auto member : obj) {
       od::field field;
       if (auto e = std::move(member).get(field); e) return Json(n, e);
-      SLUICE_ASSIGN_OR_RETURN(std::string_view key, Key(field, n));
-      const int32_t k = FindChild(n, key, hint);
-      if (k < 0) return Bad(n, "`" + EscapeForMessage(key, 60) + "` is not a field of the schema");
+      int32_t k = hint;
+      if (!KeyIs(field, n, hint)) {
+        SLUICE_ASSIGN_OR_RETURN(std::string_view key, Key(field, n));
+        k = FindChild(n, key, hint);
+        if (k < 0) {
+          return Bad(n, "`" + EscapeForMessage(key, 60) + "` is not a field of the schema");
+        }
+      }
       if (seen[depth][static_cast<size_t>(k)]) {
         return Bad(Child(n, k), "the key appears twice in one object");
       }

@@ -288,6 +288,43 @@ TEST(ParquetSinkTest, LinesThatAreNotRecordsFailTheSinkForGood) {
   }
 }
 
+// Keys are matched to fields whatever their order and spelling: in schema order (compared in
+// place), out of order, escaped, and for names JSON must escape; a key that only starts like a
+// field, or that a field only starts like, is no field.
+TEST(ParquetSinkTest, KeysFindTheirFieldsHoweverTheyAreWritten) {
+  schema::SchemaPtr schema =
+      Ddl("name STRING, `na\"me` STRING, `a\\b` STRING, n INT, `c\\` STRING");
+  ASSERT_EQ(schema->fields()[1].name(), "na\"me");
+  ASSERT_EQ(schema->fields()[2].name(), "a\\b");
+  const std::vector<std::string> lines = {
+      R"({"name":"1","na\"me":"2","a\\b":"3","n":4})",
+      R"({"n":5,"a\\b":"6","na\"me":"7","name":"8"})",
+      R"({"na\u006de":"9","n\u0061\"me":"10"})",
+      R"({"n":11})",
+  };
+  Written w = Write(schema, lines);
+  EXPECT_EQ(w.Column(0).values, (std::vector<std::string>{"1", "8", "9"}));
+  EXPECT_EQ(w.Column(1).values, (std::vector<std::string>{"2", "7", "10"}));
+  EXPECT_EQ(w.Column(2).values, (std::vector<std::string>{"3", "6"}));
+  EXPECT_EQ(w.Column(3).values,
+            (std::vector<std::string>{B(int32_t{4}), B(int32_t{5}), B(int32_t{11})}));
+  auto plan = ParquetRecordPlan::Compile(schema);
+  ASSERT_TRUE(plan.has_value());
+  for (const char* line : {R"({"names":"x"})", R"({"nam":"x"})", R"({"name":"1","nn":2})",
+                           R"({"a\\bc":"x"})", R"({"na\"":"x"})",
+                           // c, a backslash, a quote: the key is c"d (its quote escaped), not the
+                           // field named c and a backslash that comes next in order.
+                           R"({"name":"1","na\"me":"2","a\\b":"3","n":4,"c\"d":"x"})"}) {
+    StringSink out;
+    auto sink = ParquetRecordSink::Open(*plan, out);
+    ASSERT_TRUE(sink.has_value());
+    Status st = (*sink)->Append(line);
+    ASSERT_FALSE(st.has_value()) << line;
+    EXPECT_NE(st.error().message().find("is not a field"), std::string::npos)
+        << line << ": " << st.error().message();
+  }
+}
+
 TEST(ParquetSinkTest, OnePlanOpensManySmallFiles) {
   auto plan = ParquetRecordPlan::Compile(Ddl("id BIGINT, name STRING"));
   ASSERT_TRUE(plan.has_value());
