@@ -374,9 +374,15 @@ struct BlockDriver {
       if (job->block.buf.capacity() > 4 * block_bytes + kPad) job->block.buf.Release();
       free_jobs.push_back(std::move(job));
     };
+    // A Parquet file's rows are decoded and written out as JSON lines on a thread of their own
+    // (parquet_source.h), which keeps a core busy: the workers get the others. With two cores,
+    // the blocks are then checked on this thread beside it, as with one; a pool of two workers
+    // beside it made the scan slower than one thread (bench/README.md, Parquet).
+    const unsigned workers =
+        format == RecordFormat::kParquet ? std::max(1u, threads - 1) : std::max(1u, threads);
     std::optional<OrderedPool> pool;
-    if (threads > 1) pool.emplace(threads, work);
-    const size_t max_in_flight = 2 * static_cast<size_t>(threads) + 2;
+    if (workers > 1) pool.emplace(workers, work);
+    const size_t max_in_flight = 2 * static_cast<size_t>(workers) + 2;
     // Blocks of long lines are larger than block_bytes: the bytes in flight are bounded too.
     const size_t max_bytes_in_flight = max_in_flight * block_bytes;
     size_t bytes_in_flight = 0;
