@@ -62,6 +62,17 @@ class FolderIngestTest : public ::testing::Test {
   }
   IngestRun Run() { return Run(options_); }
 
+  // The run wrote one batch of `records`, all of them, in the table's only commit.
+  void ExpectOneBatchInOneCommit(const IngestRun& run, size_t records) {
+    ASSERT_EQ(run.batches.size(), 1u);
+    EXPECT_EQ(run.batches[0].records_in, records);
+    EXPECT_EQ(run.batches[0].written, records);
+    EXPECT_EQ(Rows().size(), records);
+    auto history = table::TableHistory(*LocalFileSystem(), options_.table);
+    ASSERT_TRUE(history.has_value());
+    EXPECT_EQ(history->size(), 1u);
+  }
+
   // The table's rows, each as a map of column to JSON text.
   std::vector<std::map<std::string, std::string>> Rows() {
     std::vector<std::map<std::string, std::string>> out;
@@ -305,15 +316,9 @@ TEST_F(FolderIngestTest, AFileChangedSinceItsBatchWasPlannedWaitsForALaterBatch)
     planned.files.push_back({path, 9, 0});  // as it was when planned: shorter
     ASSERT_TRUE((*ckpt)->Plan(planned).has_value());
   }
-  IngestRun run = Run();
   // The planned batch reads nothing of it and is dropped, not committed empty; the file is
   // found again, whole, by the next one.
-  ASSERT_EQ(run.batches.size(), 1u);
-  EXPECT_EQ(run.batches[0].written, 1u);
-  EXPECT_EQ(Rows().size(), 1u);
-  auto history = table::TableHistory(*LocalFileSystem(), options_.table);
-  ASSERT_TRUE(history.has_value());
-  EXPECT_EQ(history->size(), 1u);
+  ExpectOneBatchInOneCommit(Run(), 1);
 }
 
 TEST_F(FolderIngestTest, TheIngestNeverReadsWhatItWritesInsideTheFolder) {
@@ -579,13 +584,7 @@ TEST_F(FolderIngestTest, AFileStillBeingWrittenIsReadWholeByALaterBatch) {
     std::ofstream(file, std::ios::app) << "{\"id\":\"2\"}\n";
     fs::last_write_time(file, fs::last_write_time(file) + std::chrono::seconds(5));
   });
-  IngestRun run = Run();
-  ASSERT_EQ(run.batches.size(), 1u);
-  EXPECT_EQ(run.batches[0].records_in, 2u);
-  EXPECT_EQ(Rows().size(), 2u);
-  auto history = table::TableHistory(*LocalFileSystem(), options_.table);
-  ASSERT_TRUE(history.has_value());
-  EXPECT_EQ(history->size(), 1u);
+  ExpectOneBatchInOneCommit(Run(), 2);
 }
 
 TEST_F(FolderIngestTest, WatchPicksUpFilesThatArriveWhileItRuns) {
