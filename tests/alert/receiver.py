@@ -60,7 +60,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def do_POST(self):
         length = int(self.headers.get("Content-Length", "0"))
-        body = self.rfile.read(length).decode("utf-8", "replace")
+        raw = self.rfile.read(length)
+        if len(raw) < length:
+            # The sender went away inside the body (a delivery process killed mid-send): an
+            # incomplete request is not one a server accepts, so it is neither answered nor
+            # recorded.
+            self.close_connection = True
+            return
+        body = raw.decode("utf-8", "replace")
         seq, answer = self.state.take()
         kind, _, arg = answer.partition(":")
         entry = {
