@@ -1,5 +1,6 @@
 #include "sluice/data/parquet_values_internal.h"
 
+#include <array>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -272,25 +273,11 @@ namespace {
 // fits in 18 digits and in the precision. False for anything else, which DecimalFromTextGeneral
 // decides.
 bool DecimalFromTextFast(std::string_view text, int precision, int scale, Int128* unscaled) {
-  static constexpr uint64_t kPow10[] = {1,
-                                        10,
-                                        100,
-                                        1000,
-                                        10000,
-                                        100000,
-                                        1000000,
-                                        10000000,
-                                        100000000,
-                                        1000000000,
-                                        10000000000,
-                                        100000000000,
-                                        1000000000000,
-                                        10000000000000,
-                                        100000000000000,
-                                        1000000000000000,
-                                        10000000000000000,
-                                        100000000000000000,
-                                        1000000000000000000};
+  static constexpr auto kPow10 = [] {
+    std::array<uint64_t, 19> p{1};
+    for (size_t k = 1; k < p.size(); ++k) p[k] = p[k - 1] * 10;
+    return p;
+  }();
   const char* p = text.data();
   const char* const end = p + text.size();
   bool negative = false;
