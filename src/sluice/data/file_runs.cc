@@ -81,6 +81,8 @@ struct Block {
   // breaks inside them.
   size_t skip = 0;
   uint64_t skip_lines = 0;
+  // A Parquet file read with a row screen: which of its lines were not vouched for.
+  std::shared_ptr<const ScreenedLines> screened;
   std::string_view text() const { return {buf.data(), size}; }
 };
 
@@ -88,14 +90,19 @@ class BlockReader {
  public:
   explicit BlockReader(FileSystem& fs) : fs_(fs) {}
 
-  // Parquet and Avro container files: their rows are read as JSON lines.
-  Status Open(const std::string& path, RecordFormat format) {
+  // Parquet and Avro container files: their rows are read as JSON lines, a Parquet file's
+  // judged against `screen` when one is given.
+  Status Open(const std::string& path, RecordFormat format,
+              const parquet::RowScreen* screen = nullptr) {
     path_ = path;
     carry_.clear();
     offset_ = 0;
     eof_ = false;
     first_ = true;
-    if (format == RecordFormat::kParquet) {
+    screened_ = nullptr;
+    if (format == RecordFormat::kParquet && screen != nullptr) {
+      SLUICE_ASSIGN_OR_RETURN(file_, OpenParquetRows(fs_, path, *screen, &screened_));
+    } else if (format == RecordFormat::kParquet) {
       SLUICE_ASSIGN_OR_RETURN(file_, OpenParquetRows(fs_, path));
     } else if (format == RecordFormat::kAvro) {
       SLUICE_ASSIGN_OR_RETURN(file_, OpenAvroRows(fs_, path));
@@ -115,6 +122,7 @@ class BlockReader {
     b.base_offset = offset_;
     b.skip = 0;
     b.skip_lines = 0;
+    b.screened = screened_;
     size_t have = carry_.size();
     size_t want = std::max(block_bytes, have + block_bytes / 2);
     if (whole && size_hint_ > offset_) want = std::max<size_t>(want, size_hint_ - offset_ + 1);
@@ -162,6 +170,7 @@ class BlockReader {
  private:
   FileSystem& fs_;
   std::unique_ptr<SequentialFile> file_;
+  std::shared_ptr<const ScreenedLines> screened_;
   std::string path_;
   uint64_t size_hint_ = 0;
   uint64_t offset_ = 0;
@@ -339,6 +348,8 @@ struct BlockDriver {
   unsigned threads = 1;
   // Parquet and Avro inputs are read as their rows' JSON lines.
   RecordFormat format = RecordFormat::kJsonLines;
+  // Parquet inputs: the row screen their rows are judged against while decoded, if any.
+  const parquet::RowScreen* screen = nullptr;
   size_t block_bytes = 0;
   std::function<bool(uint32_t file)> whole_file;
   std::function<Status(Block&)> prepare;
@@ -394,7 +405,7 @@ struct BlockDriver {
     Status status = Ok();
     BlockReader reader(fs);
     for (uint32_t fi = 0; fi < files.size() && go_on && status.has_value(); ++fi) {
-      status = reader.Open(files[fi], format);
+      status = reader.Open(files[fi], format, screen);
       if (!status.has_value()) break;
       const bool whole = whole_file && whole_file(fi);
       while (go_on) {
@@ -964,11 +975,55 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
     layouts[b.file] = build_layout(&*header);
     return Ok();
   };
+  // Parquet inputs: rows are judged against the schema's own types while decoded
+  // (parquet/row_screen.h); a row that passes is valid as it was decoded, and only the others
+  // are checked here. A schema holding the rescued column itself is not screened.
+  parquet::RowScreen screen;
+  screen.type = schema->struct_type();
+  if (plan->appends_rescued_column()) screen.null_only = vopts.rescued_column;
+  const bool screens = options.format == RecordFormat::kParquet && options.screen_parquet_rows &&
+                       (vopts.rescued_column.empty() || plan->appends_rescued_column());
+  if (screens) driver.screen = &screen;
+  // What a passed row lacks when the file does not hold the rescued column: its null, last.
+  std::string rescued_null;
+  if (plan->appends_rescued_column()) {
+    rescued_null = ",";
+    AppendJsonString(rescued_null, vopts.rescued_column);
+    rescued_null += ":null";
+  }
+  std::vector<std::vector<uint64_t>> failed_lines(validators.size());
+
   driver.work = [&](unsigned worker, Job& job) {
     RecordValidator& v = validators[worker];
     Block& b = job.block;
     BlockResult& r = job.result;
     const std::string& file = files[b.file];
+    if (b.screened != nullptr) {
+      std::vector<uint64_t>& failed = failed_lines[worker];
+      b.screened->FailedIn(b.base_offset, b.base_offset + b.size, failed);
+      const bool add_rescued = !b.screened->holds_null_only() && !rescued_null.empty();
+      size_t next = 0;
+      r.newlines = ForEachLine(b, [&](uint64_t rel, size_t pos, std::string_view line) {
+        const uint64_t at = b.base_offset + pos;
+        if (next < failed.size() && failed[next] == at) {
+          ++next;
+          const RecordResult& res = v.CheckJson(line, file, r.out);
+          return account(r, res, rel, at, line) && MergeSoFar(job);
+        }
+        ++r.records_in;
+        ++r.valid;
+        if (add_rescued) {
+          r.out.append(line.data(), line.size() - 1);  // up to its closing brace
+          r.out += rescued_null;
+          r.out += "}\n";
+        } else {
+          r.out.append(line);
+          r.out += '\n';
+        }
+        return MergeSoFar(job);
+      });
+      return;
+    }
     switch (options.format) {
       case RecordFormat::kJsonLines:
       case RecordFormat::kParquet:

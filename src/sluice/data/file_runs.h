@@ -81,6 +81,10 @@ struct ValidateRunOptions {
   bool ignore_unknown_fields = false;
   /// Line numbers kept per violation in the report.
   size_t example_lines = 5;
+  /// Parquet inputs: judge rows against the schema's types while they are decoded and check
+  /// only those that do not pass (parquet/row_screen.h). The results are the same either way;
+  /// off, every row is checked as JSON (tests compare the two).
+  bool screen_parquet_rows = true;
   std::function<void(const Progress&)> progress;
 };
 

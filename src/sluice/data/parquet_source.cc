@@ -7,6 +7,7 @@
 #include <cstring>
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <unordered_map>
 
@@ -26,33 +27,48 @@ std::shared_ptr<FileSystem> Borrowed(FileSystem& fs) {
   return std::shared_ptr<FileSystem>(std::shared_ptr<FileSystem>(), &fs);
 }
 
-// Rows are decoded on a thread of their own into chunks of about 4 MB, a few of them queued:
-// decoding runs beside validation, and memory holds a few chunks, not a row group's text.
+// Rows are decoded on a thread of their own into pieces of about 4 MB, a few of them queued:
+// decoding runs beside validation, and memory holds a few pieces, not a row group's text. (Row
+// groups decoded on threads of their own would each have to hold their text until the ones
+// before them are read: as much memory as a row group's text per thread.)
 class ParquetRows final : public SequentialFile {
  public:
-  explicit ParquetRows(std::unique_ptr<parquet::FileReader> reader)
-      : reader_(std::move(reader)), thread_([this] { Produce(); }) {}
+  // With `screened`, rows are read by `plan` (a screened plan) and the failed ones recorded.
+  explicit ParquetRows(std::unique_ptr<parquet::FileReader> reader,
+                       std::optional<parquet::AssemblyPlan> plan = std::nullopt,
+                       std::shared_ptr<ScreenedLines> screened = nullptr)
+      : reader_(std::move(reader)),
+        plan_(std::move(plan)),
+        screened_(std::move(screened)),
+        thread_([this] { Produce(); }) {}
   ~ParquetRows() override {
     {
       std::lock_guard lock(mu_);
       stop_ = true;
-      room_.notify_all();
+      changed_.notify_all();
     }
     thread_.join();
   }
 
   Result<size_t> Read(char* buf, size_t n) override {
     while (pos_ == current_.size()) {
-      std::unique_lock lock(mu_);
-      ready_.wait(lock, [&] { return !queue_.empty() || finished_; });
-      if (queue_.empty()) {
-        if (!status_.has_value()) return Fail(status_.error());
-        return size_t{0};
+      Piece piece;
+      {
+        std::unique_lock lock(mu_);
+        changed_.wait(lock, [&] { return !queue_.empty() || finished_; });
+        if (queue_.empty()) {
+          if (!status_.has_value()) return Fail(status_.error());
+          return size_t{0};
+        }
+        piece = std::move(queue_.front());
+        queue_.pop_front();
+        changed_.notify_all();
       }
-      current_ = std::move(queue_.front());
-      queue_.pop_front();
+      // The verdicts are recorded before the text is handed on.
+      for (uint64_t at : piece.failed) screened_->Fail(offset_ + at);
+      offset_ += piece.text.size();
+      current_ = std::move(piece.text);
       pos_ = 0;
-      room_.notify_one();
     }
     const size_t k = std::min(n, current_.size() - pos_);
     std::memcpy(buf, current_.data() + pos_, k);
@@ -63,50 +79,78 @@ class ParquetRows final : public SequentialFile {
   std::optional<uint64_t> size() const override { return std::nullopt; }
 
  private:
-  static constexpr size_t kChunkBytes = size_t{4} << 20;
-  static constexpr size_t kMaxChunks = 4;
+  static constexpr size_t kPieceBytes = size_t{4} << 20;
+  static constexpr size_t kMaxPieces = 4;
 
-  // Hand a full chunk to the reader side; false once it stopped listening.
-  bool Push(std::string& chunk) {
+  struct Piece {
+    std::string text;
+    std::vector<uint64_t> failed;  // offsets in text of the lines the screen did not pass
+  };
+
+  // Hand a piece to the reader side; false once it stopped listening.
+  bool Push(Piece& piece) {
     std::unique_lock lock(mu_);
-    room_.wait(lock, [&] { return queue_.size() < kMaxChunks || stop_; });
+    changed_.wait(lock, [&] { return queue_.size() < kMaxPieces || stop_; });
     if (stop_) return false;
-    queue_.push_back(std::move(chunk));
-    chunk = std::string();
-    chunk.reserve(kChunkBytes + 4096);
-    ready_.notify_one();
+    queue_.push_back(std::move(piece));
+    changed_.notify_all();
+    piece = Piece();
+    piece.text.reserve(kPieceBytes + (kPieceBytes >> 1));
     return true;
   }
 
   void Produce() {
-    std::string chunk;
-    chunk.reserve(kChunkBytes + 4096);
+    Piece piece;
+    piece.text.reserve(kPieceBytes + (kPieceBytes >> 1));
+    auto batch = [&](std::string_view rows, size_t, const std::vector<uint32_t>& failed) -> Status {
+      if (!failed.empty()) RecordFailed(rows, piece.text.size(), failed, piece.failed);
+      piece.text.append(rows);
+      if (piece.text.size() >= kPieceBytes && !Push(piece)) {
+        return Fail(ErrorCode::kInternal, "stopped");
+      }
+      return Ok();
+    };
     Status status = Ok();
     for (int g = 0; g < reader_->num_row_groups() && status.has_value(); ++g) {
-      status = reader_->ReadRows(g, {}, [&](std::string_view row) -> Status {
-        chunk.append(row);
-        chunk += '\n';
-        if (chunk.size() >= kChunkBytes && !Push(chunk)) {
-          return Fail(ErrorCode::kInternal, "stopped");
-        }
-        return Ok();
-      });
+      if (plan_) {
+        status = reader_->ReadScreenedRowBatches(g, *plan_, batch);
+      } else {
+        status = reader_->ReadRowBatches(
+            g, {}, [&](std::string_view rows, size_t count) { return batch(rows, count, {}); });
+      }
     }
-    if (status.has_value() && !chunk.empty()) Push(chunk);
+    if (status.has_value() && !piece.text.empty()) Push(piece);
     std::lock_guard lock(mu_);
     status_ = std::move(status);
     finished_ = true;
-    ready_.notify_all();
+    changed_.notify_all();
+  }
+
+  // The offsets (from `base`) of a batch's failed rows, its lines `failed`, into `out`.
+  static void RecordFailed(std::string_view rows, uint64_t base,
+                           const std::vector<uint32_t>& failed, std::vector<uint64_t>& out) {
+    size_t pos = 0;
+    uint32_t line = 0;
+    for (uint32_t want : failed) {
+      while (line < want) {
+        pos = rows.find('\n', pos) + 1;
+        ++line;
+      }
+      out.push_back(base + pos);
+    }
   }
 
   std::unique_ptr<parquet::FileReader> reader_;
+  const std::optional<parquet::AssemblyPlan> plan_;
+  const std::shared_ptr<ScreenedLines> screened_;
   std::mutex mu_;
-  std::condition_variable ready_;
-  std::condition_variable room_;
-  std::deque<std::string> queue_;
+  std::condition_variable changed_;
+  std::deque<Piece> queue_;
   bool stop_ = false;
   bool finished_ = false;
   Status status_ = Ok();
+  // The reader side: the text's offset so far, the piece being read.
+  uint64_t offset_ = 0;
   std::string current_;
   size_t pos_ = 0;
   std::thread thread_;  // last: it starts once every member above is ready
@@ -172,12 +216,37 @@ class SchemaMerger {
 
 }  // namespace
 
+void ScreenedLines::FailedIn(uint64_t begin, uint64_t end, std::vector<uint64_t>& out) const {
+  out.clear();
+  std::lock_guard lock(mu_);
+  auto it = std::lower_bound(failed_.begin(), failed_.end(), begin);
+  for (; it != failed_.end() && *it < end; ++it) out.push_back(*it);
+}
+
 Result<std::unique_ptr<SequentialFile>> OpenParquetRows(FileSystem& fs, const std::string& path) {
   parquet::ReaderOptions options;
   options.maps_as_objects = true;
   SLUICE_ASSIGN_OR_RETURN(std::unique_ptr<parquet::FileReader> reader,
                           parquet::FileReader::Open(Borrowed(fs), path, options));
   return std::unique_ptr<SequentialFile>(std::make_unique<ParquetRows>(std::move(reader)));
+}
+
+Result<std::unique_ptr<SequentialFile>> OpenParquetRows(
+    FileSystem& fs, const std::string& path, const parquet::RowScreen& screen,
+    std::shared_ptr<const ScreenedLines>* screened) {
+  parquet::ReaderOptions options;
+  options.maps_as_objects = true;
+  SLUICE_ASSIGN_OR_RETURN(std::unique_ptr<parquet::FileReader> reader,
+                          parquet::FileReader::Open(Borrowed(fs), path, options));
+  std::optional<parquet::ScreenedPlan> plan = reader->PlanScreen(screen);
+  if (!plan) {
+    *screened = nullptr;
+    return std::unique_ptr<SequentialFile>(std::make_unique<ParquetRows>(std::move(reader)));
+  }
+  auto lines = std::make_shared<ScreenedLines>(plan->holds_null_only);
+  *screened = lines;
+  return std::unique_ptr<SequentialFile>(
+      std::make_unique<ParquetRows>(std::move(reader), std::move(plan->plan), std::move(lines)));
 }
 
 Result<schema::Converted<schema::SchemaPtr>> MergeParquetSchemas(

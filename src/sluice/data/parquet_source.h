@@ -4,12 +4,15 @@
 // Spark's mergeSchema for Parquet merges them.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "sluice/base/file_system.h"
 #include "sluice/base/result.h"
+#include "sluice/parquet/row_screen.h"
 #include "sluice/schema/conversion.h"
 #include "sluice/schema/schema.h"
 
@@ -19,10 +22,39 @@ namespace sluice::data {
 /// is Parquet's magic "PAR1".
 bool IsParquetFile(const std::string& path, std::string_view head);
 
+/// The lines of a Parquet file's JSON lines (OpenParquetRows) that did not pass a row screen
+/// (parquet/row_screen.h), by their offsets in that text. The decoding thread records a line
+/// before it hands the line on, so whoever reads the text finds its line's verdict here.
+class ScreenedLines {
+ public:
+  explicit ScreenedLines(bool holds_null_only) : holds_null_only_(holds_null_only) {}
+  /// Whether the file holds the screen's null-only field (RowScreen::null_only).
+  bool holds_null_only() const { return holds_null_only_; }
+  /// Record the line at `offset` as failed; offsets come in increasing order.
+  void Fail(uint64_t offset) {
+    std::lock_guard lock(mu_);
+    failed_.push_back(offset);
+  }
+  /// The offsets of the failed lines in [begin, end), in order, into `out` (cleared first).
+  void FailedIn(uint64_t begin, uint64_t end, std::vector<uint64_t>& out) const;
+
+ private:
+  const bool holds_null_only_;
+  mutable std::mutex mu_;
+  std::vector<uint64_t> failed_;
+};
+
 /// `path`'s rows as JSON lines, one per row, each ended by '\n'. Errors of the file (it is not
 /// Parquet, a page does not decode) name the file and byte offset; they surface from Open or
 /// from a Read.
 Result<std::unique_ptr<SequentialFile>> OpenParquetRows(FileSystem& fs, const std::string& path);
+
+/// As OpenParquetRows, with every row judged against `screen` as it is decoded. `*screened` is
+/// set to the verdicts when the screen applies to the file, to null when it does not (then no
+/// row is vouched for).
+Result<std::unique_ptr<SequentialFile>> OpenParquetRows(
+    FileSystem& fs, const std::string& path, const parquet::RowScreen& screen,
+    std::shared_ptr<const ScreenedLines>* screened);
 
 /// The schema of each file's footer, merged in order as Spark's StructType.merge does for
 /// Parquet's mergeSchema: fields matched by name, a field only some files have added at the

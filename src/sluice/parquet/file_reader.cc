@@ -195,6 +195,13 @@ Result<std::unique_ptr<FileReader>> FileReader::Open(std::shared_ptr<FileSystem>
 
 namespace {
 
+// A batch callback that does not look at the screen.
+ScreenedBatchCallback Unscreened(const RowBatchCallback& each) {
+  return [&each](std::string_view rows, size_t count, const std::vector<uint32_t>&) {
+    return each(rows, count);
+  };
+}
+
 // Each row of a batch on its own: the rows end in '\n' and hold no other.
 RowBatchCallback PerRow(const RowCallback& each) {
   return [&each](std::string_view rows, size_t) -> Status {
@@ -224,17 +231,27 @@ Status FileReader::ReadRowBatches(int row_group, const Projection& projection,
         fmt::format("{}: row group {} (the file has {})", path_, row_group, num_row_groups()));
   }
   SLUICE_ASSIGN_OR_RETURN(AssemblyPlan plan, ProjectPlan(schema_, projection));
+  return ReadRowGroup(row_group, plan, Unscreened(each));
+}
+
+Status FileReader::ReadScreenedRowBatches(int row_group, const AssemblyPlan& plan,
+                                          const ScreenedBatchCallback& each) {
+  if (row_group < 0 || row_group >= num_row_groups()) {
+    return InvalidArgument(
+        fmt::format("{}: row group {} (the file has {})", path_, row_group, num_row_groups()));
+  }
   return ReadRowGroup(row_group, plan, each);
 }
 
 Status FileReader::ReadAllRowBatches(const Projection& projection, const RowBatchCallback& each) {
   SLUICE_ASSIGN_OR_RETURN(AssemblyPlan plan, ProjectPlan(schema_, projection));
-  for (int g = 0; g < num_row_groups(); ++g) SLUICE_TRY(ReadRowGroup(g, plan, each));
+  const ScreenedBatchCallback unscreened = Unscreened(each);
+  for (int g = 0; g < num_row_groups(); ++g) SLUICE_TRY(ReadRowGroup(g, plan, unscreened));
   return Ok();
 }
 
 Status FileReader::ReadRowGroup(int row_group, const AssemblyPlan& plan,
-                                const RowBatchCallback& each) {
+                                const ScreenedBatchCallback& each) {
   SLUICE_TRY(ValidatePlan(plan));
   const auto g = static_cast<size_t>(row_group);
   const RowGroup& rg = meta_.row_groups[g];

@@ -21,6 +21,7 @@
 #include "sluice/parquet/assembly_plan.h"
 #include "sluice/parquet/column_reader.h"
 #include "sluice/parquet/metadata.h"
+#include "sluice/parquet/row_screen.h"
 
 namespace sluice::parquet {
 
@@ -76,12 +77,21 @@ class FileReader {
   /// callers that write the rows out as JSON lines, one call per few thousand rows.
   Status ReadRowBatches(int row_group, const Projection& projection, const RowBatchCallback& each);
   Status ReadAllRowBatches(const Projection& projection, const RowBatchCallback& each);
+  /// Every column read with `screen`'s checks (row_screen.h), or nullopt when the screen does
+  /// not apply to this file.
+  std::optional<ScreenedPlan> PlanScreen(const RowScreen& screen) const {
+    return PlanRowScreen(schema_, screen);
+  }
+  /// As ReadRowBatches, by a plan from PlanScreen: each batch comes with its rows that did not
+  /// pass the screen.
+  Status ReadScreenedRowBatches(int row_group, const AssemblyPlan& plan,
+                                const ScreenedBatchCallback& each);
 
  private:
   FileReader() = default;
   Status ReadFrame();
   Status CheckRowGroups();
-  Status ReadRowGroup(int row_group, const AssemblyPlan& plan, const RowBatchCallback& each);
+  Status ReadRowGroup(int row_group, const AssemblyPlan& plan, const ScreenedBatchCallback& each);
   Result<std::string_view> Bytes(uint64_t offset, uint64_t size, std::string& buffer) const;
 
   std::shared_ptr<FileSystem> fs_;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "sluice/parquet/row_screen.h"
 #include "sluice/parquet/worker_pool_internal.h"
 
 namespace sluice::parquet {
@@ -91,7 +92,7 @@ RecordAssembler::RecordAssembler(const AssemblyPlan& plan, std::vector<ColumnChu
         (n.kind != AssemblyNode::Kind::kLeaf || readers_[n.leaf_begin]->leaf().max_rep != 0)) {
       is_flat_ = false;
     }
-    flat_.push_back({n.key, n.def, n.null_def, n.leaf_begin, absent});
+    flat_.push_back({n.key, n.def, n.null_def, n.leaf_begin, absent, &n});
   }
 }
 
@@ -116,6 +117,7 @@ bool RecordAssembler::WriteFlatBatch(size_t batch) {
   out_.resize_and_overwrite(bound, [&](char* buf, size_t) {
     char* p = buf;
     for (size_t r = 0; r < batch && ok; ++r) {
+      row_failed_ = false;
       *p++ = '{';
       for (size_t k = 0; k < flat_.size(); ++k) {
         const FlatField& f = flat_[k];
@@ -137,8 +139,10 @@ bool RecordAssembler::WriteFlatBatch(size_t batch) {
             break;
           }
           const ValueRef& v = c.values[c.vpos++];
+          if (f.node->screen != ScreenCheck::kNone) ScreenValue(*f.node, v);
           p = CopyText(p, v.data, v.size);
         } else if (d == f.null_def) {
+          ScreenNull(*f.node);
           p = CopyText(p, "null", 4);
         } else {
           ok = Mismatch(f.leaf, fmt::format("definition level {} where {} or {} was expected", d,
@@ -148,6 +152,7 @@ bool RecordAssembler::WriteFlatBatch(size_t batch) {
       }
       *p++ = '}';
       *p++ = '\n';
+      if (row_failed_) failed_.push_back(static_cast<uint32_t>(r));
       ++row_;
     }
     return static_cast<size_t>(p - buf);
@@ -159,6 +164,10 @@ bool RecordAssembler::Mismatch(uint32_t leaf, std::string what) {
   error_ = Error(ErrorCode::kInvalidArgument, fmt::format("{}: column {}: row {}: {}", context_,
                                                           readers_[leaf]->leaf().path, row_, what));
   return false;
+}
+
+void RecordAssembler::ScreenValue(const AssemblyNode& n, const ValueRef& v) {
+  if (!PassesScreen(n.screen, n.screen_arg, v.data, v.size)) row_failed_ = true;
 }
 
 bool RecordAssembler::Peek(const AssemblyNode& n, int16_t* def) {
@@ -200,10 +209,12 @@ bool RecordAssembler::WriteNode(const AssemblyNode& n, int16_t rep) {
       if (d == n.def) {
         if (c.vpos == c.vend) return Mismatch(n.leaf_begin, "more present levels than values");
         const ValueRef& v = c.values[c.vpos++];
+        if (n.screen != ScreenCheck::kNone) ScreenValue(n, v);
         Put(v.data, v.size);
         return true;
       }
       if (d == n.null_def) {
+        ScreenNull(n);
         Put("null", 4);
         return true;
       }
@@ -218,6 +229,7 @@ bool RecordAssembler::WriteNode(const AssemblyNode& n, int16_t rep) {
           return Mismatch(n.leaf_begin,
                           fmt::format("definition level {} for a struct that cannot be null", d));
         }
+        ScreenNull(n);
         return WriteNull(n, d, rep, "null");
       }
       Put('{');
@@ -250,6 +262,7 @@ bool RecordAssembler::WriteList(const AssemblyNode& n, int16_t rep) {
       return Mismatch(n.leaf_begin,
                       fmt::format("definition level {} for a list or map that cannot be null", d));
     }
+    ScreenNull(n);
     return WriteNull(n, d, rep, "null");
   }
   const bool object = maps_as_objects_ && n.kind == AssemblyNode::Kind::kMap;
@@ -333,6 +346,12 @@ Status RecordAssembler::Fill(size_t want) {
 }
 
 Status RecordAssembler::Run(int64_t num_rows, const RowBatchCallback& each) {
+  return Run(num_rows, [&each](std::string_view rows, size_t count, const std::vector<uint32_t>&) {
+    return each(rows, count);
+  });
+}
+
+Status RecordAssembler::Run(int64_t num_rows, const ScreenedBatchCallback& each) {
   row_ = 0;
   while (row_ < num_rows) {
     const size_t want = static_cast<size_t>(std::min<int64_t>(num_rows - row_, kBatchRows));
@@ -355,6 +374,7 @@ Status RecordAssembler::Run(int64_t num_rows, const RowBatchCallback& each) {
         }
       }
     }
+    failed_.clear();
     if (is_flat_) {
       out_.clear();
       if (!WriteFlatBatch(batch)) return Fail(error_);
@@ -363,8 +383,10 @@ Status RecordAssembler::Run(int64_t num_rows, const RowBatchCallback& each) {
       // out_'s size is its capacity here: rows go to out_[0, used_).
       used_ = 0;
       for (size_t i = 0; i < batch; ++i) {
+        row_failed_ = false;
         if (!WriteRow()) return Fail(error_);
         Put('\n');
+        if (row_failed_) failed_.push_back(static_cast<uint32_t>(i));
         ++row_;
       }
     }
@@ -372,7 +394,7 @@ Status RecordAssembler::Run(int64_t num_rows, const RowBatchCallback& each) {
       readers_[l]->Consume(cursors_[l].pos, cursors_[l].vpos, batch);
       readers_[l]->Compact();
     }
-    if (batch > 0) SLUICE_TRY(each(std::string_view(out_.data(), used_), batch));
+    if (batch > 0) SLUICE_TRY(each(std::string_view(out_.data(), used_), batch, failed_));
   }
   return FinalCheck(num_rows);
 }

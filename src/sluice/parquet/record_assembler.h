@@ -27,6 +27,17 @@ class WorkerPool;
 
 namespace sluice::parquet {
 
+/// What a row must hold at one plan node to pass the screen (AssemblyNode::screen; row_screen.h).
+enum class ScreenCheck : uint8_t {
+  kNone = 0,
+  kNoExponent,  // a number written without an exponent (float32: none near its range's end)
+  kDigits,      // at most screen_arg digits
+  kInt8,
+  kInt16,
+  kFourDigitYear,  // "dddd-..."
+  kNull,           // never present
+};
+
 /// One node of the schema as assembly sees it.
 struct AssemblyNode {
   /// kAbsent: a field the file does not hold (a map's missing values), always null.
@@ -48,6 +59,11 @@ struct AssemblyNode {
   uint32_t leaf_end = 0;
   /// Struct: its fields; list: {element}; map: {key, value}. Indexes into AssemblyPlan::nodes.
   std::vector<uint32_t> children;
+  /// Row screening (row_screen.h): a null here fails the row; a value here must pass `screen`
+  /// (with `screen_arg`).
+  bool screen_null = false;
+  ScreenCheck screen = ScreenCheck::kNone;
+  uint8_t screen_arg = 0;
 };
 
 /// The tree of a (projected) schema. nodes[0] is the row: a struct that is never null.
@@ -65,6 +81,10 @@ Status ValidatePlan(const AssemblyPlan& plan);
 /// strings escape theirs); valid during the call. An error stops the read and is returned as it
 /// is.
 using RowBatchCallback = std::function<Status(std::string_view rows, size_t count)>;
+/// As RowBatchCallback, with the rows of the batch (0-based, increasing) that did not pass the
+/// plan's row screen (row_screen.h); empty when the plan screens nothing.
+using ScreenedBatchCallback =
+    std::function<Status(std::string_view rows, size_t count, const std::vector<uint32_t>& failed)>;
 
 /// Assembles rows from one reader per plan leaf. Not thread-safe.
 class RecordAssembler {
@@ -81,6 +101,7 @@ class RecordAssembler {
   /// kInvalidArgument when the columns do not hold exactly `num_rows` rows or their levels
   /// disagree; stops at the first error `each` returns.
   Status Run(int64_t num_rows, const RowBatchCallback& each);
+  Status Run(int64_t num_rows, const ScreenedBatchCallback& each);
 
  private:
   struct Cursor {
@@ -97,6 +118,7 @@ class RecordAssembler {
     int16_t null_def;
     uint32_t leaf;
     bool absent;
+    const AssemblyNode* node;
   };
 
   Status Fill(size_t want);
@@ -142,6 +164,9 @@ class RecordAssembler {
   bool WriteNull(const AssemblyNode& n, int16_t def, int16_t rep, std::string_view text);
   bool Peek(const AssemblyNode& n, int16_t* def);
   bool Mismatch(uint32_t leaf, std::string what);
+  // The screen's verdicts on a value and a null at `n`.
+  void ScreenValue(const AssemblyNode& n, const ValueRef& v);
+  void ScreenNull(const AssemblyNode& n) { row_failed_ |= n.screen_null; }
   Status FinalCheck(int64_t num_rows);
 
   const AssemblyPlan& plan_;
@@ -157,6 +182,9 @@ class RecordAssembler {
   std::unique_ptr<internal::WorkerPool> pool_;  // when decoding on several threads
   Error error_{ErrorCode::kInternal, ""};
   int64_t row_ = 0;  // rows written so far, for messages
+  // Row screening: whether the row being written failed, and the batch's failed rows.
+  bool row_failed_ = false;
+  std::vector<uint32_t> failed_;
 };
 
 }  // namespace sluice::parquet
