@@ -110,7 +110,9 @@ int RunValidate(ValidateOptions opt) {
   FileSystem& fs = *LocalFileSystem();
   std::unique_ptr<ByteSink> discard;
   std::unique_ptr<RecordOutput> out;
-  if (json && opt.out.empty()) {
+  // Records nobody reads are not made: with --json and no --out, or -o /dev/null.
+  ro.discard_valid = (json && opt.out.empty()) || opt.out == "/dev/null";
+  if (ro.discard_valid) {
     discard = std::make_unique<DiscardSink>();
   } else {
     const std::string rescued = *mode == ParseMode::kPermissive ? opt.rescued_column : "";

@@ -93,7 +93,8 @@ class BlockReader {
   // Parquet and Avro container files: their rows are read as JSON lines, a Parquet file's
   // judged against `screen` when one is given.
   Status Open(const std::string& path, RecordFormat format,
-              const parquet::RowScreen* screen = nullptr) {
+              const parquet::RowScreen* screen = nullptr, bool text_free = false,
+              unsigned threads = 1) {
     path_ = path;
     carry_.clear();
     offset_ = 0;
@@ -101,7 +102,8 @@ class BlockReader {
     first_ = true;
     screened_ = nullptr;
     if (format == RecordFormat::kParquet && screen != nullptr) {
-      SLUICE_ASSIGN_OR_RETURN(file_, OpenParquetRows(fs_, path, *screen, &screened_));
+      SLUICE_ASSIGN_OR_RETURN(file_, OpenParquetRows(fs_, path, *screen, &screened_, text_free,
+                                                     static_cast<int>(threads)));
     } else if (format == RecordFormat::kParquet) {
       SLUICE_ASSIGN_OR_RETURN(file_, OpenParquetRows(fs_, path));
     } else if (format == RecordFormat::kAvro) {
@@ -348,8 +350,10 @@ struct BlockDriver {
   unsigned threads = 1;
   // Parquet and Avro inputs are read as their rows' JSON lines.
   RecordFormat format = RecordFormat::kJsonLines;
-  // Parquet inputs: the row screen their rows are judged against while decoded, if any.
+  // Parquet inputs: the row screen their rows are judged against while decoded, if any, and
+  // whether the rows that pass are wanted as text.
   const parquet::RowScreen* screen = nullptr;
+  bool screen_text_free = false;
   size_t block_bytes = 0;
   std::function<bool(uint32_t file)> whole_file;
   std::function<Status(Block&)> prepare;
@@ -405,7 +409,7 @@ struct BlockDriver {
     Status status = Ok();
     BlockReader reader(fs);
     for (uint32_t fi = 0; fi < files.size() && go_on && status.has_value(); ++fi) {
-      status = reader.Open(files[fi], format, screen);
+      status = reader.Open(files[fi], format, screen, screen_text_free, threads);
       if (!status.has_value()) break;
       const bool whole = whole_file && whole_file(fi);
       while (go_on) {
@@ -466,10 +470,11 @@ bool IsBlank(std::string_view s) {
   return true;
 }
 
-// Calls fn(rel_line, offset_in_block, text) for each non-blank line of the block after its
-// skipped prefix; fn returns false to stop. Returns the number of line breaks in the block.
+// Calls fn(rel_line, offset_in_block, text) for each non-blank line (each line, with
+// `blank_lines`) of the block after its skipped prefix; fn returns false to stop. Returns the
+// number of line breaks in the block.
 template <typename Fn>
-uint64_t ForEachLine(const Block& b, Fn&& fn) {
+uint64_t ForEachLine(const Block& b, bool blank_lines, Fn&& fn) {
   const char* p = b.buf.data();
   const size_t n = b.size;
   size_t pos = b.skip;
@@ -481,7 +486,9 @@ uint64_t ForEachLine(const Block& b, Fn&& fn) {
     size_t stop = end;
     if (stop > pos && p[stop - 1] == '\r') --stop;
     std::string_view line(p + pos, stop - pos);
-    if (go && !IsBlank(line)) go = fn(rel, pos, line);
+    if (go && (blank_lines ? nl != nullptr || !line.empty() : !IsBlank(line))) {
+      go = fn(rel, pos, line);
+    }
     if (nl == nullptr) break;
     ++rel;
     pos = end + 1;
@@ -984,6 +991,7 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
   const bool screens = options.format == RecordFormat::kParquet && options.screen_parquet_rows &&
                        (vopts.rescued_column.empty() || plan->appends_rescued_column());
   if (screens) driver.screen = &screen;
+  driver.screen_text_free = options.discard_valid;
   // What a passed row lacks when the file does not hold the rescued column: its null, last.
   std::string rescued_null;
   if (plan->appends_rescued_column()) {
@@ -1003,32 +1011,35 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
       b.screened->FailedIn(b.base_offset, b.base_offset + b.size, failed);
       const bool add_rescued = !b.screened->holds_null_only() && !rescued_null.empty();
       size_t next = 0;
-      r.newlines = ForEachLine(b, [&](uint64_t rel, size_t pos, std::string_view line) {
-        const uint64_t at = b.base_offset + pos;
-        if (next < failed.size() && failed[next] == at) {
-          ++next;
-          const RecordResult& res = v.CheckJson(line, file, r.out);
-          return account(r, res, rel, at, line) && MergeSoFar(job);
-        }
-        ++r.records_in;
-        ++r.valid;
-        if (add_rescued) {
-          r.out.append(line.data(), line.size() - 1);  // up to its closing brace
-          r.out += rescued_null;
-          r.out += "}\n";
-        } else {
-          r.out.append(line);
-          r.out += '\n';
-        }
-        return MergeSoFar(job);
-      });
+      // Every line is a row: an empty one passed without its text being wanted.
+      r.newlines = ForEachLine(
+          b, /*blank_lines=*/true, [&](uint64_t rel, size_t pos, std::string_view line) {
+            const uint64_t at = b.base_offset + pos;
+            if (next < failed.size() && failed[next] == at) {
+              ++next;
+              const RecordResult& res = v.CheckJson(line, file, r.out);
+              return account(r, res, rel, at, line) && MergeSoFar(job);
+            }
+            ++r.records_in;
+            ++r.valid;
+            if (line.empty()) return true;
+            if (add_rescued) {
+              r.out.append(line.data(), line.size() - 1);  // up to its closing brace
+              r.out += rescued_null;
+              r.out += "}\n";
+            } else {
+              r.out.append(line);
+              r.out += '\n';
+            }
+            return MergeSoFar(job);
+          });
       return;
     }
     switch (options.format) {
       case RecordFormat::kJsonLines:
       case RecordFormat::kParquet:
       case RecordFormat::kAvro: {
-        r.newlines = ForEachLine(b, [&](uint64_t rel, size_t pos, std::string_view line) {
+        r.newlines = ForEachLine(b, false, [&](uint64_t rel, size_t pos, std::string_view line) {
           const RecordResult& res = v.CheckJson(line, file, r.out);
           return account(r, res, rel, b.base_offset + pos, line) && MergeSoFar(job);
         });
@@ -1089,6 +1100,7 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
     }
   };
 
+  const bool parquet = options.format == RecordFormat::kParquet;
   std::vector<ViolationCount> tallies;
   std::unordered_map<std::string, size_t> tally_index;
   uint64_t lines_before = 0;
@@ -1126,14 +1138,16 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
         if (c.lines.empty() || c.lines.back() != at) c.lines.push_back(at);
       }
     }
-    if (!r.out.empty()) {
+    if (!r.out.empty() && !options.discard_valid) {
       Status s = out.Write(r.out);
       if (!s.has_value()) {
         sink_status = s;
         return false;
       }
     }
-    for (const QuarantineEntry& q : r.quarantine) {
+    for (QuarantineEntry& q : r.quarantine) {
+      // A Parquet row has no bytes of its own in the file: its offset is its index.
+      if (parquet) q.offset = lines_before + q.rel_line;
       Status s = quarantine_lines.Add(files[b.file], lines_before + q.rel_line + 1, q);
       if (!s.has_value()) {
         sink_status = s;
@@ -1158,7 +1172,14 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
     return true;
   };
   driver.merge = [&](Job& job) -> bool {
-    report.bytes += job.block.size;
+    // The input's bytes: for Parquet the file's, once its rows are read (their JSON text is not
+    // what was read, and its size depends on what the run writes).
+    if (!parquet) {
+      report.bytes += job.block.size;
+    } else if (job.block.file_start) {
+      auto info = options.fs->Stat(files[job.block.file]);
+      if (info.has_value()) report.bytes += info->size;
+    }
     if (!merge_records(job)) return false;
     lines_before += job.result.newlines;
     return true;
@@ -1275,7 +1296,7 @@ Result<InferResult> InferFiles(const std::vector<std::string>& files,
       case RecordFormat::kParquet:
       case RecordFormat::kAvro: {
         JsonInferrer& inf = json_inferrers[worker];
-        r.newlines = ForEachLine(b, [&](uint64_t rel, size_t pos, std::string_view line) {
+        r.newlines = ForEachLine(b, false, [&](uint64_t rel, size_t pos, std::string_view line) {
           if (!Sampled(options.sampling_ratio, b.file, b.base_offset + pos)) return true;
           Status s = inf.AddPaddedRecord(line);  // the block is padded
           if (!s.has_value()) {

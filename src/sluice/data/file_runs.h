@@ -85,6 +85,9 @@ struct ValidateRunOptions {
   /// only those that do not pass (parquet/row_screen.h). The results are the same either way;
   /// off, every row is checked as JSON (tests compare the two).
   bool screen_parquet_rows = true;
+  /// The valid records are not wanted (no output, or `-o /dev/null`): `out` is not written,
+  /// and the Parquet rows the screen passes are not even printed as JSON.
+  bool discard_valid = false;
   std::function<void(const Progress&)> progress;
 };
 

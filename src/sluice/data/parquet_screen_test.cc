@@ -225,7 +225,7 @@ struct Outcome {
 };
 
 Outcome Validate(const std::string& file, const schema::SchemaPtr& schema, bool screen,
-                 ParseMode mode, unsigned threads) {
+                 ParseMode mode, unsigned threads, bool discard = false) {
   Outcome r;
   ValidateRunOptions options;
   options.fs = Fs();
@@ -234,6 +234,7 @@ Outcome Validate(const std::string& file, const schema::SchemaPtr& schema, bool 
   options.threads = threads;
   options.block_bytes = 4096;
   options.screen_parquet_rows = screen;
+  options.discard_valid = discard;
   auto report = ValidateFiles({file}, schema, options, r.out, r.quarantine);
   EXPECT_TRUE(report.has_value()) << report.error().message();
   if (report) r.report = std::move(*report);
@@ -295,6 +296,11 @@ TEST(ParquetScreenTest, ScreeningNeverChangesAResult) {
           EXPECT_EQ(with.quarantine.text, without.quarantine.text);
           EXPECT_EQ(with.report, without.report);
           EXPECT_EQ(with.report.records_in, lines.size());
+          // Without output, the rows that pass are screened without text: the same report.
+          const Outcome discarded = Validate(file, target, true, mode, threads, true);
+          EXPECT_EQ(discarded.out.text, "");
+          EXPECT_EQ(discarded.quarantine.text, without.quarantine.text);
+          EXPECT_EQ(discarded.report, without.report);
         }
       }
     }
@@ -331,6 +337,26 @@ TEST(ParquetScreenTest, AFileWithOtherFieldsOrTypesIsNotScreened) {
   EXPECT_FALSE(ScreenApplies(file, Ddl("id BIGINT, name VARCHAR(3)")));     // a length check
 }
 
+// Without output, a row group is screened without text until a batch holds a row that fails;
+// it is then read again with text from that batch on, the rows before it counted once.
+TEST(ParquetScreenTest, ARowThatFailsLateInARowGroupIsCheckedOnceWithItsText) {
+  std::vector<std::string> lines;
+  for (int i = 0; i < 10000; ++i) {
+    lines.push_back(i == 7000 ? R"({"id":null,"s":"late"})"
+                              : "{\"id\":" + std::to_string(i) + ",\"s\":\"v\"}");
+  }
+  const std::string file = WriteParquet(Ddl("id BIGINT, s STRING"), lines, "/screen/late");
+  const schema::SchemaPtr target = Ddl("id BIGINT NOT NULL, s STRING");
+  const Outcome discarded = Validate(file, target, true, ParseMode::kPermissive, 2, true);
+  const Outcome checked = Validate(file, target, false, ParseMode::kPermissive, 2);
+  EXPECT_EQ(discarded.report, checked.report);
+  EXPECT_EQ(discarded.report.records_in, 10000u);
+  EXPECT_EQ(discarded.report.quarantined, 1u);
+  EXPECT_EQ(discarded.quarantine.text, checked.quarantine.text);
+  EXPECT_NE(discarded.quarantine.text.find("\"line\":7001"), std::string::npos)
+      << discarded.quarantine.text;
+}
+
 // Row groups are decoded on several threads but handed on in order: a damaged row group stops
 // the run with the same error, after the same rows, however many threads decode.
 TEST(ParquetScreenTest, ADamagedRowGroupFailsTheRunTheSameWayOnAnyThreads) {
@@ -346,22 +372,26 @@ TEST(ParquetScreenTest, ADamagedRowGroupFailsTheRunTheSameWayOnAnyThreads) {
   for (uint64_t i = 0; i < 8; ++i) bytes[range.offset + i] = '\xff';
   ASSERT_TRUE(Fs()->WriteFile("/screen/damaged", bytes).has_value());
   std::optional<std::string> first, first_out;
-  for (bool screen : {true, false}) {
-    for (unsigned threads : {1u, 2u, 3u}) {
-      StringSink out, quarantine;
-      ValidateRunOptions options;
-      options.fs = Fs();
-      options.format = RecordFormat::kParquet;
-      options.threads = threads;
-      options.screen_parquet_rows = screen;
-      auto report = ValidateFiles({"/screen/damaged"}, schema, options, out, quarantine);
-      ASSERT_FALSE(report.has_value());
-      EXPECT_NE(report.error().message().find("row group 6"), std::string::npos)
-          << report.error().message();
-      if (!first) first = report.error().message();
-      EXPECT_EQ(report.error().message(), *first);
-      if (!first_out) first_out = out.text;
-      EXPECT_EQ(out.text, *first_out) << "threads " << threads << ", screen " << screen;
+  for (bool discard : {false, true}) {
+    for (bool screen : {true, false}) {
+      for (unsigned threads : {1u, 2u, 3u}) {
+        StringSink out, quarantine;
+        ValidateRunOptions options;
+        options.fs = Fs();
+        options.format = RecordFormat::kParquet;
+        options.threads = threads;
+        options.screen_parquet_rows = screen;
+        options.discard_valid = discard;
+        auto report = ValidateFiles({"/screen/damaged"}, schema, options, out, quarantine);
+        ASSERT_FALSE(report.has_value());
+        EXPECT_NE(report.error().message().find("row group 6"), std::string::npos)
+            << report.error().message();
+        if (!first) first = report.error().message();
+        EXPECT_EQ(report.error().message(), *first);
+        if (discard) continue;
+        if (!first_out) first_out = out.text;
+        EXPECT_EQ(out.text, *first_out) << "threads " << threads << ", screen " << screen;
+      }
     }
   }
 }

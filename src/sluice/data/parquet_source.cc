@@ -28,45 +28,58 @@ std::shared_ptr<FileSystem> Borrowed(FileSystem& fs) {
 }
 
 // Rows are decoded on a thread of their own into pieces of about 4 MB, a few of them queued:
-// decoding runs beside validation, and memory holds a few pieces, not a row group's text. (Row
-// groups decoded on threads of their own would each have to hold their text until the ones
-// before them are read: as much memory as a row group's text per thread.)
+// decoding runs beside validation, and memory holds a few pieces, not a row group's text.
+// Without text (OpenParquetRows), a row group's rows take a byte each, and row groups are
+// decoded on several threads at once, decoder k taking row groups k, k + n, ... and the pieces
+// handed on in row-group order. (With text, a row group decoded ahead of its turn would have to
+// hold its whole text until then.)
 class ParquetRows final : public SequentialFile {
  public:
-  // With `screened`, rows are read by `plan` (a screened plan) and the failed ones recorded.
-  explicit ParquetRows(std::unique_ptr<parquet::FileReader> reader,
+  // One decoder per reader, each open on the same file. With `screened`, rows are read by
+  // `plan` (a screened plan) and the failed ones recorded; `text_free`: rows that pass come as
+  // empty lines.
+  explicit ParquetRows(std::vector<std::unique_ptr<parquet::FileReader>> readers,
                        std::optional<parquet::AssemblyPlan> plan = std::nullopt,
-                       std::shared_ptr<ScreenedLines> screened = nullptr)
-      : reader_(std::move(reader)),
-        plan_(std::move(plan)),
+                       std::shared_ptr<ScreenedLines> screened = nullptr, bool text_free = false)
+      : plan_(std::move(plan)),
         screened_(std::move(screened)),
-        thread_([this] { Produce(); }) {}
+        text_free_(text_free),
+        groups_(readers.front()->num_row_groups()),
+        decoders_(readers.size()) {
+    for (size_t k = 0; k < readers.size(); ++k) decoders_[k].reader = std::move(readers[k]);
+    for (size_t k = 0; k < decoders_.size(); ++k) {
+      decoders_[k].thread = std::thread([this, k] { Produce(k); });
+    }
+  }
   ~ParquetRows() override {
     {
       std::lock_guard lock(mu_);
       stop_ = true;
       changed_.notify_all();
     }
-    thread_.join();
+    for (Decoder& d : decoders_) d.thread.join();
   }
 
   Result<size_t> Read(char* buf, size_t n) override {
     while (pos_ == current_.size()) {
+      if (group_ >= groups_) return size_t{0};
+      Decoder& d = decoders_[static_cast<size_t>(group_) % decoders_.size()];
       Piece piece;
       {
         std::unique_lock lock(mu_);
-        changed_.wait(lock, [&] { return !queue_.empty() || finished_; });
-        if (queue_.empty()) {
-          if (!status_.has_value()) return Fail(status_.error());
-          return size_t{0};
-        }
-        piece = std::move(queue_.front());
-        queue_.pop_front();
+        changed_.wait(lock, [&] { return !d.queue.empty(); });
+        piece = std::move(d.queue.front());
+        d.queue.pop_front();
         changed_.notify_all();
+      }
+      if (!piece.status.has_value()) {
+        group_ = groups_;
+        return Fail(piece.status.error());
       }
       // The verdicts are recorded before the text is handed on.
       for (uint64_t at : piece.failed) screened_->Fail(offset_ + at);
       offset_ += piece.text.size();
+      if (piece.last) ++group_;
       current_ = std::move(piece.text);
       pos_ = 0;
     }
@@ -85,45 +98,103 @@ class ParquetRows final : public SequentialFile {
   struct Piece {
     std::string text;
     std::vector<uint64_t> failed;  // offsets in text of the lines the screen did not pass
+    bool last = false;             // the end of its row group
+    Status status = Ok();          // an error ends its decoder's pieces
+  };
+  struct Decoder {
+    std::unique_ptr<parquet::FileReader> reader;
+    std::deque<Piece> queue;
+    std::thread thread;
   };
 
-  // Hand a piece to the reader side; false once it stopped listening.
-  bool Push(Piece& piece) {
+  // Hand decoder k's piece to the reader side; false once it stopped listening.
+  bool Push(size_t k, Piece& piece) {
     std::unique_lock lock(mu_);
-    changed_.wait(lock, [&] { return queue_.size() < kMaxPieces || stop_; });
+    Decoder& d = decoders_[k];
+    changed_.wait(lock, [&] { return d.queue.size() < kMaxPieces || stop_; });
     if (stop_) return false;
-    queue_.push_back(std::move(piece));
+    d.queue.push_back(std::move(piece));
     changed_.notify_all();
     piece = Piece();
-    piece.text.reserve(kPieceBytes + (kPieceBytes >> 1));
     return true;
   }
 
-  void Produce() {
+  void Produce(size_t k) {
+    parquet::FileReader& reader = *decoders_[k].reader;
     Piece piece;
-    piece.text.reserve(kPieceBytes + (kPieceBytes >> 1));
     auto batch = [&](std::string_view rows, size_t, const std::vector<uint32_t>& failed) -> Status {
       if (!failed.empty()) RecordFailed(rows, piece.text.size(), failed, piece.failed);
+      if (piece.text.capacity() < kPieceBytes) piece.text.reserve(kPieceBytes + (kPieceBytes >> 1));
       piece.text.append(rows);
-      if (piece.text.size() >= kPieceBytes && !Push(piece)) {
+      if (piece.text.size() >= kPieceBytes && !Push(k, piece)) {
         return Fail(ErrorCode::kInternal, "stopped");
       }
       return Ok();
     };
-    Status status = Ok();
-    for (int g = 0; g < reader_->num_row_groups() && status.has_value(); ++g) {
-      if (plan_) {
-        status = reader_->ReadScreenedRowBatches(g, *plan_, batch);
+    const int step = static_cast<int>(decoders_.size());
+    for (int g = static_cast<int>(k); g < groups_; g += step) {
+      Status status = Ok();
+      if (plan_ && text_free_) {
+        status = ReadWithoutText(reader, g, k, piece, batch);
+      } else if (plan_) {
+        status = reader.ReadScreenedRowBatches(g, *plan_, batch);
       } else {
-        status = reader_->ReadRowBatches(
+        status = reader.ReadRowBatches(
             g, {}, [&](std::string_view rows, size_t count) { return batch(rows, count, {}); });
       }
+      piece.last = true;
+      if (!status.has_value()) {
+        piece.status = std::move(status);
+        Push(k, piece);
+        return;
+      }
+      if (!Push(k, piece)) return;
     }
-    if (status.has_value() && !piece.text.empty()) Push(piece);
-    std::lock_guard lock(mu_);
-    status_ = std::move(status);
-    finished_ = true;
-    changed_.notify_all();
+  }
+
+  // Row group `g` screened without text, an empty line per row, until a batch holds a row that
+  // fails: from that batch on, the group is read again with text, into `batch`.
+  template <class Batch>
+  Status ReadWithoutText(parquet::FileReader& reader, int g, size_t k, Piece& piece, Batch& batch) {
+    uint64_t rows_done = 0;
+    bool failed_any = false;
+    Status status = reader.ReadScreenedRowBatches(
+        g, *plan_,
+        [&](std::string_view, size_t count, const std::vector<uint32_t>& failed) -> Status {
+          if (!failed.empty()) {
+            failed_any = true;
+            return Fail(ErrorCode::kInternal, "a row to read with text");
+          }
+          piece.text.append(count, '\n');
+          rows_done += count;
+          if (piece.text.size() >= kPieceBytes && !Push(k, piece)) {
+            return Fail(ErrorCode::kInternal, "stopped");
+          }
+          return Ok();
+        },
+        /*text_free=*/true);
+    if (!failed_any) return status;
+    uint64_t skip = rows_done;
+    std::vector<uint32_t> kept;
+    return reader.ReadScreenedRowBatches(
+        g, *plan_,
+        [&](std::string_view rows, size_t count, const std::vector<uint32_t>& failed) -> Status {
+          if (skip >= count) {
+            skip -= count;
+            return Ok();
+          }
+          if (skip == 0) return batch(rows, count, failed);
+          // The rows past those already handed on.
+          size_t pos = 0;
+          for (uint64_t i = 0; i < skip; ++i) pos = rows.find('\n', pos) + 1;
+          kept.clear();
+          for (uint32_t f : failed) {
+            if (f >= skip) kept.push_back(static_cast<uint32_t>(f - skip));
+          }
+          const size_t rest = count - static_cast<size_t>(skip);
+          skip = 0;
+          return batch(rows.substr(pos), rest, kept);
+        });
   }
 
   // The offsets (from `base`) of a batch's failed rows, its lines `failed`, into `out`.
@@ -140,20 +211,19 @@ class ParquetRows final : public SequentialFile {
     }
   }
 
-  std::unique_ptr<parquet::FileReader> reader_;
   const std::optional<parquet::AssemblyPlan> plan_;
   const std::shared_ptr<ScreenedLines> screened_;
+  const bool text_free_;
+  const int groups_;
   std::mutex mu_;
   std::condition_variable changed_;
-  std::deque<Piece> queue_;
   bool stop_ = false;
-  bool finished_ = false;
-  Status status_ = Ok();
-  // The reader side: the text's offset so far, the piece being read.
+  std::vector<Decoder> decoders_;  // their threads start once every member above is ready
+  // The reader side: the row group being handed on, the text's offset so far, the piece.
+  int group_ = 0;
   uint64_t offset_ = 0;
   std::string current_;
   size_t pos_ = 0;
-  std::thread thread_;  // last: it starts once every member above is ready
 };
 
 // Spark's StructType.merge, on the model's types.
@@ -226,27 +296,34 @@ void ScreenedLines::FailedIn(uint64_t begin, uint64_t end, std::vector<uint64_t>
 Result<std::unique_ptr<SequentialFile>> OpenParquetRows(FileSystem& fs, const std::string& path) {
   parquet::ReaderOptions options;
   options.maps_as_objects = true;
-  SLUICE_ASSIGN_OR_RETURN(std::unique_ptr<parquet::FileReader> reader,
-                          parquet::FileReader::Open(Borrowed(fs), path, options));
-  return std::unique_ptr<SequentialFile>(std::make_unique<ParquetRows>(std::move(reader)));
+  std::vector<std::unique_ptr<parquet::FileReader>> readers(1);
+  SLUICE_ASSIGN_OR_RETURN(readers[0], parquet::FileReader::Open(Borrowed(fs), path, options));
+  return std::unique_ptr<SequentialFile>(std::make_unique<ParquetRows>(std::move(readers)));
 }
 
 Result<std::unique_ptr<SequentialFile>> OpenParquetRows(
     FileSystem& fs, const std::string& path, const parquet::RowScreen& screen,
-    std::shared_ptr<const ScreenedLines>* screened) {
+    std::shared_ptr<const ScreenedLines>* screened, bool text_free, int threads) {
   parquet::ReaderOptions options;
   options.maps_as_objects = true;
-  SLUICE_ASSIGN_OR_RETURN(std::unique_ptr<parquet::FileReader> reader,
-                          parquet::FileReader::Open(Borrowed(fs), path, options));
-  std::optional<parquet::ScreenedPlan> plan = reader->PlanScreen(screen);
+  std::vector<std::unique_ptr<parquet::FileReader>> readers(1);
+  SLUICE_ASSIGN_OR_RETURN(readers[0], parquet::FileReader::Open(Borrowed(fs), path, options));
+  std::optional<parquet::ScreenedPlan> plan = readers[0]->PlanScreen(screen);
   if (!plan) {
     *screened = nullptr;
-    return std::unique_ptr<SequentialFile>(std::make_unique<ParquetRows>(std::move(reader)));
+    return std::unique_ptr<SequentialFile>(std::make_unique<ParquetRows>(std::move(readers)));
+  }
+  const int decoders =
+      text_free ? std::clamp(threads, 1, std::max(1, readers[0]->num_row_groups())) : 1;
+  while (static_cast<int>(readers.size()) < decoders) {
+    SLUICE_ASSIGN_OR_RETURN(std::unique_ptr<parquet::FileReader> more,
+                            parquet::FileReader::Open(Borrowed(fs), path, options));
+    readers.push_back(std::move(more));
   }
   auto lines = std::make_shared<ScreenedLines>(plan->holds_null_only);
   *screened = lines;
-  return std::unique_ptr<SequentialFile>(
-      std::make_unique<ParquetRows>(std::move(reader), std::move(plan->plan), std::move(lines)));
+  return std::unique_ptr<SequentialFile>(std::make_unique<ParquetRows>(
+      std::move(readers), std::move(plan->plan), std::move(lines), text_free));
 }
 
 Result<schema::Converted<schema::SchemaPtr>> MergeParquetSchemas(

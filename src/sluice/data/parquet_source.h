@@ -51,10 +51,13 @@ Result<std::unique_ptr<SequentialFile>> OpenParquetRows(FileSystem& fs, const st
 
 /// As OpenParquetRows, with every row judged against `screen` as it is decoded. `*screened` is
 /// set to the verdicts when the screen applies to the file, to null when it does not (then no
-/// row is vouched for).
+/// row is vouched for). `text_free`: the caller has no use for the text of the rows that pass,
+/// and each comes as an empty line (the rows are screened without printing their values; a row
+/// group with a row that fails is read again with text from there), and row groups are then
+/// decoded on up to `threads` threads.
 Result<std::unique_ptr<SequentialFile>> OpenParquetRows(
     FileSystem& fs, const std::string& path, const parquet::RowScreen& screen,
-    std::shared_ptr<const ScreenedLines>* screened);
+    std::shared_ptr<const ScreenedLines>* screened, bool text_free = false, int threads = 1);
 
 /// The schema of each file's footer, merged in order as Spark's StructType.merge does for
 /// Parquet's mergeSchema: fields matched by name, a field only some files have added at the

@@ -36,7 +36,7 @@ ColumnChunkReader::~ColumnChunkReader() = default;
 Result<std::unique_ptr<ColumnChunkReader>> ColumnChunkReader::Make(
     const LeafColumn& leaf, const ColumnMetaData& meta, std::string_view chunk,
     uint64_t chunk_offset, std::string context, const ReaderOptions& options,
-    ColumnBuffers* buffers) {
+    ColumnBuffers* buffers, const ValueScreen* text_free) {
   if (meta.type != leaf.type) {
     return InvalidArgument(
         fmt::format("{}: column {}: the chunk at byte {} holds {}, the schema "
@@ -55,7 +55,7 @@ Result<std::unique_ptr<ColumnChunkReader>> ColumnChunkReader::Make(
   std::unique_ptr<ColumnChunkReader> r(
       new ColumnChunkReader(leaf, meta, chunk, chunk_offset, std::move(context), options));
   if (buffers != nullptr) r->buffers_ = buffers;
-  SLUICE_ASSIGN_OR_RETURN(r->values_stream_, ValueStream::Make(leaf, options));
+  SLUICE_ASSIGN_OR_RETURN(r->values_stream_, ValueStream::Make(leaf, options, text_free));
   r->page_first_entry_ = true;
   r->page_starts_row_ = true;  // the chunk's first entry starts a row
   if (meta.num_values == 0) r->exhausted_ = true;

@@ -65,6 +65,24 @@ struct ValueRef {
   size_t size;
 };
 
+/// What a row must hold at one plan node to pass the screen (AssemblyNode::screen; row_screen.h).
+enum class ScreenCheck : uint8_t {
+  kNone = 0,
+  kNoExponent,  // a number written without an exponent (float32: none near its range's end)
+  kDigits,      // at most screen_arg digits
+  kInt8,
+  kInt16,
+  kFourDigitYear,  // "dddd-..."
+  kNull,           // never present
+};
+
+/// A leaf's screen check when its values are screened without text (ColumnChunkReader::Make):
+/// each value then comes as an empty ValueRef when it passes, a one-byte one when it does not.
+struct ValueScreen {
+  ScreenCheck check = ScreenCheck::kNone;
+  uint8_t arg = 0;
+};
+
 /// Buffers a column's chunk readers reuse from one row group to the next: a fresh buffer the
 /// size of a page costs a page fault every 4 KiB, and some writers put a whole chunk in one page.
 /// Used by one reader at a time.
@@ -87,12 +105,10 @@ class ColumnChunkReader {
   /// The bytes must outlive the reader. `context` starts every error message (the file and
   /// row group). `buffers`, when given, must outlive the reader and not be used by another at
   /// the same time. kInvalidArgument for a physical type that differs from the schema's.
-  static Result<std::unique_ptr<ColumnChunkReader>> Make(const LeafColumn& leaf,
-                                                         const ColumnMetaData& meta,
-                                                         std::string_view chunk,
-                                                         uint64_t chunk_offset, std::string context,
-                                                         const ReaderOptions& options,
-                                                         ColumnBuffers* buffers = nullptr);
+  static Result<std::unique_ptr<ColumnChunkReader>> Make(
+      const LeafColumn& leaf, const ColumnMetaData& meta, std::string_view chunk,
+      uint64_t chunk_offset, std::string context, const ReaderOptions& options,
+      ColumnBuffers* buffers = nullptr, const ValueScreen* text_free = nullptr);
   ~ColumnChunkReader();
 
   /// Decode up to about `entries` more level entries (at least one when any remain) and

@@ -235,12 +235,12 @@ Status FileReader::ReadRowBatches(int row_group, const Projection& projection,
 }
 
 Status FileReader::ReadScreenedRowBatches(int row_group, const AssemblyPlan& plan,
-                                          const ScreenedBatchCallback& each) {
+                                          const ScreenedBatchCallback& each, bool text_free) {
   if (row_group < 0 || row_group >= num_row_groups()) {
     return InvalidArgument(
         fmt::format("{}: row group {} (the file has {})", path_, row_group, num_row_groups()));
   }
-  return ReadRowGroup(row_group, plan, each);
+  return ReadRowGroup(row_group, plan, each, text_free);
 }
 
 Status FileReader::ReadAllRowBatches(const Projection& projection, const RowBatchCallback& each) {
@@ -251,7 +251,7 @@ Status FileReader::ReadAllRowBatches(const Projection& projection, const RowBatc
 }
 
 Status FileReader::ReadRowGroup(int row_group, const AssemblyPlan& plan,
-                                const ScreenedBatchCallback& each) {
+                                const ScreenedBatchCallback& each, bool text_free) {
   SLUICE_TRY(ValidatePlan(plan));
   const auto g = static_cast<size_t>(row_group);
   const RowGroup& rg = meta_.row_groups[g];
@@ -262,18 +262,29 @@ Status FileReader::ReadRowGroup(int row_group, const AssemblyPlan& plan,
   std::vector<std::unique_ptr<ColumnChunkReader>> readers;
   std::vector<ColumnChunkReader*> raw;
   readers.reserve(n);
+  // Without text, each leaf's values are screened by its node's check as they are decoded.
+  std::vector<ValueScreen> screens(text_free ? n : 0);
+  if (text_free) {
+    for (const AssemblyNode& node : plan.nodes) {
+      if (node.kind == AssemblyNode::Kind::kLeaf) {
+        screens[node.leaf_begin] = {node.screen, node.screen_arg};
+      }
+    }
+  }
   for (size_t l = 0; l < n; ++l) {
     const size_t c = plan.leaf_columns[l];
     const ChunkRange& range = chunks_[g][c];
     SLUICE_ASSIGN_OR_RETURN(std::string_view bytes, Bytes(range.offset, range.size, buffers[l]));
     SLUICE_ASSIGN_OR_RETURN(
-        auto reader, ColumnChunkReader::Make(schema_.leaves[c], *rg.columns[c].meta_data, bytes,
-                                             range.offset, context, options_));
+        auto reader,
+        ColumnChunkReader::Make(schema_.leaves[c], *rg.columns[c].meta_data, bytes, range.offset,
+                                context, options_, nullptr, text_free ? &screens[l] : nullptr));
     raw.push_back(reader.get());
     readers.push_back(std::move(reader));
   }
   RecordAssembler assembler(plan, std::move(raw), context, options_.threads);
   assembler.set_maps_as_objects(options_.maps_as_objects);
+  assembler.set_text_free(text_free);
   return assembler.Run(rg.num_rows, each);
 }
 

@@ -83,15 +83,17 @@ class FileReader {
     return PlanRowScreen(schema_, screen);
   }
   /// As ReadRowBatches, by a plan from PlanScreen: each batch comes with its rows that did not
-  /// pass the screen.
+  /// pass the screen. `text_free`: values are screened without being printed, and the batches'
+  /// text means nothing (for a caller that only needs the verdicts).
   Status ReadScreenedRowBatches(int row_group, const AssemblyPlan& plan,
-                                const ScreenedBatchCallback& each);
+                                const ScreenedBatchCallback& each, bool text_free = false);
 
  private:
   FileReader() = default;
   Status ReadFrame();
   Status CheckRowGroups();
-  Status ReadRowGroup(int row_group, const AssemblyPlan& plan, const ScreenedBatchCallback& each);
+  Status ReadRowGroup(int row_group, const AssemblyPlan& plan, const ScreenedBatchCallback& each,
+                      bool text_free = false);
   Result<std::string_view> Bytes(uint64_t offset, uint64_t size, std::string& buffer) const;
 
   std::shared_ptr<FileSystem> fs_;

@@ -7,6 +7,7 @@
 #include "sluice/parquet/dictionary.h"
 #include "sluice/parquet/encoding.h"
 #include "sluice/parquet/page_decoding_internal.h"
+#include "sluice/parquet/row_screen.h"
 
 namespace sluice::parquet::internal {
 
@@ -101,7 +102,10 @@ class WideDeltaInt32Decoder final : public ValueDecoder<int32_t> {
 template <class T>
 class TypedValueStream final : public ValueStream {
  public:
-  TypedValueStream(const LeafColumn& leaf, const ReaderOptions& options) : format_(leaf.format) {
+  TypedValueStream(const LeafColumn& leaf, const ReaderOptions& options,
+                   const ValueScreen* text_free)
+      : format_(leaf.format) {
+    if (text_free != nullptr) screen_ = *text_free;
     options_.type = leaf.type;
     options_.type_length = leaf.type_length;
     options_.max_decoded_bytes = options.max_decoded_bytes;
@@ -115,6 +119,13 @@ class TypedValueStream final : public ValueStream {
       DecoderOptions options = options_;
       options.page_offset = page_offset;
       SLUICE_ASSIGN_OR_RETURN(dictionary_, DecodeDictionaryPage<T>(data, count, options));
+      if (screen_) {
+        dict_refs_.clear();
+        dict_refs_.reserve(dictionary_.size());
+        for (const T& v : dictionary_) dict_refs_.push_back(Verdict(v));
+        has_dictionary_ = true;
+        return Ok();
+      }
       // Rendered a slice at a time: the widest types reserve about 100 bytes a value while
       // rendering, which the whole dictionary at once would multiply.
       constexpr size_t kSlice = 4096;
@@ -188,6 +199,10 @@ class TypedValueStream final : public ValueStream {
     const size_t old = refs.size();
     refs.resize(old + n);
     ValueRef* out = refs.data() + old;
+    if (screen_) {
+      for (size_t i = 0; i < n; ++i) out[i] = Verdict(scratch_[i]);
+      return Ok();
+    }
     if constexpr (std::is_same_v<T, bool>) {
       // Booleans need no text of their own.
       static constexpr std::string_view kTrue = "true", kFalse = "false", kNull = "null";
@@ -215,7 +230,14 @@ class TypedValueStream final : public ValueStream {
   using DictDecoder =
       std::conditional_t<std::is_same_v<T, bool>, NoDictionary, DictionaryDecoder<T>>;
 
+  // Screening without text: an empty ref for a value that passes, a one-byte one otherwise.
+  ValueRef Verdict(const T& v) const {
+    static constexpr char kFailed[] = "!";
+    return PassesScreen(format_, *screen_, v) ? ValueRef{kFailed, 0} : ValueRef{kFailed, 1};
+  }
+
   ValueFormat format_;
+  std::optional<ValueScreen> screen_;
   DecoderOptions options_;
   std::vector<T> dictionary_;
   std::string dict_text_;
@@ -232,23 +254,24 @@ class TypedValueStream final : public ValueStream {
 }  // namespace
 
 Result<std::unique_ptr<ValueStream>> ValueStream::Make(const LeafColumn& leaf,
-                                                       const ReaderOptions& options) {
+                                                       const ReaderOptions& options,
+                                                       const ValueScreen* s) {
   switch (leaf.type) {
     case PhysicalType::kBoolean:
-      return std::make_unique<TypedValueStream<bool>>(leaf, options);
+      return std::make_unique<TypedValueStream<bool>>(leaf, options, s);
     case PhysicalType::kInt32:
-      return std::make_unique<TypedValueStream<int32_t>>(leaf, options);
+      return std::make_unique<TypedValueStream<int32_t>>(leaf, options, s);
     case PhysicalType::kInt64:
-      return std::make_unique<TypedValueStream<int64_t>>(leaf, options);
+      return std::make_unique<TypedValueStream<int64_t>>(leaf, options, s);
     case PhysicalType::kInt96:
-      return std::make_unique<TypedValueStream<Int96>>(leaf, options);
+      return std::make_unique<TypedValueStream<Int96>>(leaf, options, s);
     case PhysicalType::kFloat:
-      return std::make_unique<TypedValueStream<float>>(leaf, options);
+      return std::make_unique<TypedValueStream<float>>(leaf, options, s);
     case PhysicalType::kDouble:
-      return std::make_unique<TypedValueStream<double>>(leaf, options);
+      return std::make_unique<TypedValueStream<double>>(leaf, options, s);
     case PhysicalType::kByteArray:
     case PhysicalType::kFixedLenByteArray:
-      return std::make_unique<TypedValueStream<std::string_view>>(leaf, options);
+      return std::make_unique<TypedValueStream<std::string_view>>(leaf, options, s);
   }
   return InvalidArgument(
       fmt::format("column {}: unknown physical type {}", leaf.path, static_cast<int>(leaf.type)));

@@ -49,9 +49,11 @@ class LevelDecoder {
 class ValueStream {
  public:
   virtual ~ValueStream() = default;
-  /// A stream for `leaf`'s physical type.
+  /// A stream for `leaf`'s physical type; with `text_free`, values are screened, not rendered
+  /// (ValueScreen).
   static Result<std::unique_ptr<ValueStream>> Make(const LeafColumn& leaf,
-                                                   const ReaderOptions& options);
+                                                   const ReaderOptions& options,
+                                                   const ValueScreen* text_free = nullptr);
 
   /// Decode and render a dictionary page of `count` PLAIN values. `data` must outlive the
   /// stream.

@@ -177,8 +177,7 @@ bool RecordAssembler::Peek(const AssemblyNode& n, int16_t* def) {
   return true;
 }
 
-bool RecordAssembler::WriteNull(const AssemblyNode& n, int16_t def, int16_t rep,
-                                std::string_view text) {
+bool RecordAssembler::TakeNull(const AssemblyNode& n, int16_t def, int16_t rep) {
   // A null or empty value takes exactly one entry, with the same levels, in every leaf below.
   for (uint32_t l = n.leaf_begin; l < n.leaf_end; ++l) {
     Cursor& c = cursors_[l];
@@ -189,48 +188,72 @@ bool RecordAssembler::WriteNull(const AssemblyNode& n, int16_t def, int16_t rep,
     }
     ++c.pos;
   }
+  return true;
+}
+
+bool RecordAssembler::WriteNull(const AssemblyNode& n, int16_t def, int16_t rep,
+                                std::string_view text) {
+  if (!TakeNull(n, def, rep)) return false;
   Put(text.data(), text.size());
   return true;
+}
+
+bool RecordAssembler::TakeLeaf(const AssemblyNode& n, int16_t rep, const ValueRef** value) {
+  Cursor& c = cursors_[n.leaf_begin];
+  if (c.pos == c.end) return Mismatch(n.leaf_begin, "the column ran out of levels within the row");
+  const int16_t d = c.def[c.pos];
+  if (c.rep[c.pos] != rep) {
+    return Mismatch(n.leaf_begin,
+                    fmt::format("repetition level {} where {} was expected", c.rep[c.pos], rep));
+  }
+  ++c.pos;
+  if (d == n.def) {
+    if (c.vpos == c.vend) return Mismatch(n.leaf_begin, "more present levels than values");
+    *value = &c.values[c.vpos++];
+    return true;
+  }
+  if (d == n.null_def) {
+    ScreenNull(n);
+    *value = nullptr;
+    return true;
+  }
+  return Mismatch(n.leaf_begin, fmt::format("definition level {} where {} or {} was expected", d,
+                                            n.def, n.null_def));
+}
+
+bool RecordAssembler::TakeLevel(const AssemblyNode& n, int16_t rep, int16_t* def, bool* null) {
+  if (!Peek(n, def)) return false;
+  *null = *def < n.def;
+  if (!*null) return true;
+  if (*def != n.null_def) {
+    return Mismatch(n.leaf_begin,
+                    fmt::format("definition level {} for a {} that cannot be null", *def,
+                                n.kind == AssemblyNode::Kind::kStruct ? "struct" : "list or map"));
+  }
+  ScreenNull(n);
+  return TakeNull(n, *def, rep);
 }
 
 bool RecordAssembler::WriteNode(const AssemblyNode& n, int16_t rep) {
   switch (n.kind) {
     case AssemblyNode::Kind::kLeaf: {
-      Cursor& c = cursors_[n.leaf_begin];
-      if (c.pos == c.end) {
-        return Mismatch(n.leaf_begin, "the column ran out of levels within the row");
-      }
-      const int16_t d = c.def[c.pos];
-      if (c.rep[c.pos] != rep) {
-        return Mismatch(n.leaf_begin, fmt::format("repetition level {} where {} was expected",
-                                                  c.rep[c.pos], rep));
-      }
-      ++c.pos;
-      if (d == n.def) {
-        if (c.vpos == c.vend) return Mismatch(n.leaf_begin, "more present levels than values");
-        const ValueRef& v = c.values[c.vpos++];
-        if (n.screen != ScreenCheck::kNone) ScreenValue(n, v);
-        Put(v.data, v.size);
-        return true;
-      }
-      if (d == n.null_def) {
-        ScreenNull(n);
+      const ValueRef* v;
+      if (!TakeLeaf(n, rep, &v)) return false;
+      if (v == nullptr) {
         Put("null", 4);
         return true;
       }
-      return Mismatch(n.leaf_begin, fmt::format("definition level {} where {} or {} was expected",
-                                                d, n.def, n.null_def));
+      if (n.screen != ScreenCheck::kNone) ScreenValue(n, *v);
+      Put(v->data, v->size);
+      return true;
     }
     case AssemblyNode::Kind::kStruct: {
       int16_t d;
-      if (!Peek(n, &d)) return false;
-      if (d < n.def) {
-        if (d != n.null_def) {
-          return Mismatch(n.leaf_begin,
-                          fmt::format("definition level {} for a struct that cannot be null", d));
-        }
-        ScreenNull(n);
-        return WriteNull(n, d, rep, "null");
+      bool null;
+      if (!TakeLevel(n, rep, &d, &null)) return false;
+      if (null) {
+        Put("null", 4);
+        return true;
       }
       Put('{');
       bool first = true;
@@ -256,14 +279,11 @@ bool RecordAssembler::WriteNode(const AssemblyNode& n, int16_t rep) {
 
 bool RecordAssembler::WriteList(const AssemblyNode& n, int16_t rep) {
   int16_t d;
-  if (!Peek(n, &d)) return false;
-  if (d < n.def) {
-    if (d != n.null_def) {
-      return Mismatch(n.leaf_begin,
-                      fmt::format("definition level {} for a list or map that cannot be null", d));
-    }
-    ScreenNull(n);
-    return WriteNull(n, d, rep, "null");
+  bool null;
+  if (!TakeLevel(n, rep, &d, &null)) return false;
+  if (null) {
+    Put("null", 4);
+    return true;
   }
   const bool object = maps_as_objects_ && n.kind == AssemblyNode::Kind::kMap;
   if (d == n.def) return WriteNull(n, d, rep, object ? "{}" : "[]");
@@ -278,6 +298,44 @@ bool RecordAssembler::WriteList(const AssemblyNode& n, int16_t rep) {
   }
   Put(object ? '}' : ']');
   return true;
+}
+
+bool RecordAssembler::CheckNode(const AssemblyNode& n, int16_t rep) {
+  int16_t d;
+  bool null;
+  switch (n.kind) {
+    case AssemblyNode::Kind::kLeaf: {
+      const ValueRef* v;
+      if (!TakeLeaf(n, rep, &v)) return false;
+      if (v != nullptr) row_failed_ |= v->size != 0;  // the reader's verdict (ValueScreen)
+      return true;
+    }
+    case AssemblyNode::Kind::kStruct:
+      if (!TakeLevel(n, rep, &d, &null)) return false;
+      if (null) return true;
+      for (uint32_t i : n.children) {
+        if (!CheckNode(plan_.nodes[i], rep)) return false;
+      }
+      return true;
+    case AssemblyNode::Kind::kList:
+    case AssemblyNode::Kind::kMap: {
+      if (!TakeLevel(n, rep, &d, &null)) return false;
+      if (null) return true;
+      if (d == n.def) return TakeNull(n, d, rep);
+      const Cursor& c = cursors_[n.leaf_begin];
+      int16_t at = rep;
+      do {
+        for (uint32_t i : n.children) {
+          if (!CheckNode(plan_.nodes[i], at)) return false;
+        }
+        at = n.rep;
+      } while (c.pos < c.end && c.rep[c.pos] == n.rep);
+      return true;
+    }
+    case AssemblyNode::Kind::kAbsent:
+      return true;
+  }
+  return false;
 }
 
 bool RecordAssembler::WriteElement(const AssemblyNode& n, int16_t rep) {
@@ -375,7 +433,17 @@ Status RecordAssembler::Run(int64_t num_rows, const ScreenedBatchCallback& each)
       }
     }
     failed_.clear();
-    if (is_flat_) {
+    if (text_free_) {
+      used_ = 0;
+      for (size_t i = 0; i < batch; ++i) {
+        row_failed_ = false;
+        for (uint32_t c : plan_.nodes[0].children) {
+          if (!CheckNode(plan_.nodes[c], 0)) return Fail(error_);
+        }
+        if (row_failed_) failed_.push_back(static_cast<uint32_t>(i));
+        ++row_;
+      }
+    } else if (is_flat_) {
       out_.clear();
       if (!WriteFlatBatch(batch)) return Fail(error_);
       used_ = out_.size();

@@ -27,17 +27,6 @@ class WorkerPool;
 
 namespace sluice::parquet {
 
-/// What a row must hold at one plan node to pass the screen (AssemblyNode::screen; row_screen.h).
-enum class ScreenCheck : uint8_t {
-  kNone = 0,
-  kNoExponent,  // a number written without an exponent (float32: none near its range's end)
-  kDigits,      // at most screen_arg digits
-  kInt8,
-  kInt16,
-  kFourDigitYear,  // "dddd-..."
-  kNull,           // never present
-};
-
 /// One node of the schema as assembly sees it.
 struct AssemblyNode {
   /// kAbsent: a field the file does not hold (a map's missing values), always null.
@@ -96,6 +85,9 @@ class RecordAssembler {
   ~RecordAssembler();
   /// Maps as JSON objects keyed by the key's text (ReaderOptions::maps_as_objects).
   void set_maps_as_objects(bool on) { maps_as_objects_ = on; }
+  /// The readers screen values without text (ValueScreen): a value fails when its ref is not
+  /// empty, and the rows' text means nothing (only `failed` does).
+  void set_text_free(bool on) { text_free_ = on; }
 
   /// Assemble `num_rows` rows, calling `each` with them a batch at a time. Fails with
   /// kInvalidArgument when the columns do not hold exactly `num_rows` rows or their levels
@@ -162,6 +154,15 @@ class RecordAssembler {
   bool WriteList(const AssemblyNode& n, int16_t rep);
   bool WriteElement(const AssemblyNode& n, int16_t rep);
   bool WriteNull(const AssemblyNode& n, int16_t def, int16_t rep, std::string_view text);
+  // The levels of a row, consumed and checked without writing (shared by both walks): a null or
+  // empty value's entries; a leaf's entry (*value null for a null); a struct, list or map's
+  // definition level (*null: it is null, its entries consumed).
+  bool TakeNull(const AssemblyNode& n, int16_t def, int16_t rep);
+  bool TakeLeaf(const AssemblyNode& n, int16_t rep, const ValueRef** value);
+  bool TakeLevel(const AssemblyNode& n, int16_t rep, int16_t* def, bool* null);
+  // The walk of WriteNode without text (text-free reads): the same levels and errors, only the
+  // row's verdict.
+  bool CheckNode(const AssemblyNode& n, int16_t rep);
   bool Peek(const AssemblyNode& n, int16_t* def);
   bool Mismatch(uint32_t leaf, std::string what);
   // The screen's verdicts on a value and a null at `n`.
@@ -171,6 +172,7 @@ class RecordAssembler {
 
   const AssemblyPlan& plan_;
   bool maps_as_objects_ = false;
+  bool text_free_ = false;
   std::vector<ColumnChunkReader*> readers_;
   std::string context_;
   std::vector<Cursor> cursors_;

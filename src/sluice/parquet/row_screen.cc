@@ -1,6 +1,7 @@
 #include "sluice/parquet/row_screen.h"
 
 #include <charconv>
+#include <cmath>
 #include <unordered_map>
 
 namespace sluice::parquet {
@@ -164,6 +165,101 @@ bool PassesScreen(ScreenCheck check, uint8_t arg, const char* text, size_t size)
       return false;
   }
   return false;
+}
+
+namespace {
+
+using FormatKind = ValueFormat::Kind;
+
+// Days from 1970-01-01 to 0000-01-01 and to 9999-12-31: the dates printed with four digits.
+constexpr int64_t kFirstDay = -719528;
+constexpr int64_t kLastDay = 2932896;
+constexpr int64_t kMicrosPerDay = int64_t{86400} * 1000000;
+
+// |v| < 10^digits.
+bool FitsDigits(int64_t v, uint8_t digits) {
+  if (digits >= 19) return true;
+  uint64_t limit = 1;
+  for (uint8_t i = 0; i < digits; ++i) limit *= 10;
+  const uint64_t magnitude = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+  return magnitude < limit;
+}
+
+bool FourDigitYear(int64_t v, TimeUnit unit) {
+  switch (unit) {
+    case TimeUnit::kMillis:
+      return v >= kFirstDay * (kMicrosPerDay / 1000) && v < (kLastDay + 1) * (kMicrosPerDay / 1000);
+    case TimeUnit::kMicros:
+      return v >= kFirstDay * kMicrosPerDay && v < (kLastDay + 1) * kMicrosPerDay;
+    case TimeUnit::kNanos:
+      return true;  // 1677 to 2262
+  }
+  return false;
+}
+
+}  // namespace
+
+bool PassesScreen(const ValueFormat&, const ValueScreen& screen, bool) {
+  return screen.check == ScreenCheck::kNone;
+}
+
+bool PassesScreen(const ValueFormat& format, const ValueScreen& screen, int32_t v) {
+  switch (screen.check) {
+    case ScreenCheck::kNone:
+      return format.kind == FormatKind::kInt32 || format.kind == FormatKind::kUint32;
+    case ScreenCheck::kInt8:
+      return format.kind == FormatKind::kInt32 && v >= -128 && v <= 127;
+    case ScreenCheck::kInt16:
+      return format.kind == FormatKind::kInt32 && v >= -32768 && v <= 32767;
+    case ScreenCheck::kFourDigitYear:
+      return format.kind == FormatKind::kDate && v >= kFirstDay && v <= kLastDay;
+    case ScreenCheck::kDigits:
+      return format.kind == FormatKind::kDecimal && FitsDigits(v, screen.arg);
+    case ScreenCheck::kNoExponent:
+    case ScreenCheck::kNull:
+      return false;
+  }
+  return false;
+}
+
+bool PassesScreen(const ValueFormat& format, const ValueScreen& screen, int64_t v) {
+  switch (screen.check) {
+    case ScreenCheck::kNone:
+      return format.kind == FormatKind::kInt64;
+    case ScreenCheck::kFourDigitYear:
+      return format.kind == FormatKind::kTimestamp && FourDigitYear(v, format.unit);
+    case ScreenCheck::kDigits:
+      return format.kind == FormatKind::kDecimal && FitsDigits(v, screen.arg);
+    case ScreenCheck::kInt8:
+    case ScreenCheck::kInt16:
+    case ScreenCheck::kNoExponent:
+    case ScreenCheck::kNull:
+      return false;
+  }
+  return false;
+}
+
+bool PassesScreen(const ValueFormat&, const ValueScreen&, const Int96&) { return false; }
+
+bool PassesScreen(const ValueFormat& format, const ValueScreen& screen, float v) {
+  // Only numbers far from float32's ends print without an exponent that reads back out of range.
+  if (format.kind != FormatKind::kFloat || screen.check != ScreenCheck::kNoExponent) return false;
+  const float a = std::fabs(v);
+  return !std::isfinite(v) || a == 0.0f || (a >= 1e-30f && a <= 1e30f);
+}
+
+bool PassesScreen(const ValueFormat& format, const ValueScreen& screen, double) {
+  return format.kind == FormatKind::kDouble && screen.check == ScreenCheck::kNone;
+}
+
+bool PassesScreen(const ValueFormat& format, const ValueScreen& screen, std::string_view v) {
+  if (screen.check == ScreenCheck::kNone) return format.kind == FormatKind::kString;
+  // A decimal in bytes: big-endian two's complement, read when it fits 64 bits.
+  if (screen.check != ScreenCheck::kDigits || format.kind != FormatKind::kDecimal) return false;
+  if (v.empty() || v.size() > 8) return false;
+  uint64_t u = static_cast<unsigned char>(v[0]) >= 0x80 ? ~uint64_t{0} : 0;
+  for (char c : v) u = (u << 8) | static_cast<unsigned char>(c);
+  return FitsDigits(static_cast<int64_t>(u), screen.arg);
 }
 
 }  // namespace sluice::parquet

@@ -49,4 +49,16 @@ std::optional<ScreenedPlan> PlanRowScreen(const ReadSchema& schema, const RowScr
 /// Whether a value's text passes `check` (with `arg`, the digits of kDigits).
 bool PassesScreen(ScreenCheck check, uint8_t arg, const char* text, size_t size);
 
+/// Whether a value of a leaf printed by `format` passes `screen`, judged on the value itself
+/// rather than its text (reads that need no text). Never more lenient than the text's check:
+/// what this passes, the text passes too; what the type cannot be sure of (a wide decimal, an
+/// INT96 timestamp) fails and is left to the text.
+bool PassesScreen(const ValueFormat& format, const ValueScreen& screen, bool v);
+bool PassesScreen(const ValueFormat& format, const ValueScreen& screen, int32_t v);
+bool PassesScreen(const ValueFormat& format, const ValueScreen& screen, int64_t v);
+bool PassesScreen(const ValueFormat& format, const ValueScreen& screen, const Int96& v);
+bool PassesScreen(const ValueFormat& format, const ValueScreen& screen, float v);
+bool PassesScreen(const ValueFormat& format, const ValueScreen& screen, double v);
+bool PassesScreen(const ValueFormat& format, const ValueScreen& screen, std::string_view v);
+
 }  // namespace sluice::parquet
