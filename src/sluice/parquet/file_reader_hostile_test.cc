@@ -52,7 +52,26 @@ FileSpec SmallFile() {
   return spec;
 }
 
+// A file that opens and is screened against its own schema, read without text (row_screen.h):
+// an error too, never a crash.
+void MustFailWithoutText(const std::string& bytes, const ReaderOptions& options) {
+  auto fs = std::make_shared<MemoryFileSystem>();
+  ASSERT_TRUE(fs->WriteFile("t.parquet", bytes).has_value());
+  auto reader = FileReader::Open(fs, "t.parquet", options);
+  if (!reader) return;
+  std::optional<ScreenedPlan> plan = (*reader)->PlanScreen({(*reader)->schema()->struct_type()});
+  if (!plan) return;
+  Status status = Ok();
+  for (int g = 0; g < (*reader)->num_row_groups() && status.has_value(); ++g) {
+    status = (*reader)->ReadScreenedRowBatches(
+        g, plan->plan, [](std::string_view, size_t, const std::vector<uint32_t>&) { return Ok(); },
+        /*text_free=*/true);
+  }
+  EXPECT_FALSE(status.has_value()) << "read without text";
+}
+
 Error MustFail(const std::string& bytes, const ReaderOptions& options = {}) {
+  MustFailWithoutText(bytes, options);
   auto rows = ReadRows(bytes, {}, options);
   EXPECT_FALSE(rows.has_value()) << "read " << (rows ? rows->size() : 0) << " rows";
   if (rows) return Error(ErrorCode::kInternal, "read");

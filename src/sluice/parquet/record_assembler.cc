@@ -93,6 +93,9 @@ RecordAssembler::RecordAssembler(const AssemblyPlan& plan, std::vector<ColumnChu
       is_flat_ = false;
     }
     flat_.push_back({n.key, n.def, n.null_def, n.leaf_begin, absent, &n});
+    const bool flat_leaf =
+        n.kind == AssemblyNode::Kind::kLeaf && readers_[n.leaf_begin]->leaf().max_rep == 0;
+    (flat_leaf ? flat_leaves_ : nested_fields_).push_back(i);
   }
 }
 
@@ -129,13 +132,13 @@ bool RecordAssembler::WriteFlatBatch(size_t batch) {
         }
         Cursor& c = cursors_[f.leaf];
         if (c.pos == c.end) {
-          ok = Mismatch(f.leaf, "the column ran out of levels within the row");
+          ok = OutOfLevels(f.leaf);
           break;
         }
         const int16_t d = c.def[c.pos++];
         if (d == f.def) {
           if (c.vpos == c.vend) {
-            ok = Mismatch(f.leaf, "more present levels than values");
+            ok = OutOfValues(f.leaf);
             break;
           }
           const ValueRef& v = c.values[c.vpos++];
@@ -145,8 +148,7 @@ bool RecordAssembler::WriteFlatBatch(size_t batch) {
           ScreenNull(*f.node);
           p = CopyText(p, "null", 4);
         } else {
-          ok = Mismatch(f.leaf, fmt::format("definition level {} where {} or {} was expected", d,
-                                            f.def, f.null_def));
+          ok = BadDefinition(*f.node, d);
           break;
         }
       }
@@ -172,7 +174,7 @@ void RecordAssembler::ScreenValue(const AssemblyNode& n, const ValueRef& v) {
 
 bool RecordAssembler::Peek(const AssemblyNode& n, int16_t* def) {
   const Cursor& c = cursors_[n.leaf_begin];
-  if (c.pos == c.end) return Mismatch(n.leaf_begin, "the column ran out of levels within the row");
+  if (c.pos == c.end) return OutOfLevels(n.leaf_begin);
   *def = c.def[c.pos];
   return true;
 }
@@ -181,7 +183,7 @@ bool RecordAssembler::TakeNull(const AssemblyNode& n, int16_t def, int16_t rep) 
   // A null or empty value takes exactly one entry, with the same levels, in every leaf below.
   for (uint32_t l = n.leaf_begin; l < n.leaf_end; ++l) {
     Cursor& c = cursors_[l];
-    if (c.pos == c.end) return Mismatch(l, "the column ran out of levels within the row");
+    if (c.pos == c.end) return OutOfLevels(l);
     if (c.rep[c.pos] != rep || c.def[c.pos] != def) {
       return Mismatch(l, fmt::format("levels (rep {}, def {}) where (rep {}, def {}) were expected",
                                      c.rep[c.pos], c.def[c.pos], rep, def));
@@ -198,17 +200,31 @@ bool RecordAssembler::WriteNull(const AssemblyNode& n, int16_t def, int16_t rep,
   return true;
 }
 
+bool RecordAssembler::OutOfLevels(uint32_t leaf) {
+  return Mismatch(leaf, "the column ran out of levels within the row");
+}
+
+bool RecordAssembler::OutOfValues(uint32_t leaf) {
+  return Mismatch(leaf, "more present levels than values");
+}
+
+bool RecordAssembler::BadRepetition(uint32_t leaf, int16_t got, int16_t want) {
+  return Mismatch(leaf, fmt::format("repetition level {} where {} was expected", got, want));
+}
+
+bool RecordAssembler::BadDefinition(const AssemblyNode& n, int16_t got) {
+  return Mismatch(n.leaf_begin, fmt::format("definition level {} where {} or {} was expected", got,
+                                            n.def, n.null_def));
+}
+
 bool RecordAssembler::TakeLeaf(const AssemblyNode& n, int16_t rep, const ValueRef** value) {
   Cursor& c = cursors_[n.leaf_begin];
-  if (c.pos == c.end) return Mismatch(n.leaf_begin, "the column ran out of levels within the row");
+  if (c.pos == c.end) return OutOfLevels(n.leaf_begin);
   const int16_t d = c.def[c.pos];
-  if (c.rep[c.pos] != rep) {
-    return Mismatch(n.leaf_begin,
-                    fmt::format("repetition level {} where {} was expected", c.rep[c.pos], rep));
-  }
+  if (c.rep[c.pos] != rep) return BadRepetition(n.leaf_begin, c.rep[c.pos], rep);
   ++c.pos;
   if (d == n.def) {
-    if (c.vpos == c.vend) return Mismatch(n.leaf_begin, "more present levels than values");
+    if (c.vpos == c.vend) return OutOfValues(n.leaf_begin);
     *value = &c.values[c.vpos++];
     return true;
   }
@@ -217,8 +233,35 @@ bool RecordAssembler::TakeLeaf(const AssemblyNode& n, int16_t rep, const ValueRe
     *value = nullptr;
     return true;
   }
-  return Mismatch(n.leaf_begin, fmt::format("definition level {} where {} or {} was expected", d,
-                                            n.def, n.null_def));
+  return BadDefinition(n, d);
+}
+
+bool RecordAssembler::CheckFlatLeaves(size_t batch) {
+  batch_failed_.assign(batch, 0);
+  const int64_t first = row_;
+  for (uint32_t index : flat_leaves_) {
+    const AssemblyNode& n = plan_.nodes[index];
+    Cursor& c = cursors_[n.leaf_begin];
+    size_t pos = c.pos, vpos = c.vpos;
+    for (size_t i = 0; i < batch; ++i, ++pos) {
+      row_ = first + static_cast<int64_t>(i);  // for messages
+      if (pos == c.end) return OutOfLevels(n.leaf_begin);
+      if (c.rep[pos] != 0) return BadRepetition(n.leaf_begin, c.rep[pos], 0);
+      const int16_t d = c.def[pos];
+      if (d == n.def) {
+        if (vpos == c.vend) return OutOfValues(n.leaf_begin);
+        batch_failed_[i] |= c.values[vpos++].size != 0;
+      } else if (d == n.null_def) {
+        batch_failed_[i] |= n.screen_null;
+      } else {
+        return BadDefinition(n, d);
+      }
+    }
+    c.pos = pos;
+    c.vpos = vpos;
+  }
+  row_ = first;
+  return true;
 }
 
 bool RecordAssembler::TakeLevel(const AssemblyNode& n, int16_t rep, int16_t* def, bool* null) {
@@ -434,10 +477,13 @@ Status RecordAssembler::Run(int64_t num_rows, const ScreenedBatchCallback& each)
     }
     failed_.clear();
     if (text_free_) {
+      // The top-level leaves without repetition a column at a time, then the rest a row at a
+      // time (a file whose levels disagree in several places may so name another first).
       used_ = 0;
+      if (!CheckFlatLeaves(batch)) return Fail(error_);
       for (size_t i = 0; i < batch; ++i) {
-        row_failed_ = false;
-        for (uint32_t c : plan_.nodes[0].children) {
+        row_failed_ = batch_failed_[i] != 0;
+        for (uint32_t c : nested_fields_) {
           if (!CheckNode(plan_.nodes[c], 0)) return Fail(error_);
         }
         if (row_failed_) failed_.push_back(static_cast<uint32_t>(i));

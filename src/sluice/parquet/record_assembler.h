@@ -163,6 +163,14 @@ class RecordAssembler {
   // The walk of WriteNode without text (text-free reads): the same levels and errors, only the
   // row's verdict.
   bool CheckNode(const AssemblyNode& n, int16_t rep);
+  // Text-free reads: the batch's top-level leaves without repetition, a column at a time, their
+  // verdicts into batch_failed_.
+  bool CheckFlatLeaves(size_t batch);
+  // The errors of levels that disagree (Mismatch), for one leaf.
+  bool OutOfLevels(uint32_t leaf);
+  bool OutOfValues(uint32_t leaf);
+  bool BadRepetition(uint32_t leaf, int16_t got, int16_t want);
+  bool BadDefinition(const AssemblyNode& n, int16_t got);
   bool Peek(const AssemblyNode& n, int16_t* def);
   bool Mismatch(uint32_t leaf, std::string what);
   // The screen's verdicts on a value and a null at `n`.
@@ -187,6 +195,11 @@ class RecordAssembler {
   // Row screening: whether the row being written failed, and the batch's failed rows.
   bool row_failed_ = false;
   std::vector<uint32_t> failed_;
+  // Text-free reads: the row's top-level fields split into leaves without repetition (checked
+  // a column at a time) and the others, as plan node indexes; the batch's verdicts so far.
+  std::vector<uint32_t> flat_leaves_;
+  std::vector<uint32_t> nested_fields_;
+  std::vector<uint8_t> batch_failed_;
 };
 
 }  // namespace sluice::parquet
