@@ -69,15 +69,16 @@ struct ValueRef {
 enum class ScreenCheck : uint8_t {
   kNone = 0,
   kNoExponent,  // a number written without an exponent (float32: none near its range's end)
-  kDigits,      // at most screen_arg digits
+  kDigits,      // at most ValueScreen::arg digits
   kInt8,
   kInt16,
   kFourDigitYear,  // "dddd-..."
   kNull,           // never present
 };
 
-/// A leaf's screen check when its values are screened without text (ColumnChunkReader::Make):
-/// each value then comes as an empty ValueRef when it passes, a one-byte one when it does not.
+/// A leaf's screen check (AssemblyNode::screen). A reader screening values without text
+/// (ColumnChunkReader::Make) gives each value as an empty ValueRef when it passes, a one-byte
+/// one when it does not.
 struct ValueScreen {
   ScreenCheck check = ScreenCheck::kNone;
   uint8_t arg = 0;

@@ -263,12 +263,10 @@ Status FileReader::ReadRowGroup(int row_group, const AssemblyPlan& plan,
   std::vector<ColumnChunkReader*> raw;
   readers.reserve(n);
   // Without text, each leaf's values are screened by its node's check as they are decoded.
-  std::vector<ValueScreen> screens(text_free ? n : 0);
+  std::vector<const ValueScreen*> screens(n, nullptr);
   if (text_free) {
     for (const AssemblyNode& node : plan.nodes) {
-      if (node.kind == AssemblyNode::Kind::kLeaf) {
-        screens[node.leaf_begin] = {node.screen, node.screen_arg};
-      }
+      if (node.kind == AssemblyNode::Kind::kLeaf) screens[node.leaf_begin] = &node.screen;
     }
   }
   for (size_t l = 0; l < n; ++l) {
@@ -276,9 +274,8 @@ Status FileReader::ReadRowGroup(int row_group, const AssemblyPlan& plan,
     const ChunkRange& range = chunks_[g][c];
     SLUICE_ASSIGN_OR_RETURN(std::string_view bytes, Bytes(range.offset, range.size, buffers[l]));
     SLUICE_ASSIGN_OR_RETURN(
-        auto reader,
-        ColumnChunkReader::Make(schema_.leaves[c], *rg.columns[c].meta_data, bytes, range.offset,
-                                context, options_, nullptr, text_free ? &screens[l] : nullptr));
+        auto reader, ColumnChunkReader::Make(schema_.leaves[c], *rg.columns[c].meta_data, bytes,
+                                             range.offset, context, options_, nullptr, screens[l]));
     raw.push_back(reader.get());
     readers.push_back(std::move(reader));
   }

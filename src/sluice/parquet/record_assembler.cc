@@ -142,7 +142,7 @@ bool RecordAssembler::WriteFlatBatch(size_t batch) {
             break;
           }
           const ValueRef& v = c.values[c.vpos++];
-          if (f.node->screen != ScreenCheck::kNone) ScreenValue(*f.node, v);
+          if (f.node->screen.check != ScreenCheck::kNone) ScreenValue(*f.node, v);
           p = CopyText(p, v.data, v.size);
         } else if (d == f.null_def) {
           ScreenNull(*f.node);
@@ -169,7 +169,7 @@ bool RecordAssembler::Mismatch(uint32_t leaf, std::string what) {
 }
 
 void RecordAssembler::ScreenValue(const AssemblyNode& n, const ValueRef& v) {
-  if (!PassesScreen(n.screen, n.screen_arg, v.data, v.size)) row_failed_ = true;
+  if (!PassesScreen(n.screen.check, n.screen.arg, v.data, v.size)) row_failed_ = true;
 }
 
 bool RecordAssembler::Peek(const AssemblyNode& n, int16_t* def) {
@@ -286,7 +286,7 @@ bool RecordAssembler::WriteNode(const AssemblyNode& n, int16_t rep) {
         Put("null", 4);
         return true;
       }
-      if (n.screen != ScreenCheck::kNone) ScreenValue(n, *v);
+      if (n.screen.check != ScreenCheck::kNone) ScreenValue(n, *v);
       Put(v->data, v->size);
       return true;
     }

@@ -48,11 +48,9 @@ struct AssemblyNode {
   uint32_t leaf_end = 0;
   /// Struct: its fields; list: {element}; map: {key, value}. Indexes into AssemblyPlan::nodes.
   std::vector<uint32_t> children;
-  /// Row screening (row_screen.h): a null here fails the row; a value here must pass `screen`
-  /// (with `screen_arg`).
+  /// Row screening (row_screen.h): a null here fails the row; a value here must pass `screen`.
   bool screen_null = false;
-  ScreenCheck screen = ScreenCheck::kNone;
-  uint8_t screen_arg = 0;
+  ValueScreen screen;
 };
 
 /// The tree of a (projected) schema. nodes[0] is the row: a struct that is never null.

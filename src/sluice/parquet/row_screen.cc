@@ -16,33 +16,33 @@ bool LeafCheck(const schema::Type& type, AssemblyNode& n) {
     case TypeKind::kBoolean:
     case TypeKind::kInt32:
     case TypeKind::kInt64:
-      n.screen = ScreenCheck::kNone;
+      n.screen.check = ScreenCheck::kNone;
       return true;
     case TypeKind::kInt8:
-      n.screen = ScreenCheck::kInt8;
+      n.screen.check = ScreenCheck::kInt8;
       return true;
     case TypeKind::kInt16:
-      n.screen = ScreenCheck::kInt16;
+      n.screen.check = ScreenCheck::kInt16;
       return true;
     case TypeKind::kFloat32:
-      n.screen = ScreenCheck::kNoExponent;
+      n.screen.check = ScreenCheck::kNoExponent;
       return true;
     case TypeKind::kFloat64:
-      n.screen = ScreenCheck::kNone;
+      n.screen.check = ScreenCheck::kNone;
       return true;
     case TypeKind::kDecimal:
       if (type.precision() <= 0 || type.precision() > 38) return false;
-      n.screen = ScreenCheck::kDigits;
-      n.screen_arg = static_cast<uint8_t>(type.precision());
+      n.screen.check = ScreenCheck::kDigits;
+      n.screen.arg = static_cast<uint8_t>(type.precision());
       return true;
     case TypeKind::kString:
       if (type.string_length() != schema::StringLength::kUnbounded) return false;
-      n.screen = ScreenCheck::kNone;
+      n.screen.check = ScreenCheck::kNone;
       return true;
     case TypeKind::kDate:
     case TypeKind::kTimestamp:
     case TypeKind::kTimestampNtz:
-      n.screen = ScreenCheck::kFourDigitYear;
+      n.screen.check = ScreenCheck::kFourDigitYear;
       return true;
     case TypeKind::kNull:
     case TypeKind::kBinary:
@@ -99,7 +99,7 @@ class Planner {
         if (file.fields()[k].type()->kind() != TypeKind::kString) return false;
         AssemblyNode& n = plan_.nodes[children[k]];
         if (n.kind != Kind::kLeaf) return false;
-        n.screen = ScreenCheck::kNull;
+        n.screen.check = ScreenCheck::kNull;
         holds_null_only_ = true;
         continue;
       }
