@@ -355,5 +355,55 @@ TEST(ParquetSinkTest, NullTypedFieldsAreLeftOutWithANote) {
   EXPECT_FALSE(w.plan->notes().empty());
 }
 
+// The sink reads lines with a scanner of its own: whitespace anywhere JSON allows it, and
+// nothing JSON does not allow, wherever it stands (a value of a null-typed field too); the
+// error names the line and the byte.
+TEST(ParquetSinkTest, LinesAreReadAsStrictlyAsJson) {
+  schema::SchemaPtr schema = Ddl("a INT, gone VOID, s STRING, l ARRAY<BIGINT>");
+  ASSERT_EQ(schema->fields()[1].type()->kind(), schema::TypeKind::kNull);
+  Written w = Write(schema, {" { \"a\" : 1 ,\t\"gone\" : { \"x\" : [ 1 , \"]\" ] } , "
+                             "\"s\" : \"q\\u00e9\\n\" , \"l\" : [ 2 , -3 ] } \r",
+                             R"({"gone":[[{}]],"l":[],"s":"\ud83d\ude00"})"});
+  EXPECT_EQ(w.Column(0).values, (std::vector<std::string>{B(int32_t{1})}));
+  EXPECT_EQ(w.Column(1).values, (std::vector<std::string>{"q\xC3\xA9\n", "\xF0\x9F\x98\x80"}));
+  EXPECT_EQ(w.Column(2).values, (std::vector<std::string>{B(int64_t{2}), B(int64_t{-3})}));
+  auto plan = ParquetRecordPlan::Compile(schema);
+  ASSERT_TRUE(plan.has_value());
+  for (const std::string line : {
+           R"({"a":1,})",
+           R"({"a":01})",
+           R"({"a":1.})",
+           R"({"a":-})",
+           R"({"a":1e})",
+           R"({"a":1 "s":"x"})",
+           R"({"a":1} x)",
+           R"({"a":1}})",
+           R"({"s":"\x"})",
+           R"({"s":"\u12g4"})",
+           R"({"s":"unterminated})",
+           "{\"s\":\"tab\there\"}",
+           "{\"s\":\"\xC3\"}",
+           R"({"gone":tru})",
+           R"({"gone":[1,]})",
+           R"({"gone":{"x"}})",
+           R"({"gone":nul})",
+           R"({"l":[1 2]})",
+           R"({"l":[1,)",
+           R"({a:1})",
+           R"({"a")",
+           R"({"a":1e5x})",
+           "",
+       }) {
+    StringSink out;
+    auto sink = ParquetRecordSink::Open(*plan, out);
+    ASSERT_TRUE(sink.has_value());
+    Status st = (*sink)->Append(line);
+    ASSERT_FALSE(st.has_value()) << line;
+    EXPECT_NE(st.error().message().find("malformed JSON at byte "), std::string::npos)
+        << line << ": " << st.error().message();
+    EXPECT_NE(st.error().message().find("line 1"), std::string::npos) << st.error().message();
+  }
+}
+
 }  // namespace
 }  // namespace sluice::data
