@@ -127,6 +127,7 @@ int RunValidate(ValidateOptions opt) {
       fs, opt.quarantine, opt.quarantine.empty() ? STDERR_FILENO : STDOUT_FILENO, {.sync = false});
   if (!quarantine.has_value()) return ReportError(quarantine.error().WithContext("--quarantine"));
   ByteSink& records = out ? static_cast<ByteSink&>(*out) : *discard;
+  if (out) ro.stage = out->stage();
   auto report = data::ValidateFiles(*files, target->schema, ro, records, **quarantine);
   bar.Done();
   if (!report.has_value()) return ReportError(report.error());

@@ -115,6 +115,12 @@ class ParquetOutput final : public RecordOutput {
 
   std::vector<std::string> files() const override { return files_; }
 
+  // Rows shredded elsewhere; only without max_rows (a file would have to end inside them).
+  Status AppendFragment(const data::ParquetFragment& fragment) {
+    SLUICE_TRY(Current());
+    return sink_->AppendFragment(fragment);
+  }
+
  private:
   Status Line(std::string_view line) {
     if (TrimWhitespace(line).empty()) return Ok();
@@ -228,6 +234,60 @@ class PipelinedOutput final : public RecordOutput {
   std::thread thread_;
 };
 
+// Takes the validator's blocks shredded on its workers (data::RecordStage): each block's valid
+// lines become a column fragment on the worker that checked them, and the fragments are
+// appended to the file in order, a copy of column buffers. With several threads this moves the
+// parse of every line off the one thread that would otherwise shred them all (PipelinedOutput).
+// Row groups then end between blocks. Not with --max-rows-per-file, whose files end at a row.
+class StagedParquetOutput final : public RecordOutput, public data::RecordStage {
+ public:
+  StagedParquetOutput(std::unique_ptr<ParquetOutput> inner,
+                      std::shared_ptr<const data::ParquetRecordPlan> plan)
+      : inner_(std::move(inner)), plan_(std::move(plan)) {}
+
+  // Lines that come as text all the same are shredded here.
+  Status Write(std::string_view bytes) override { return inner_->Write(bytes); }
+  Status Commit() override { return inner_->Finish(); }
+  std::vector<std::string> files() const override { return inner_->files(); }
+  data::RecordStage* stage() override { return this; }
+
+  Result<std::unique_ptr<data::StagedRecords>> Stage(std::string_view lines) override {
+    std::unique_ptr<Piece> piece;
+    {
+      std::lock_guard lock(mu_);
+      if (!free_.empty()) {
+        piece = std::move(free_.back());
+        free_.pop_back();
+      }
+    }
+    if (!piece) piece = std::make_unique<Piece>(plan_);
+    Status s = piece->fragment.AppendLines(lines);
+    if (!s.has_value()) return Fail(s.error().WithContext("shredding the valid records"));
+    return std::unique_ptr<data::StagedRecords>(std::move(piece));
+  }
+
+  Status Take(std::unique_ptr<data::StagedRecords> staged) override {
+    std::unique_ptr<Piece> piece(static_cast<Piece*>(staged.release()));
+    Status s = inner_->AppendFragment(piece->fragment);
+    piece->fragment.Clear();
+    std::lock_guard lock(mu_);
+    free_.push_back(std::move(piece));
+    return s;
+  }
+
+ private:
+  struct Piece final : data::StagedRecords {
+    explicit Piece(std::shared_ptr<const data::ParquetRecordPlan> plan)
+        : fragment(std::move(plan)) {}
+    data::ParquetFragment fragment;
+  };
+
+  std::unique_ptr<ParquetOutput> inner_;
+  std::shared_ptr<const data::ParquetRecordPlan> plan_;
+  std::mutex mu_;
+  std::vector<std::unique_ptr<Piece>> free_;  // fragments taken, cleared, to be filled again
+};
+
 }  // namespace
 
 Result<parquet::Codec> CodecNamed(const std::string& name) {
@@ -270,6 +330,10 @@ Result<std::unique_ptr<RecordOutput>> RecordOutput::Open(const std::string& path
   auto output =
       std::make_unique<ParquetOutput>(path, flags.max_rows_per_file, plan, std::move(options));
   if (threads <= 1) return std::unique_ptr<RecordOutput>(std::move(output));
+  if (flags.max_rows_per_file == 0) {
+    return std::unique_ptr<RecordOutput>(
+        std::make_unique<StagedParquetOutput>(std::move(output), plan));
+  }
   return std::unique_ptr<RecordOutput>(std::make_unique<PipelinedOutput>(std::move(output)));
 }
 

@@ -11,6 +11,7 @@
 
 #include "sluice/base/file_system.h"
 #include "sluice/base/result.h"
+#include "sluice/data/file_runs.h"
 #include "sluice/parquet/metadata.h"
 #include "sluice/schema/schema.h"
 
@@ -48,6 +49,9 @@ class RecordOutput : public ByteSink {
   virtual Status Commit() = 0;
   /// The files written (after Commit).
   virtual std::vector<std::string> files() const = 0;
+  /// Where the validator hands the valid records instead of Write, if the output takes them in
+  /// another form (Parquet on several threads: column fragments shredded on its workers).
+  virtual data::RecordStage* stage() { return nullptr; }
 };
 
 }  // namespace sluice::cli

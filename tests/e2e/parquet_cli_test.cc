@@ -81,6 +81,44 @@ TEST(ParquetCliTest, ValidRecordsGoToParquetAndReadBackAsTheyWereWritten) {
   EXPECT_TRUE(Contains(meta.out, "min 1001, max 1007")) << meta.out;
 }
 
+// With several threads, records are shredded on the workers that checked them: the file holds
+// the same rows in the same order as with one thread, over several row groups, and the report
+// is the same.
+TEST(ParquetCliTest, AnyThreadCountWritesTheSameRows) {
+  const std::string dir = Folder("threads");
+  const std::string input = dir + "/orders.jsonl";
+  {
+    std::ofstream f(input);
+    for (int i = 0; i < 40000; ++i) {
+      f << "{\"order_id\":" << i << ",\"customer_id\":" << (i % 11 == 3 ? "\"x\"" : "7")
+        << ",\"order_amount\":" << i << ".5,\"order_date\":\"2026-08-1" << i % 10
+        << "\",\"note\":\"" << std::string(static_cast<size_t>(i % 50), 'n') << "\"}\n";
+      if (i % 997 == 5) f << "{broken\n";
+    }
+  }
+  std::string first_rows;
+  std::string first_report;
+  for (const char* threads : {"1", "2", "3"}) {
+    const std::string out = dir + "/t" + threads + ".parquet";
+    RunResult run =
+        RunSluice({"validate", input, "--contract", kContract, "-o", out, "--threads", threads,
+                   "--row-group-size", "1", "--quarantine", "/dev/null", "--format", "json"});
+    EXPECT_EQ(run.exit_code, 1) << run.err;
+    RunResult rows = RunSluice({"cat", out});
+    ASSERT_EQ(rows.exit_code, 0) << rows.err;
+    RunResult meta = RunSluice({"cat", "--meta", out});
+    EXPECT_FALSE(Contains(meta.out, "in 1 row group")) << meta.out;
+    if (first_rows.empty()) {
+      first_rows = rows.out;
+      first_report = run.out;
+      EXPECT_GT(std::count(rows.out.begin(), rows.out.end(), '\n'), 30000);
+      continue;
+    }
+    EXPECT_EQ(rows.out, first_rows) << threads;
+    EXPECT_EQ(run.out, first_report) << threads;
+  }
+}
+
 TEST(ParquetCliTest, CodecsRolledFilesAndProjection) {
   const std::string dir = Folder("codecs");
   std::string records;

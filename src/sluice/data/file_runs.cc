@@ -217,6 +217,9 @@ struct BlockResult {
   bool stopped = false;  // failfast: the last quarantine entry is where the run stops
   // Inference: the first error (failfast), at rel_line.
   std::optional<std::pair<uint64_t, Status>> error;
+  // Validation with a RecordStage: `out` in the stage's form, made on the worker, or why not.
+  std::unique_ptr<StagedRecords> staged;
+  std::optional<Error> stage_error;
 
   void Clear() {
     ClearRecords();
@@ -229,6 +232,8 @@ struct BlockResult {
   // What was merged of a block so far (see Job::merge_part).
   void ClearRecords() {
     out.clear();
+    staged.reset();
+    stage_error.reset();
     quarantine.clear();
     tallies.clear();
     tally_index.clear();
@@ -1001,7 +1006,7 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
   }
   std::vector<std::vector<uint64_t>> failed_lines(validators.size());
 
-  driver.work = [&](unsigned worker, Job& job) {
+  auto check = [&](unsigned worker, Job& job) {
     RecordValidator& v = validators[worker];
     Block& b = job.block;
     BlockResult& r = job.result;
@@ -1100,6 +1105,21 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
     }
   };
 
+  RecordStage* const stage = options.discard_valid ? nullptr : options.stage;
+  driver.work = [&](unsigned worker, Job& job) {
+    check(worker, job);
+    // With a stage, the block's valid records take its form here, on the worker.
+    BlockResult& r = job.result;
+    if (stage == nullptr || r.out.empty()) return;
+    auto staged = stage->Stage(r.out);
+    if (staged.has_value()) {
+      r.staged = std::move(*staged);
+    } else {
+      r.stage_error = staged.error();
+    }
+    r.out.clear();
+  };
+
   const bool parquet = options.format == RecordFormat::kParquet;
   std::vector<ViolationCount> tallies;
   std::unordered_map<std::string, size_t> tally_index;
@@ -1138,8 +1158,26 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
         if (c.lines.empty() || c.lines.back() != at) c.lines.push_back(at);
       }
     }
+    if (r.stage_error) {
+      sink_status = Fail(*r.stage_error);
+      return false;
+    }
+    if (r.staged) {
+      Status s = stage->Take(std::move(r.staged));
+      if (!s.has_value()) {
+        sink_status = s;
+        return false;
+      }
+    }
     if (!r.out.empty() && !options.discard_valid) {
-      Status s = out.Write(r.out);
+      // Part of a block that runs alone here (merge_part): staged here, too.
+      Status s = Ok();
+      if (stage != nullptr) {
+        auto staged = stage->Stage(r.out);
+        s = staged.has_value() ? stage->Take(std::move(*staged)) : Fail(staged.error());
+      } else {
+        s = out.Write(r.out);
+      }
       if (!s.has_value()) {
         sink_status = s;
         return false;

@@ -60,6 +60,25 @@ struct Progress {
   uint64_t records = 0;
 };
 
+/// Valid records in the form an output takes them (see RecordStage).
+class StagedRecords {
+ public:
+  virtual ~StagedRecords() = default;
+};
+
+/// An output that takes the valid records in another form than their JSON lines, made on the
+/// worker that checked them: the Parquet output shreds each block's lines into column buffers
+/// there (ParquetFragment), rather than parsing every line again on one thread.
+class RecordStage {
+ public:
+  virtual ~RecordStage() = default;
+  /// On worker threads, several at once: the valid records of a block (or of part of one), as
+  /// the JSON lines `out` would be given. An error stops the run.
+  virtual Result<std::unique_ptr<StagedRecords>> Stage(std::string_view lines) = 0;
+  /// On the thread that called the run, in file order. An error stops the run.
+  virtual Status Take(std::unique_ptr<StagedRecords> staged) = 0;
+};
+
 struct ValidateRunOptions {
   /// Where the files are read from ("-" is standard input on any file system).
   std::shared_ptr<FileSystem> fs = LocalFileSystem();
@@ -88,6 +107,8 @@ struct ValidateRunOptions {
   /// The valid records are not wanted (no output, or `-o /dev/null`): `out` is not written,
   /// and the Parquet rows the screen passes are not even printed as JSON.
   bool discard_valid = false;
+  /// Valid records go to this stage rather than to `out` (which is then not written).
+  RecordStage* stage = nullptr;
   std::function<void(const Progress&)> progress;
 };
 

@@ -372,6 +372,78 @@ TEST(ValidateFilesTest, SameResultsForAnyThreadCountAndBlockSize) {
   EXPECT_TRUE(saw_b);
 }
 
+// A stage that keeps the lines it is given, to compare with what `out` would have received.
+class TextStage final : public RecordStage {
+ public:
+  struct Piece final : StagedRecords {
+    std::string lines;
+  };
+  Result<std::unique_ptr<StagedRecords>> Stage(std::string_view lines) override {
+    if (staged.fetch_add(1) + 1 == fail_at) return InvalidArgument("the stage failed");
+    auto piece = std::make_unique<Piece>();
+    piece->lines = std::string(lines);
+    return std::unique_ptr<StagedRecords>(std::move(piece));
+  }
+  Status Take(std::unique_ptr<StagedRecords> piece) override {
+    text += static_cast<Piece&>(*piece).lines;
+    return Ok();
+  }
+  std::atomic<int> staged{0};
+  int fail_at = -1;
+  std::string text;
+};
+
+// With a stage, the valid records reach it in file order, as `out` would have had them, on any
+// threads and blocks, and from a document long enough to be merged in parts; `out` is not
+// written. A stage that fails stops the run with its error.
+TEST(ValidateFilesTest, AStageTakesTheValidRecordsInFileOrder) {
+  TempDir dir;
+  std::string a = dir.Write("a.jsonl", GeneratedJsonl(3000, 50));
+  std::string doc = "[";
+  for (int i = 0; i < 60000; ++i) {
+    doc += (i ? "," : "") + std::string("{\"order_id\": ") + std::to_string(i) +
+           ", \"customer_id\": 7, \"order_amount\": 1.5, \"order_date\": \"2026-01-02\"}";
+  }
+  std::string b = dir.Write("b.json", doc + "]");
+  for (auto [file, format] : {std::pair{a, RecordFormat::kJsonLines}, {b, RecordFormat::kJson}}) {
+    ValidateRunOptions plain;
+    plain.format = format;
+    plain.threads = 1;
+    RunResult base = Validate({file}, Schema(kOrders), plain);
+    ASSERT_GT(base.out.text.size(), 0u);
+    for (unsigned threads : {1u, 2u, 4u}) {
+      for (size_t block : {size_t{4096}, size_t{1} << 20}) {
+        TextStage stage;
+        ValidateRunOptions o = plain;
+        o.threads = threads;
+        o.block_bytes = block;
+        o.stage = &stage;
+        RunResult r = Validate({file}, Schema(kOrders), o);
+        EXPECT_EQ(stage.text, base.out.text) << threads << " " << block;
+        EXPECT_EQ(r.out.text, "");
+        EXPECT_EQ(r.quarantine.text, base.quarantine.text);
+        EXPECT_EQ(r.report, base.report);
+        // The document is one block: merged in parts when it runs alone, beside no pool or
+        // past what a pool's blocks in flight may hold.
+        const bool parts = format == RecordFormat::kJson && (threads == 1 || block == 4096);
+        EXPECT_GT(stage.staged.load(), parts ? 1 : 0) << threads << " " << block;
+      }
+    }
+  }
+  TextStage failing;
+  failing.fail_at = 3;
+  ValidateRunOptions o;
+  o.fs = MemFs();
+  o.threads = 2;
+  o.block_bytes = 4096;
+  o.stage = &failing;
+  StringSink out;
+  StringSink quarantine;
+  auto report = ValidateFiles({a}, Schema(kOrders), o, out, quarantine);
+  ASSERT_FALSE(report.has_value());
+  EXPECT_EQ(report.error().message(), "the stage failed");
+}
+
 TEST(ValidateFilesTest, FailFastStopsAtTheFirstBadRecordInFileOrder) {
   TempDir dir;
   std::string a = dir.Write(

@@ -236,15 +236,64 @@ Status ParquetRecordSink::Append(std::string_view json_line) {
   return st;
 }
 
-Status ParquetRecordSink::AppendLines(std::string_view lines) {
+namespace {
+
+// Call `each` with every line of `lines` that is not empty, without its line break.
+template <class F>
+Status ForEachLine(std::string_view lines, F&& each) {
   while (!lines.empty()) {
     const size_t nl = lines.find('\n');
-    const std::string_view line = lines.substr(0, nl);
+    std::string_view line = lines.substr(0, nl);
     lines.remove_prefix(nl == std::string_view::npos ? lines.size() : nl + 1);
-    if (line.empty() || (line.size() == 1 && line[0] == '\r')) continue;
-    SLUICE_TRY(Append(line));
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.empty()) continue;
+    SLUICE_TRY(each(line));
   }
   return Ok();
+}
+
+}  // namespace
+
+Status ParquetRecordSink::AppendLines(std::string_view lines) {
+  return ForEachLine(lines, [&](std::string_view line) { return Append(line); });
+}
+
+Status ParquetRecordSink::AppendFragment(const ParquetFragment& fragment) {
+  Impl& s = *impl_;
+  if (s.failed) return Fail(*s.failed);
+  if (fragment.plan() != s.plan) return InvalidArgument("a fragment of another plan");
+  if (fragment.failed()) return InvalidArgument("a fragment that failed");
+  Status st = s.writer->AppendRows(fragment.columns().data(), fragment.num_rows());
+  if (!st) s.failed = st.error();
+  s.line += fragment.num_rows();
+  return st;
+}
+
+ParquetFragment::ParquetFragment(std::shared_ptr<const ParquetRecordPlan> plan)
+    : plan_(std::move(plan)), shredder_(std::make_unique<internal::LineShredder>(*plan_)) {
+  columns_.reserve(plan_->writer_schema().columns.size());
+  for (const parquet::ColumnSpec& spec : plan_->writer_schema().columns) {
+    columns_.emplace_back(spec);
+  }
+}
+
+ParquetFragment::~ParquetFragment() = default;
+
+Status ParquetFragment::AppendLines(std::string_view lines) {
+  if (failed_) return InvalidArgument("a fragment that failed must be cleared first");
+  Status st = ForEachLine(lines, [&](std::string_view line) -> Status {
+    SLUICE_TRY(shredder_->Shred(line, rows_ + 1, columns_.data()));
+    ++rows_;
+    return Ok();
+  });
+  if (!st) failed_ = true;
+  return st;
+}
+
+void ParquetFragment::Clear() {
+  for (parquet::ColumnWriter& c : columns_) c.Clear();
+  rows_ = 0;
+  failed_ = false;
 }
 
 Status ParquetRecordSink::Close() {

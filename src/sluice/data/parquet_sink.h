@@ -71,6 +71,43 @@ class ParquetRecordPlan {
   std::vector<Node> nodes_;  // parallel to parquet_.nodes()
 };
 
+namespace internal {
+class LineShredder;
+}  // namespace internal
+
+/// Records shredded apart from the file they go to: a validation worker shreds the valid lines
+/// of its block into a fragment, and the file's thread appends fragments in order
+/// (ParquetRecordSink::AppendFragment), which copies column buffers rather than parsing JSON.
+/// Not thread-safe: one thread at a time; Clear it to fill it again.
+class ParquetFragment {
+ public:
+  explicit ParquetFragment(std::shared_ptr<const ParquetRecordPlan> plan);
+  ~ParquetFragment();
+  ParquetFragment(const ParquetFragment&) = delete;
+  ParquetFragment& operator=(const ParquetFragment&) = delete;
+
+  /// Shred every '\n'-separated line of `lines` (empty lines are skipped) after the rows held.
+  /// Errors as ParquetRecordSink::Append, lines numbered from the fragment's first; after an
+  /// error the fragment holds part of a line and must be cleared before it is used again.
+  Status AppendLines(std::string_view lines);
+  /// Drop the rows, keeping the buffers' memory.
+  void Clear();
+
+  int64_t num_rows() const { return rows_; }
+  /// An AppendLines failed since the last Clear.
+  bool failed() const { return failed_; }
+  const std::shared_ptr<const ParquetRecordPlan>& plan() const { return plan_; }
+  /// One writer per leaf of the plan.
+  const std::vector<parquet::ColumnWriter>& columns() const { return columns_; }
+
+ private:
+  std::shared_ptr<const ParquetRecordPlan> plan_;
+  std::vector<parquet::ColumnWriter> columns_;
+  std::unique_ptr<internal::LineShredder> shredder_;
+  int64_t rows_ = 0;
+  bool failed_ = false;
+};
+
 /// Writes records to one Parquet file. Not thread-safe (the file writer's encoder threads are
 /// its own).
 class ParquetRecordSink {
@@ -94,6 +131,11 @@ class ParquetRecordSink {
   Status Append(std::string_view json_line);
   /// Append every '\n'-separated line of `lines` (empty lines are skipped).
   Status AppendLines(std::string_view lines);
+  /// Append the rows of a fragment of the same plan, after the rows appended so far. A row
+  /// group is then cut only between fragments (parquet::FileWriter::AppendRows): the writer
+  /// options must not set max_rows_per_row_group. kInvalidArgument for a fragment of another
+  /// plan or one that failed.
+  Status AppendFragment(const ParquetFragment& fragment);
   /// Write what is buffered and the footer; commit an owned file.
   Status Close();
 

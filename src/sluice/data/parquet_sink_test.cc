@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "sluice/data/validator.h"
 #include "sluice/dialects/spark/spark.h"
 #include "sluice/parquet/chunk_reader_testing.h"
+#include "sluice/parquet/file_reader.h"
 
 namespace sluice::data {
 namespace {
@@ -403,6 +405,121 @@ TEST(ParquetSinkTest, LinesAreReadAsStrictlyAsJson) {
         << line << ": " << st.error().message();
     EXPECT_NE(st.error().message().find("line 1"), std::string::npos) << st.error().message();
   }
+}
+
+// Every row of a file, as the reader prints it.
+std::vector<std::string> RowsOf(const std::string& bytes) {
+  auto fs = std::make_shared<MemoryFileSystem>();
+  EXPECT_TRUE(fs->WriteFile("f.parquet", bytes).has_value());
+  auto reader = parquet::FileReader::Open(fs, "f.parquet");
+  EXPECT_TRUE(reader.has_value()) << reader.error().message();
+  std::vector<std::string> rows;
+  if (!reader) return rows;
+  Status s = (*reader)->ReadAllRows({}, [&](std::string_view row) -> Status {
+    rows.emplace_back(row);
+    return Ok();
+  });
+  EXPECT_TRUE(s.has_value()) << s.error().message();
+  return rows;
+}
+
+// Fragments shredded apart and appended in order make the file the lines make one by one,
+// row groups aside: those end only between fragments.
+TEST(ParquetSinkTest, FragmentsAppendToTheSameRowsAsLines) {
+  auto plan = ParquetRecordPlan::Compile(
+      Ddl("id BIGINT NOT NULL, s STRING, d DECIMAL(30,2), t TIMESTAMP, "
+          "l ARRAY<STRUCT<k: STRING, v: ARRAY<INT>>>, m MAP<STRING, DOUBLE>, b BOOLEAN"),
+      {.rescued_column = "_rescued_data"});
+  ASSERT_TRUE(plan.has_value());
+  std::mt19937 rng(11);
+  std::vector<std::string> lines;
+  for (int i = 0; i < 3000; ++i) {
+    std::string line = "{\"id\":" + std::to_string(i);
+    if (rng() % 4) line += ",\"s\":\"text " + std::string(rng() % 40, 'x') + "\"";
+    if (rng() % 3) line += ",\"d\":" + std::to_string(rng() % 100000) + ".25";
+    if (rng() % 2) line += ",\"t\":\"2026-01-0" + std::to_string(1 + rng() % 9) + "T01:02:03Z\"";
+    if (rng() % 3) {
+      line += ",\"l\":[";
+      for (unsigned k = rng() % 3; k > 0; --k) {
+        line += "{\"k\":\"" + std::to_string(k) + "\",\"v\":[" + std::to_string(k) + "]}";
+        if (k > 1) line += ",";
+      }
+      line += "]";
+    }
+    if (rng() % 3) line += ",\"m\":{\"a\":1.5,\"b\":null}";
+    if (rng() % 2) line += ",\"b\":true";
+    line += rng() % 5 ? ",\"_rescued_data\":null}" : ",\"_rescued_data\":\"{}\"}";
+    lines.push_back(std::move(line));
+  }
+  parquet::WriterOptions options;
+  options.row_group_bytes = 64 << 10;
+  StringSink by_line;
+  auto line_sink = ParquetRecordSink::Open(*plan, by_line, options);
+  ASSERT_TRUE(line_sink.has_value());
+  for (const std::string& line : lines) ASSERT_TRUE((*line_sink)->Append(line).has_value());
+  ASSERT_TRUE((*line_sink)->Close().has_value());
+
+  StringSink by_fragment;
+  auto sink = ParquetRecordSink::Open(*plan, by_fragment, options);
+  ASSERT_TRUE(sink.has_value());
+  ParquetFragment fragment(*plan);
+  std::vector<int64_t> ends = {0};
+  for (size_t i = 0; i < lines.size();) {
+    const size_t n = std::min<size_t>(lines.size() - i, 1 + rng() % 400);
+    std::string block;
+    for (size_t k = 0; k < n; ++k) block += lines[i + k] + (k % 7 == 0 ? "\r\n\n" : "\n");
+    fragment.Clear();
+    ASSERT_TRUE(fragment.AppendLines(block).has_value());
+    ASSERT_EQ(fragment.num_rows(), static_cast<int64_t>(n));
+    ASSERT_TRUE((*sink)->AppendFragment(fragment).has_value());
+    i += n;
+    ends.push_back(static_cast<int64_t>(i));
+  }
+  ASSERT_TRUE((*sink)->Close().has_value());
+  EXPECT_EQ((*sink)->num_rows(), 3000);
+  EXPECT_EQ(RowsOf(by_fragment.data), RowsOf(by_line.data));
+  const parquet::FileMetaData& meta = (*sink)->metadata();
+  EXPECT_GT(meta.row_groups.size(), 2u);
+  int64_t at = 0;
+  for (const parquet::RowGroup& g : meta.row_groups) {
+    at += g.num_rows;
+    EXPECT_NE(std::find(ends.begin(), ends.end(), at), ends.end()) << at;
+  }
+}
+
+TEST(ParquetSinkTest, AFragmentThatFailedOrOfAnotherPlanIsRefused) {
+  auto plan = ParquetRecordPlan::Compile(Ddl("a INT"));
+  auto other = ParquetRecordPlan::Compile(Ddl("a INT"));
+  ASSERT_TRUE(plan.has_value() && other.has_value());
+  StringSink out;
+  auto sink = ParquetRecordSink::Open(*plan, out);
+  ASSERT_TRUE(sink.has_value());
+  ParquetFragment bad(*plan);
+  Status st = bad.AppendLines("{\"a\":1}\n{\"a\":\n");
+  ASSERT_FALSE(st.has_value());
+  EXPECT_NE(st.error().message().find("line 2"), std::string::npos) << st.error().message();
+  EXPECT_FALSE(bad.AppendLines("{\"a\":1}").has_value());
+  EXPECT_FALSE((*sink)->AppendFragment(bad).has_value());
+  ParquetFragment foreign(*other);
+  ASSERT_TRUE(foreign.AppendLines("{\"a\":1}").has_value());
+  StringSink out2;
+  auto sink2 = ParquetRecordSink::Open(*plan, out2);
+  ASSERT_TRUE(sink2.has_value());
+  EXPECT_FALSE((*sink2)->AppendFragment(foreign).has_value());
+  bad.Clear();
+  ASSERT_TRUE(bad.AppendLines("{\"a\":1}\n{\"a\":2}").has_value());
+  StringSink out3;
+  parquet::WriterOptions limited;
+  limited.max_rows_per_row_group = 10;
+  auto sink3 = ParquetRecordSink::Open(*plan, out3, limited);
+  ASSERT_TRUE(sink3.has_value());
+  EXPECT_FALSE((*sink3)->AppendFragment(bad).has_value());
+  StringSink out4;
+  auto sink4 = ParquetRecordSink::Open(*plan, out4);
+  ASSERT_TRUE(sink4.has_value());
+  ASSERT_TRUE((*sink4)->AppendFragment(bad).has_value());
+  ASSERT_TRUE((*sink4)->Close().has_value());
+  EXPECT_EQ(RowsOf(out4.data), (std::vector<std::string>{R"({"a":1})", R"({"a":2})"}));
 }
 
 }  // namespace

@@ -26,6 +26,33 @@ void ColumnWriter::ReserveLike(const ColumnWriter& other) {
   ends_.reserve(other.ends_.size());
 }
 
+namespace {
+
+template <class V>
+void AppendAll(V& to, const V& from) {
+  to.insert(to.end(), from.begin(), from.end());
+}
+
+}  // namespace
+
+void ColumnWriter::AppendFrom(const ColumnWriter& other) {
+  AppendAll(def_levels_, other.def_levels_);
+  AppendAll(rep_levels_, other.rep_levels_);
+  AppendAll(bools_, other.bools_);
+  AppendAll(int32s_, other.int32s_);
+  AppendAll(int64s_, other.int64s_);
+  AppendAll(int96s_, other.int96s_);
+  AppendAll(floats_, other.floats_);
+  AppendAll(doubles_, other.doubles_);
+  const uint64_t base = arena_.size();
+  arena_.append(other.arena_);
+  const size_t at = ends_.size();
+  ends_.resize(at + other.ends_.size());
+  for (size_t i = 0; i < other.ends_.size(); ++i) ends_[at + i] = other.ends_[i] + base;
+  num_entries_ += other.num_entries_;
+  num_rows_ += other.num_rows_;
+}
+
 void ColumnWriter::Clear() {
   num_entries_ = 0;
   num_rows_ = 0;

@@ -92,6 +92,10 @@ class ColumnWriter {
     ends_.push_back(arena_.size());
   }
 
+  /// Append every entry `other` holds (a column of the same spec, filled apart: on another
+  /// thread, for rows that come later), as if appended here one by one.
+  void AppendFrom(const ColumnWriter& other);
+
   /// Reserve room for as many entries, values and bytes as `other` holds (the row group before
   /// this one), so a row group of the same shape fills without growing its buffers.
   void ReserveLike(const ColumnWriter& other);

@@ -245,6 +245,24 @@ struct FileWriter::Impl {
     return Ok();
   }
 
+  Status AppendRows(const ColumnWriter* from, int64_t rows) {
+    if (options.max_rows_per_row_group > 0) {
+      return InvalidArgument("rows filled apart cannot be appended under a row limit per group");
+    }
+    for (size_t i = 0; i < current.size(); ++i) {
+      if (from[i].num_rows() != rows) {
+        return InvalidArgument("column " + std::to_string(i) + " holds " +
+                               std::to_string(from[i].num_rows()) + " rows, not " +
+                               std::to_string(rows));
+      }
+    }
+    for (size_t i = 0; i < current.size(); ++i) current[i].AppendFrom(from[i]);
+    rows_in_group += rows;
+    total_rows += rows;
+    if (BufferedBytes() >= options.row_group_bytes) return Cut();
+    return Ok();
+  }
+
   Status Finish() {
     SLUICE_TRY(Cut());
     SLUICE_TRY(Drain(0));
@@ -373,6 +391,11 @@ const std::vector<schema::LossyNote>& FileWriter::notes() const { return impl_->
 
 size_t FileWriter::num_columns() const { return impl_->current.size(); }
 ColumnWriter* FileWriter::columns() { return impl_->current.data(); }
+
+Status FileWriter::AppendRows(const ColumnWriter* columns, int64_t rows) {
+  Impl& s = *impl_;
+  return s.Guard([&] { return s.AppendRows(columns, rows); });
+}
 
 Status FileWriter::EndRow() {
   Impl& s = *impl_;

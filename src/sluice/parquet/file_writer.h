@@ -95,6 +95,12 @@ class FileWriter {
   /// returns the first error of encoding or writing (the writer is then failed: every later
   /// call returns that error).
   Status EndRow();
+  /// Append `rows` rows filled apart (on other threads) in column writers of this file's specs,
+  /// one per leaf: their entries are copied to the current row group's, as if appended here.
+  /// The row group is cut afterwards if it is full, so it ends on such a boundary.
+  /// kInvalidArgument when a column does not hold `rows` rows, or with
+  /// max_rows_per_row_group set (a row limit would have to cut inside the rows).
+  Status AppendRows(const ColumnWriter* columns, int64_t rows);
   /// Cut the current row group now (no-op when it is empty).
   Status FlushRowGroup();
   /// Encode and write what is buffered, then the footer; commit an owned file. Call once.
