@@ -1106,10 +1106,8 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
   };
 
   RecordStage* const stage = options.discard_valid ? nullptr : options.stage;
-  driver.work = [&](unsigned worker, Job& job) {
-    check(worker, job);
-    // With a stage, the block's valid records take its form here, on the worker.
-    BlockResult& r = job.result;
+  // With a stage, the valid records so far take its form (on the worker that checked them).
+  auto stage_output = [&](BlockResult& r) {
     if (stage == nullptr || r.out.empty()) return;
     auto staged = stage->Stage(r.out);
     if (staged.has_value()) {
@@ -1118,6 +1116,10 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
       r.stage_error = staged.error();
     }
     r.out.clear();
+  };
+  driver.work = [&](unsigned worker, Job& job) {
+    check(worker, job);
+    stage_output(job.result);
   };
 
   const bool parquet = options.format == RecordFormat::kParquet;
@@ -1158,6 +1160,8 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
         if (c.lines.empty() || c.lines.back() != at) c.lines.push_back(at);
       }
     }
+    // Part of a block that runs alone here (merge_part) is staged here.
+    stage_output(r);
     if (r.stage_error) {
       sink_status = Fail(*r.stage_error);
       return false;
@@ -1170,14 +1174,7 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
       }
     }
     if (!r.out.empty() && !options.discard_valid) {
-      // Part of a block that runs alone here (merge_part): staged here, too.
-      Status s = Ok();
-      if (stage != nullptr) {
-        auto staged = stage->Stage(r.out);
-        s = staged.has_value() ? stage->Take(std::move(*staged)) : Fail(staged.error());
-      } else {
-        s = out.Write(r.out);
-      }
+      Status s = out.Write(r.out);
       if (!s.has_value()) {
         sink_status = s;
         return false;

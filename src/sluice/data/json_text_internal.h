@@ -69,6 +69,40 @@ inline const char* FindTokenEnd(const char* p, const char* end) {
   return p;
 }
 
+/// JSON number grammar: 0 when `t` is not a number, 1 for an integer, 2 for a fraction or
+/// exponent form.
+inline int NumberShape(std::string_view t) {
+  size_t i = 0;
+  const size_t n = t.size();
+  if (i < n && t[i] == '-') ++i;
+  if (i >= n) return 0;
+  auto digit = [&](size_t k) { return t[k] >= '0' && t[k] <= '9'; };
+  if (t[i] == '0') {
+    ++i;
+  } else if (t[i] >= '1' && t[i] <= '9') {
+    while (i < n && digit(i)) ++i;
+  } else {
+    return 0;
+  }
+  int shape = 1;
+  if (i < n && t[i] == '.') {
+    ++i;
+    size_t s = i;
+    while (i < n && digit(i)) ++i;
+    if (i == s) return 0;
+    shape = 2;
+  }
+  if (i < n && (t[i] == 'e' || t[i] == 'E')) {
+    ++i;
+    if (i < n && (t[i] == '+' || t[i] == '-')) ++i;
+    size_t s = i;
+    while (i < n && digit(i)) ++i;
+    if (i == s) return 0;
+    shape = 2;
+  }
+  return i == n ? shape : 0;
+}
+
 /// Jackson's non-numeric number tokens (allowNonNumericNumbers).
 inline bool IsNonNumericToken(std::string_view t) {
   return t == "NaN" || t == "Infinity" || t == "+Infinity" || t == "-Infinity";

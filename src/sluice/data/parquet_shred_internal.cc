@@ -264,40 +264,11 @@ struct LineShredder::Walk {
 
   // The number token at p, checked against JSON's grammar.
   Result<std::string_view> Number(const SchemaNode& n) {
-    const char* start = p;
-    const char* q = p;
-    auto digits = [&] {
-      const char* d = q;
-      while (q < end && *q >= '0' && *q <= '9') ++q;
-      return q > d;
-    };
-    if (q < end && *q == '-') ++q;
-    if (q < end && *q == '0') {
-      ++q;
-    } else if (!digits()) {
-      p = q;
-      return Json(n, "invalid number");
-    }
-    if (q < end && *q == '.') {
-      ++q;
-      if (!digits()) {
-        p = q;
-        return Json(n, "invalid number");
-      }
-    }
-    if (q < end && (*q == 'e' || *q == 'E')) {
-      ++q;
-      if (q < end && (*q == '+' || *q == '-')) ++q;
-      if (!digits()) {
-        p = q;
-        return Json(n, "invalid number");
-      }
-    }
-    p = q;
-    if (p != end && !kJsonDelimiter[static_cast<unsigned char>(*p)]) {
-      return Json(n, "invalid number");
-    }
-    return std::string_view(start, static_cast<size_t>(q - start));
+    const char* token_end = FindTokenEnd(p, end);
+    const std::string_view token(p, static_cast<size_t>(token_end - p));
+    if (NumberShape(token) == 0) return Json(n, "invalid number");
+    p = token_end;
+    return token;
   }
 
   // Skip a value of any shape where the schema stores nothing (a null-typed field), checking
