@@ -98,4 +98,9 @@ bool ParseLenientTimestamp(std::string_view text, DateTimeFields* out);
 /// or 'T' and anything, trimmed; strict days of month.
 bool ParseLenientDate(std::string_view text, DateTimeFields* out);
 
+/// The two parsers above without their fast path for `yyyy-mm-dd[( |T)hh:mm:ss[.f][Z]]`: the
+/// same results, slower (for tests that hold the fast path to the general one).
+bool ParseLenientTimestampGeneral(std::string_view text, DateTimeFields* out);
+bool ParseLenientDateGeneral(std::string_view text, DateTimeFields* out);
+
 }  // namespace sluice::data::internal
