@@ -9,7 +9,7 @@
 // ignored), 2019-09 and 2020-12 the way Confluent's SchemaTranslator maps json-sKema's model
 // (one partial schema per keyword, merged per kind; `$id` is not compared; `minContains`
 // defaults to 1). The table of types, their STRICT/LENIENT verdicts and message families is
-// kTypeTable in json_schema_diff.cc.
+// kTypeTable in json_schema_diff_types.cc.
 //
 // Thread safety: the functions are pure; documents are only read.
 #pragma once
