@@ -268,9 +268,9 @@ bool Base64FromText(std::string_view s, std::string& out) {
 
 namespace {
 
-// The common case, in 64-bit arithmetic: [+-]digits[.digits] with at most 18 significant
-// digits and no more fraction digits than the scale (nothing to round), whose unscaled value
-// fits in 18 digits and in the precision. False for anything else, which DecimalFromTextGeneral
+// The common case, in 64-bit arithmetic: [+-]digits[.digits] with at most 18 digits and no
+// more fraction digits than the scale (nothing to round), whose unscaled value fits in 18
+// digits and in the precision. False for anything else, which DecimalFromTextGeneral
 // decides.
 bool DecimalFromTextFast(std::string_view text, int precision, int scale, Int128* unscaled) {
   static constexpr auto kPow10 = [] {
@@ -285,26 +285,20 @@ bool DecimalFromTextFast(std::string_view text, int precision, int scale, Int128
     negative = *p == '-';
     ++p;
   }
+  // Digits before and after the point, at most 18 in all (leading zeros included) so that the
+  // value cannot overflow; longer texts go to the general reader.
   uint64_t v = 0;
-  int significant = 0;
-  int fraction = -1;  // digits after the point; -1 before one
-  bool any = false;
-  for (; p < end; ++p) {
-    const char c = *p;
-    if (IsDigit(c)) {
-      any = true;
-      if (fraction >= 0) ++fraction;
-      if (v == 0 && c == '0') continue;
-      if (++significant > 18) return false;
-      v = v * 10 + static_cast<unsigned>(c - '0');
-    } else if (c == '.' && fraction < 0) {
-      fraction = 0;
-    } else {
-      return false;
-    }
+  const char* const int_start = p;
+  while (p < end && IsDigit(*p)) v = v * 10 + static_cast<unsigned>(*p++ - '0');
+  const int int_digits = static_cast<int>(p - int_start);
+  int fraction = 0;
+  if (p < end && *p == '.') {
+    const char* const fraction_start = ++p;
+    while (p < end && IsDigit(*p)) v = v * 10 + static_cast<unsigned>(*p++ - '0');
+    fraction = static_cast<int>(p - fraction_start);
   }
-  if (!any) return false;
-  if (fraction < 0) fraction = 0;
+  const int significant = int_digits + fraction;
+  if (p != end || significant == 0 || significant > 18) return false;
   if (fraction > scale || significant + (scale - fraction) > 18) return false;
   v *= kPow10[scale - fraction];
   if (precision < 19 && (precision < 0 || v >= kPow10[precision])) return false;

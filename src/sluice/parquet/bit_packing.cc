@@ -106,6 +106,41 @@ constexpr auto kUnpackTable =
 // Bytes past a group's end the fast kernels may read.
 constexpr size_t kOverread = 16;
 
+// Value I of a group of width W (at most 32) placed in the group's words.
+template <class U, int W, int I>
+inline void PackOne(const U* in, uint64_t* words) {
+  constexpr int kBit = I * W;
+  constexpr int kWord = kBit / 64;
+  constexpr int kShift = kBit % 64;
+  const uint64_t v = uint64_t(in[I]) & kMask<W>;
+  words[kWord] |= v << kShift;
+  if constexpr (kShift + W > 64) words[kWord + 1] |= v >> (64 - kShift);
+}
+
+// Append `groups` groups of width W (1..32): a group is at most 256 bits, built in four words
+// whose first W bytes (little endian) are its bytes.
+template <class U, int W>
+void PackFast(const U* in, size_t groups, std::string& out) {
+  for (size_t g = 0; g < groups; ++g, in += 8) {
+    uint64_t words[4] = {0, 0, 0, 0};
+    [&]<size_t... I>(std::index_sequence<I...>) { (PackOne<U, W, int(I)>(in, words), ...); }
+    (std::make_index_sequence<8>{});
+    out.append(reinterpret_cast<const char*>(words), size_t(W));
+  }
+}
+
+template <class U>
+using PackFn = void (*)(const U*, size_t, std::string&);
+
+template <class U, size_t... W>
+constexpr std::array<PackFn<U>, sizeof...(W)> MakePackTable(std::index_sequence<W...>) {
+  // Width 0 is never looked up (a 0-bit group has no bytes); it holds width 1's kernel.
+  return {&PackFast<U, std::max(int(W), 1)>...};
+}
+
+template <class U>
+constexpr auto kPackTable = MakePackTable<U>(std::make_index_sequence<33>{});
+
 }  // namespace
 
 template <class U>
@@ -138,6 +173,10 @@ void UnpackPartialGroup(const uint8_t* in, size_t in_size, int bit_width, U* out
 
 template <class U>
 void PackGroups(const U* in, size_t groups, int bit_width, std::string& out) {
+  if (bit_width > 0 && bit_width <= 32) {
+    kPackTable<U>[size_t(bit_width)](in, groups, out);
+    return;
+  }
   const size_t start = out.size();
   const size_t bytes = groups * size_t(bit_width);
   out.resize(start + bytes);

@@ -233,6 +233,28 @@ std::pair<size_t, size_t> NextPageEnd(const ColumnWriter& column, const Values& 
   size_t e = e0;
   size_t v = v0;
   size_t rows = 0;
+  auto page_full = [&](size_t entries_end, size_t values_end) {
+    return values.PlainBytes(v0, values_end) + ((entries_end - e0) * level_bits + 7) / 8 >=
+           page_bytes;
+  };
+  if (!has_rep) {
+    // Every entry is a row: whole runs of rows at a time while the page stays short of its
+    // size (sizes only grow with rows), then row by row below.
+    const size_t limit = n - e0 <= row_limit ? n : e0 + row_limit;
+    constexpr size_t kRun = 128;
+    while (limit - e > kRun) {
+      size_t next_v = v;
+      if (has_def) {
+        for (size_t i = e; i < e + kRun; ++i) next_v += def[i] == spec.max_def_level;
+      } else {
+        next_v += kRun;
+      }
+      if (page_full(e + kRun, next_v)) break;
+      e += kRun;
+      v = next_v;
+    }
+    rows = e - e0;
+  }
   while (e < n) {
     size_t end = e + 1;
     if (has_rep) {
@@ -245,7 +267,7 @@ std::pair<size_t, size_t> NextPageEnd(const ColumnWriter& column, const Values& 
     }
     e = end;
     if (++rows >= row_limit) break;
-    if (values.PlainBytes(v0, v) + ((e - e0) * level_bits + 7) / 8 >= page_bytes) break;
+    if (page_full(e, v)) break;
   }
   return {e, v};
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -144,6 +145,68 @@ TEST(ColumnWriterTest, PagesAreCutBySize) {
   const Statistics& third = *d.headers[2].data_page_header->statistics;
   EXPECT_EQ(third.min_value, B(2000 * 0.5));
   EXPECT_EQ(third.max_value, B(2999 * 0.5));
+}
+
+// Where pages start, by the rule column_writer.h states, computed one row at a time: a page
+// ends once it holds page_row_limit rows, or once its values (PLAIN-sized) and levels reach
+// page_bytes. Columns without repetition: one row per entry.
+std::vector<size_t> ExpectedPageStarts(const std::vector<int64_t>& value_bytes,
+                                       const std::vector<bool>& present, size_t level_bits,
+                                       const ColumnEncodeOptions& options) {
+  std::vector<size_t> starts;
+  size_t e = 0;
+  while (e < present.size()) {
+    starts.push_back(e);
+    size_t bytes = 0;
+    size_t rows = 0;
+    const size_t first = e;
+    while (e < present.size()) {
+      if (present[e]) bytes += static_cast<size_t>(value_bytes[e]);
+      ++e;
+      if (++rows >= options.page_row_limit) break;
+      if (bytes + ((e - first) * level_bits + 7) / 8 >= options.page_bytes) break;
+    }
+  }
+  return starts;
+}
+
+TEST(ColumnWriterTest, PagesOfFlatColumnsEndWhereTheRuleSays) {
+  std::mt19937_64 rng(11);
+  for (int round = 0; round < 40; ++round) {
+    const bool optional = round % 2 == 0;
+    const bool strings = round % 4 < 2;
+    ColumnWriter w(
+        Spec(strings ? PhysicalType::kByteArray : PhysicalType::kInt64, optional ? 1 : 0, 0));
+    std::vector<int64_t> value_bytes;
+    std::vector<bool> present;
+    const size_t n = 1 + rng() % 3000;
+    for (size_t i = 0; i < n; ++i) {
+      const bool is_null = optional && rng() % 10 < 3;
+      present.push_back(!is_null);
+      if (is_null) {
+        w.AppendNull(0, 0);
+        value_bytes.push_back(0);
+      } else if (strings) {
+        const std::string v(rng() % 40, 'x');
+        w.AppendBytes(v, 0);
+        value_bytes.push_back(static_cast<int64_t>(v.size()) + 4);
+      } else {
+        w.AppendInt64(static_cast<int64_t>(rng()), 0);
+        value_bytes.push_back(8);
+      }
+    }
+    ColumnEncodeOptions options = Uncompressed();
+    options.dictionary = false;
+    const size_t page_bytes[] = {1, 50, 333, 1000, 4096, size_t{1} << 20};
+    const size_t row_limits[] = {1, 3, 127, 128, 129, 1000, 20000};
+    options.page_bytes = page_bytes[rng() % std::size(page_bytes)];
+    options.page_row_limit = row_limits[rng() % std::size(row_limits)];
+    DecodedChunk d = Roundtrip(w, options);
+    EXPECT_EQ(d.page_first_entry,
+              ExpectedPageStarts(value_bytes, present, optional ? 1 : 0, options))
+        << "round " << round << ": " << n << " entries, page_bytes " << options.page_bytes
+        << ", page_row_limit " << options.page_row_limit;
+  }
 }
 
 TEST(ColumnWriterTest, RepeatedValuesAreDictionaryEncoded) {

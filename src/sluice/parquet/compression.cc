@@ -238,11 +238,14 @@ Status Compress(Codec codec, std::string_view in, std::string& out, int level) {
       out.append(in);
       return Ok();
     case Codec::kSnappy: {
+      // snappy writes into the bound's bytes: they are not zeroed first.
       const size_t start = out.size();
-      out.resize(start + snappy::MaxCompressedLength(in.size()));
-      size_t written;
-      snappy::RawCompress(in.data(), in.size(), out.data() + start, &written);
-      out.resize(start + written);
+      out.resize_and_overwrite(start + snappy::MaxCompressedLength(in.size()),
+                               [&](char* data, size_t) {
+                                 size_t written = 0;
+                                 snappy::RawCompress(in.data(), in.size(), data + start, &written);
+                                 return start + written;
+                               });
       return Ok();
     }
     case Codec::kGzip:

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "sluice/parquet/encoding_internal.h"
+
 namespace sluice::parquet {
 namespace {
 
@@ -49,6 +51,40 @@ std::vector<uint32_t> Values(size_t n, int bit_width, int pattern, std::mt19937&
     for (size_t i = 0; i < run && values.size() < n; ++i) values.push_back(v);
   }
   return values;
+}
+
+// Bit-packing, one bit at a time as Encodings.md draws it: values masked to the width, least
+// significant bit first.
+template <class U>
+std::string PackBitByBit(const std::vector<U>& values, int bit_width) {
+  std::string out(values.size() * size_t(bit_width) / 8, '\0');
+  size_t bit = 0;
+  for (U v : values) {
+    for (int b = 0; b < bit_width; ++b, ++bit) {
+      if ((uint64_t(v) >> b) & 1) out[bit / 8] = static_cast<char>(out[bit / 8] | (1 << (bit % 8)));
+    }
+  }
+  return out;
+}
+
+template <class U>
+void PackEveryWidth() {
+  std::mt19937_64 rng(7);
+  for (int width = 0; width <= int(sizeof(U) * 8); ++width) {
+    for (size_t groups : {1, 2, 5}) {
+      std::vector<U> values(groups * 8);
+      for (U& v : values) v = static_cast<U>(rng());  // bits past the width are dropped
+      std::string packed = "prefix";
+      internal::PackGroups(values.data(), groups, width, packed);
+      ASSERT_EQ(packed, "prefix" + PackBitByBit(values, width))
+          << sizeof(U) * 8 << "-bit values at width " << width << ", " << groups << " groups";
+    }
+  }
+}
+
+TEST(RleTest, GroupsPackAsTheSpecDrawsThemAtEveryWidth) {
+  PackEveryWidth<uint32_t>();
+  PackEveryWidth<uint64_t>();
 }
 
 TEST(RleTest, BitWidthOfMaxValue) {
