@@ -25,37 +25,28 @@ schema::SchemaPtr Schema(std::string_view ddl) {
   return s->value;
 }
 
-class StringSink : public ByteSink {
- public:
-  Status Write(std::string_view bytes) override {
-    if (fail_after >= 0 && static_cast<int64_t>(text.size() + bytes.size()) > fail_after) {
-      return IoError("disk full");
-    }
-    text.append(bytes);
-    return Ok();
+// The lines a sink holds, without their line breaks.
+std::vector<std::string> Lines(const StringSink& sink) {
+  std::vector<std::string> out;
+  size_t pos = 0;
+  while (pos < sink.text.size()) {
+    size_t nl = sink.text.find('\n', pos);
+    out.push_back(sink.text.substr(pos, nl - pos));
+    pos = nl + 1;
   }
-  std::vector<std::string> Lines() const {
-    std::vector<std::string> out;
-    size_t pos = 0;
-    while (pos < text.size()) {
-      size_t nl = text.find('\n', pos);
-      out.push_back(text.substr(pos, nl - pos));
-      pos = nl + 1;
-    }
-    return out;
+  return out;
+}
+
+// Each line a sink holds, parsed as JSON.
+std::vector<JsonValue> JsonLines(const StringSink& sink) {
+  std::vector<JsonValue> out;
+  for (const std::string& l : Lines(sink)) {
+    auto v = ParseJson(l);
+    EXPECT_TRUE(v.has_value()) << l;
+    if (v.has_value()) out.push_back(std::move(*v));
   }
-  std::vector<JsonValue> Json() const {
-    std::vector<JsonValue> out;
-    for (const std::string& l : Lines()) {
-      auto v = ParseJson(l);
-      EXPECT_TRUE(v.has_value()) << l;
-      if (v.has_value()) out.push_back(std::move(*v));
-    }
-    return out;
-  }
-  std::string text;
-  int64_t fail_after = -1;
-};
+  return out;
+}
 
 // Test files live in memory: the runs read them through the FileSystem in their options.
 const std::shared_ptr<MemoryFileSystem>& MemFs() {
@@ -149,7 +140,7 @@ TEST(ValidateFilesTest, SeedOrdersScenario) {
   EXPECT_EQ(r.report.quarantined, 2u);
   EXPECT_EQ(r.report.malformed, 1u);
   EXPECT_TRUE(r.report.invariant_holds());
-  std::vector<std::string> out = r.out.Lines();
+  std::vector<std::string> out = Lines(r.out);
   ASSERT_EQ(out.size(), 3u);
   EXPECT_EQ(out[0],
             "{\"order_id\":1001,\"customer_id\":501,\"order_amount\":4500.0,\"order_date\":"
@@ -158,7 +149,7 @@ TEST(ValidateFilesTest, SeedOrdersScenario) {
             "{\"order_id\":1003,\"customer_id\":503,\"order_amount\":null,\"order_date\":null,"
             "\"_rescued_data\":\"{\\\"order_amount\\\":\\\"4500.00\\\",\\\"_file_path\\\":\\\"" +
                 file + "\\\"}\"}");
-  std::vector<JsonValue> q = r.quarantine.Json();
+  std::vector<JsonValue> q = JsonLines(r.quarantine);
   ASSERT_EQ(q.size(), 2u);
   EXPECT_EQ(Int(q[0], "line"), 4);
   EXPECT_EQ(q[0].Find("violations")->items()[0].Find("kind")->as_string(), "missing_required");
@@ -269,8 +260,8 @@ TEST(ValidateFilesTest, DamagedCorpusEveryModeKeepsTheInvariant) {
       o.block_bytes = 4096;
       RunResult r = Validate({file}, Schema(kDamagedSchema), o);
       EXPECT_TRUE(r.report.invariant_holds());
-      EXPECT_EQ(r.out.Lines().size(), r.report.valid);
-      std::vector<JsonValue> q = r.quarantine.Json();
+      EXPECT_EQ(Lines(r.out).size(), r.report.valid);
+      std::vector<JsonValue> q = JsonLines(r.quarantine);
       EXPECT_EQ(q.size(), r.report.quarantined);
       if (mode == ParseMode::kFailFast) {
         ASSERT_TRUE(r.report.stopped.has_value());
@@ -361,7 +352,7 @@ TEST(ValidateFilesTest, SameResultsForAnyThreadCountAndBlockSize) {
     }
   }
   // Line numbers restart in each file and name it.
-  std::vector<JsonValue> q = base.quarantine.Json();
+  std::vector<JsonValue> q = JsonLines(base.quarantine);
   bool saw_b = false;
   for (const JsonValue& e : q) {
     if (e.Find("file")->as_string() == b) {
@@ -458,7 +449,7 @@ TEST(ValidateFilesTest, FailFastStopsAtTheFirstBadRecordInFileOrder) {
   EXPECT_EQ(r.report.stopped->line, 2001u);
   EXPECT_EQ(r.report.stopped->path, "order_id");
   EXPECT_EQ(r.report.quarantined, 1u);
-  EXPECT_EQ(r.report.valid, r.out.Lines().size());
+  EXPECT_EQ(r.report.valid, Lines(r.out).size());
   EXPECT_TRUE(r.report.invariant_holds());
   EXPECT_EQ(r.report.stopped->file, a);
 }
@@ -511,7 +502,7 @@ TEST(ValidateFilesTest, JsonDocumentsArraysAndSingleObjects) {
   EXPECT_EQ(r.report.valid, 4u);
   EXPECT_EQ(r.report.quarantined, 2u);
   EXPECT_EQ(r.report.malformed, 1u);
-  std::vector<JsonValue> q = r.quarantine.Json();
+  std::vector<JsonValue> q = JsonLines(r.quarantine);
   ASSERT_EQ(q.size(), 2u);
   EXPECT_EQ(Int(q[0], "line"), 3);
   EXPECT_EQ(Raw(q[0]), "{\"order_id\": \"x\", \"customer_id\": 3}");
@@ -539,13 +530,13 @@ TEST(ValidateFilesTest, CsvHeadersMapByNameAndExtraColumnsAreRescued) {
   EXPECT_EQ(r.report.rescued, 2u);
   EXPECT_EQ(r.report.quarantined, 2u);
   EXPECT_EQ(r.report.malformed, 1u);
-  std::vector<std::string> out = r.out.Lines();
+  std::vector<std::string> out = Lines(r.out);
   ASSERT_EQ(out.size(), 2u);
   EXPECT_TRUE(out[0].starts_with("{\"customer_id\":501,\"order_id\":1001,\"order_amount\":null"))
       << out[0];
   EXPECT_NE(out[1].find("\\\"channel\\\":\\\"sh\\\\\\\"op\\\""), std::string::npos) << out[1];
   EXPECT_NE(out[1].find("\\\"Order_Amount\\\":\\\"12.5\\\""), std::string::npos) << out[1];
-  std::vector<JsonValue> q = r.quarantine.Json();
+  std::vector<JsonValue> q = JsonLines(r.quarantine);
   ASSERT_EQ(q.size(), 2u);
   EXPECT_EQ(Int(q[0], "line"), 5);
   EXPECT_EQ(Int(q[1], "line"), 6);
@@ -595,7 +586,7 @@ TEST(ValidateFilesTest, CsvMultiLineQuotedValues) {
   RunResult r = Validate({file}, Schema(kOrders), o);
   EXPECT_EQ(r.report.records_in, 2u);
   EXPECT_NE(r.out.text.find("two\\\\nlines"), std::string::npos) << r.out.text;
-  std::vector<JsonValue> q = r.quarantine.Json();
+  std::vector<JsonValue> q = JsonLines(r.quarantine);
   ASSERT_EQ(q.size(), 1u);
   EXPECT_EQ(Int(q[0], "line"), 4);
 }

@@ -248,15 +248,6 @@ TEST(HostileShapesTest, ValidatorNestingAtTheDepthLimit) {
 
 // ---- whole-file runs ----
 
-class StringSink : public ByteSink {
- public:
-  Status Write(std::string_view bytes) override {
-    text.append(bytes);
-    return Ok();
-  }
-  std::string text;
-};
-
 struct FileRun {
   std::shared_ptr<MemoryFileSystem> fs = std::make_shared<MemoryFileSystem>();
   std::string path;

@@ -22,15 +22,6 @@ using schema::Field;
 using schema::Type;
 using schema::TypePtr;
 
-class StringSink final : public ByteSink {
- public:
-  Status Write(std::string_view bytes) override {
-    text.append(bytes);
-    return Ok();
-  }
-  std::string text;
-};
-
 const std::shared_ptr<MemoryFileSystem>& Fs() {
   static const auto fs = std::make_shared<MemoryFileSystem>();
   return fs;

@@ -23,15 +23,6 @@ using parquet::testing::PlainBytesOf;
 using schema::Field;
 using schema::Type;
 
-class StringSink final : public ByteSink {
- public:
-  Status Write(std::string_view bytes) override {
-    data.append(bytes);
-    return Ok();
-  }
-  std::string data;
-};
-
 schema::SchemaPtr Ddl(std::string_view ddl) {
   auto s = dialects::spark::ReadDdl(ddl);
   EXPECT_TRUE(s.has_value()) << s.error().message();
@@ -73,7 +64,7 @@ Written Write(schema::SchemaPtr schema, const std::vector<std::string>& lines,
   }
   Status s = (*sink)->Close();
   EXPECT_TRUE(s.has_value()) << s.error().message();
-  w.bytes = std::move(out.data);
+  w.bytes = std::move(out.text);
   w.meta = (*sink)->metadata();
   return w;
 }
@@ -477,7 +468,7 @@ TEST(ParquetSinkTest, FragmentsAppendToTheSameRowsAsLines) {
   }
   ASSERT_TRUE((*sink)->Close().has_value());
   EXPECT_EQ((*sink)->num_rows(), 3000);
-  EXPECT_EQ(RowsOf(by_fragment.data), RowsOf(by_line.data));
+  EXPECT_EQ(RowsOf(by_fragment.text), RowsOf(by_line.text));
   const parquet::FileMetaData& meta = (*sink)->metadata();
   EXPECT_GT(meta.row_groups.size(), 2u);
   int64_t at = 0;
@@ -519,7 +510,7 @@ TEST(ParquetSinkTest, AFragmentThatFailedOrOfAnotherPlanIsRefused) {
   ASSERT_TRUE(sink4.has_value());
   ASSERT_TRUE((*sink4)->AppendFragment(bad).has_value());
   ASSERT_TRUE((*sink4)->Close().has_value());
-  EXPECT_EQ(RowsOf(out4.data), (std::vector<std::string>{R"({"a":1})", R"({"a":2})"}));
+  EXPECT_EQ(RowsOf(out4.text), (std::vector<std::string>{R"({"a":1})", R"({"a":2})"}));
 }
 
 }  // namespace

@@ -16,22 +16,6 @@ namespace {
 using schema::Field;
 using schema::Type;
 
-class StringSink final : public ByteSink {
- public:
-  Status Write(std::string_view bytes) override {
-    if (fail_after_ >= 0 && static_cast<int64_t>(data.size() + bytes.size()) > fail_after_) {
-      return IoError("disk full");
-    }
-    data.append(bytes);
-    return Ok();
-  }
-  void FailAfter(int64_t n) { fail_after_ = n; }
-  std::string data;
-
- private:
-  int64_t fail_after_ = -1;
-};
-
 // id BIGINT NOT NULL, name STRING, tags ARRAY<STRING>
 schema::SchemaPtr TestSchema() {
   auto tags = Type::Array(Type::String()).value();
@@ -71,8 +55,8 @@ std::string WriteRows(int64_t rows, WriterOptions options) {
   for (int64_t i = 0; i < rows; ++i) EXPECT_TRUE(AppendRow(**w, i).has_value());
   Status s = (*w)->Close();
   EXPECT_TRUE(s.has_value()) << s.error().message();
-  EXPECT_EQ((*w)->bytes_written(), static_cast<int64_t>(sink.data.size()));
-  return sink.data;
+  EXPECT_EQ((*w)->bytes_written(), static_cast<int64_t>(sink.text.size()));
+  return sink.text;
 }
 
 TEST(FileWriterTest, WritesAFooterThatDescribesTheRowGroups) {
@@ -194,7 +178,7 @@ TEST(FileWriterTest, EveryRowGroupHoldsItsOwnRowsWhenBuffersAreReused) {
       ASSERT_TRUE((*w)->EndRow().has_value());
     }
     ASSERT_TRUE((*w)->Close().has_value());
-    const std::string& file = sink.data;
+    const std::string& file = sink.text;
     auto meta = Footer(file);
     ASSERT_TRUE(meta.has_value());
     ASSERT_EQ(meta->row_groups.size(), 5u);
@@ -286,7 +270,7 @@ TEST(FileWriterTest, AnErrorFailsTheWriterForGood) {
   options.columns.codec = Codec::kUncompressed;
   auto w = FileWriter::Open(TestSchema(), sink, options);
   ASSERT_TRUE(w.has_value());
-  sink.FailAfter(100);
+  sink.fail_after = 100;
   Status s;
   for (int64_t i = 0; i < 100 && s; ++i) s = AppendRow(**w, i);
   ASSERT_FALSE(s.has_value());

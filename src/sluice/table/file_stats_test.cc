@@ -17,15 +17,6 @@
 namespace sluice::table {
 namespace {
 
-class StringSink final : public ByteSink {
- public:
-  Status Write(std::string_view bytes) override {
-    data.append(bytes);
-    return Ok();
-  }
-  std::string data;
-};
-
 schema::SchemaPtr Ddl(std::string_view ddl) {
   auto s = dialects::spark::ReadDdl(ddl);
   EXPECT_TRUE(s.has_value()) << s.error().message();

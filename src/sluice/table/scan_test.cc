@@ -27,15 +27,6 @@ using testing::CanonicalRows;
 using testing::ScanRows;
 using testing::SplitLines;
 
-class StringSink final : public ByteSink {
- public:
-  Status Write(std::string_view bytes) override {
-    text += bytes;
-    return Ok();
-  }
-  std::string text;
-};
-
 schema::SchemaPtr Ddl(std::string_view ddl) {
   auto s = dialects::spark::ReadDdl(ddl);
   EXPECT_TRUE(s.has_value()) << s.error().ToString();
