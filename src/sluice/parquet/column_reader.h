@@ -15,6 +15,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "sluice/base/result.h"
@@ -96,7 +97,31 @@ struct ColumnBuffers {
 namespace internal {
 class ValueStream;
 class LevelDecoder;
+
+/// An allocator whose construct() of no arguments leaves a value uninitialised, so that a
+/// vector's resize() does not zero what the caller writes next.
+template <class T>
+class DefaultInitAllocator : public std::allocator<T> {
+ public:
+  template <class U>
+  struct rebind {
+    using other = DefaultInitAllocator<U>;
+  };
+  DefaultInitAllocator() noexcept = default;
+  template <class U>
+  DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}  // NOLINT: rebinding
+  template <class U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
 }  // namespace internal
+
+using LevelVector = std::vector<int16_t, internal::DefaultInitAllocator<int16_t>>;
 
 /// Decodes one column chunk. Not thread-safe; one per chunk being read.
 class ColumnChunkReader {
@@ -176,8 +201,10 @@ class ColumnChunkReader {
   std::unique_ptr<internal::LevelDecoder> rep_decoder_;
   std::unique_ptr<internal::ValueStream> values_stream_;
 
-  std::vector<int16_t> def_;
-  std::vector<int16_t> rep_;
+  // Levels of the batches decoded and not yet consumed; grown without zeroing, as every batch
+  // is written in full by its decoders.
+  LevelVector def_;
+  LevelVector rep_;
   std::vector<ValueRef> values_;
   size_t level_pos_ = 0;
   size_t value_pos_ = 0;

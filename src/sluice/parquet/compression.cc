@@ -320,7 +320,15 @@ Status Decompress(Codec codec, std::string_view in, size_t uncompressed_size, st
   if (uncompressed_size == 0 && in.empty()) return Ok();
   Rollback rollback(out);
   const size_t start = out.size();
-  out.resize(start + uncompressed_size);
+  if (codec == Codec::kSnappy) {
+    // snappy writes every byte of the declared size or fails (and the rollback drops them):
+    // nothing to zero first. The size is the one asked for, not the callback's second argument:
+    // libstdc++ 12 passes the capacity it allocated there, which may be larger.
+    const size_t size = start + uncompressed_size;
+    out.resize_and_overwrite(size, [size](char*, size_t) { return size; });
+  } else {
+    out.resize(start + uncompressed_size);
+  }
   char* dst = out.data() + start;
   switch (codec) {
     case Codec::kUncompressed:

@@ -82,6 +82,23 @@ TEST(CompressionTest, EveryCodecRoundTripsEmptySmallAndLargePages) {
   }
 }
 
+TEST(CompressionTest, DecompressingIntoAGrowingBufferGivesExactlyTheDeclaredSize) {
+  // A buffer that must grow, but by less than it had: the string's own growth policy then
+  // allocates more than asked, and the page must still be exactly its declared size.
+  for (Codec codec : kCodecs) {
+    for (size_t n : {17, 40, 100, 1000, 4097}) {
+      const std::string in = Sample(n, 4);
+      const std::string compressed = MustCompress(codec, in);
+      std::string out;
+      out.reserve(n * 2 / 3);
+      out = "ab";
+      ASSERT_TRUE(Decompress(codec, compressed, n, out).has_value()) << Name(codec);
+      ASSERT_EQ(out.size(), n + 2) << Name(codec) << ", " << n << " bytes";
+      EXPECT_EQ(out.substr(2), in) << Name(codec);
+    }
+  }
+}
+
 TEST(CompressionTest, LevelsAreChecked) {
   const std::string in = Sample(100'000, 3);
   for (auto [codec, level] : {std::pair{Codec::kZstd, 1},
