@@ -30,22 +30,6 @@ class DiscardSink final : public ByteSink {
   Status Write(std::string_view) override { return Ok(); }
 };
 
-/// A sink that keeps what it is given in `text`. With `fail_after` set, a write that would take
-/// it past that many bytes fails as a full disk would, keeping nothing of that write (tests of
-/// write errors use it).
-class StringSink final : public ByteSink {
- public:
-  Status Write(std::string_view bytes) override {
-    if (fail_after >= 0 && static_cast<int64_t>(text.size() + bytes.size()) > fail_after) {
-      return IoError("disk full");
-    }
-    text.append(bytes);
-    return Ok();
-  }
-  std::string text;
-  int64_t fail_after = -1;
-};
-
 enum class FileKind : uint8_t {
   kFile,
   kDirectory,

@@ -11,11 +11,14 @@
 #include <vector>
 
 #include "sluice/base/json.h"
+#include "sluice/base/string_sink_testing.h"
 #include "sluice/base/strings.h"
 #include "sluice/dialects/spark/spark.h"
 
 namespace sluice::data {
 namespace {
+
+using ::sluice::testing::StringSink;
 
 namespace fs = std::filesystem;
 
@@ -252,7 +255,7 @@ TEST(ValidateFilesTest, DamagedCorpusEveryModeKeepsTheInvariant) {
   std::string file = dir.Write("damaged.jsonl", c.bytes);
   for (ParseMode mode : {ParseMode::kPermissive, ParseMode::kDropMalformed, ParseMode::kFailFast}) {
     for (unsigned threads : {1u, 2u}) {
-      SCOPED_TRACE(testing::Message()
+      SCOPED_TRACE(::testing::Message()
                    << "mode " << static_cast<int>(mode) << " threads " << threads);
       ValidateRunOptions o;
       o.mode = mode;

@@ -24,6 +24,7 @@
 #include "sluice/base/file_system.h"
 #include "sluice/base/json.h"
 #include "sluice/base/json_writer.h"
+#include "sluice/base/string_sink_testing.h"
 #include "sluice/data/avro_binary.h"
 #include "sluice/data/file_runs.h"
 #include "sluice/data/json_infer.h"
@@ -34,6 +35,8 @@
 
 namespace sluice::data {
 namespace {
+
+using ::sluice::testing::StringSink;
 
 // The smaller size of every shape; the larger is four times it (100k keys or columns).
 constexpr size_t kN = 25'000;

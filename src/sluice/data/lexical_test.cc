@@ -74,6 +74,12 @@ std::string NearTimestamp(std::mt19937_64& rng) {
     s += kZones[pick(static_cast<int>(std::size(kZones)))];
   }
   if (pick(8) == 0) s += " \n"[pick(2)];
+  if (pick(6) == 0 && !s.empty()) {
+    // A byte that is no digit where one may stand: just below and above '0'..'9', a letter,
+    // a byte of a UTF-8 sequence.
+    static const char kNoise[] = {'/', ':', 'a', ' ', '\xc3', '\x80', '\0'};
+    s[static_cast<size_t>(pick(static_cast<int>(s.size())))] = kNoise[pick(7)];
+  }
   if (pick(10) == 0) s.resize(static_cast<size_t>(pick(static_cast<int>(s.size()) + 1)));
   return s;
 }

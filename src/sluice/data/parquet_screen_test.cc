@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sluice/base/file_system.h"
+#include "sluice/base/string_sink_testing.h"
 #include "sluice/data/file_runs.h"
 #include "sluice/data/parquet_sink.h"
 #include "sluice/dialects/spark/spark.h"
@@ -17,6 +18,8 @@
 
 namespace sluice::data {
 namespace {
+
+using ::sluice::testing::StringSink;
 
 using schema::Field;
 using schema::Type;

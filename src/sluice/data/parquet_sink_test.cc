@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "sluice/base/string_sink_testing.h"
 #include "sluice/data/parquet_values_internal.h"
 #include "sluice/data/validator.h"
 #include "sluice/dialects/spark/spark.h"
@@ -17,6 +18,8 @@
 
 namespace sluice::data {
 namespace {
+
+using ::sluice::testing::StringSink;
 
 using parquet::testing::DecodedChunk;
 using parquet::testing::PlainBytesOf;

@@ -278,6 +278,7 @@ bool DecimalFromTextFast(std::string_view text, int precision, int scale, Int128
     for (size_t k = 1; k < p.size(); ++k) p[k] = p[k - 1] * 10;
     return p;
   }();
+  if (text.size() > 20) return false;  // a sign, 18 digits and a point at the most
   const char* p = text.data();
   const char* const end = p + text.size();
   bool negative = false;

@@ -118,7 +118,8 @@ inline void PackOne(const U* in, uint64_t* words) {
 }
 
 // Append `groups` groups of width W (1..32): a group is at most 256 bits, built in four words
-// whose first W bytes (little endian) are its bytes.
+// whose first W bytes are its bytes (the machine is little endian: encoding_internal.h asserts
+// it).
 template <class U, int W>
 void PackFast(const U* in, size_t groups, std::string& out) {
   for (size_t g = 0; g < groups; ++g, in += 8) {

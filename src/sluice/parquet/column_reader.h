@@ -119,9 +119,9 @@ class DefaultInitAllocator : public std::allocator<T> {
     ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
   }
 };
-}  // namespace internal
 
-using LevelVector = std::vector<int16_t, internal::DefaultInitAllocator<int16_t>>;
+using LevelVector = std::vector<int16_t, DefaultInitAllocator<int16_t>>;
+}  // namespace internal
 
 /// Decodes one column chunk. Not thread-safe; one per chunk being read.
 class ColumnChunkReader {
@@ -202,9 +202,9 @@ class ColumnChunkReader {
   std::unique_ptr<internal::ValueStream> values_stream_;
 
   // Levels of the batches decoded and not yet consumed; grown without zeroing, as every batch
-  // is written in full by its decoders.
-  LevelVector def_;
-  LevelVector rep_;
+  // is written in full by its decoders (or dropped again when one fails).
+  internal::LevelVector def_;
+  internal::LevelVector rep_;
   std::vector<ValueRef> values_;
   size_t level_pos_ = 0;
   size_t value_pos_ = 0;

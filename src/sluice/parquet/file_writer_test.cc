@@ -7,11 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "sluice/base/string_sink_testing.h"
 #include "sluice/parquet/chunk_reader_testing.h"
 #include "sluice/schema/type.h"
 
 namespace sluice::parquet {
 namespace {
+
+using ::sluice::testing::StringSink;
 
 using schema::Field;
 using schema::Type;

@@ -10,12 +10,15 @@
 #include <vector>
 
 #include "sluice/base/json_writer.h"
+#include "sluice/base/string_sink_testing.h"
 #include "sluice/data/parquet_sink.h"
 #include "sluice/dialects/spark/spark.h"
 #include "sluice/table/file_stats_internal.h"
 
 namespace sluice::table {
 namespace {
+
+using ::sluice::testing::StringSink;
 
 schema::SchemaPtr Ddl(std::string_view ddl) {
   auto s = dialects::spark::ReadDdl(ddl);

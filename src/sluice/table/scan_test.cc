@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sluice/base/file_system.h"
+#include "sluice/base/string_sink_testing.h"
 #include "sluice/dialects/spark/spark.h"
 #include "sluice/table/column_mapping.h"
 #include "sluice/table/deletion_vector.h"
@@ -22,6 +23,8 @@
 
 namespace sluice::table {
 namespace {
+
+using ::sluice::testing::StringSink;
 
 using testing::CanonicalRows;
 using testing::ScanRows;
