@@ -14,6 +14,14 @@ namespace {
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
+// `s` without the bytes <= ' ' at either end, as Java's String.trim and Spark's
+// UTF8String.trimAll drop them (ASCII whitespace and control characters).
+std::string_view TrimControl(std::string_view s) {
+  while (!s.empty() && static_cast<unsigned char>(s.front()) <= ' ') s.remove_prefix(1);
+  while (!s.empty() && static_cast<unsigned char>(s.back()) <= ' ') s.remove_suffix(1);
+  return s;
+}
+
 // Optional sign then digits, with overflow checked against [min, max] of a signed type whose
 // magnitude limit is `limit` (the absolute value of its minimum).
 bool ParseJavaIntegral(std::string_view s, uint64_t positive_max, uint64_t negative_max) {
@@ -205,9 +213,7 @@ bool ParseJavaLong(std::string_view s) {
 }
 
 bool ParseJavaDouble(std::string_view s) {
-  // Java trims every char <= ' ' at both ends.
-  while (!s.empty() && static_cast<unsigned char>(s.front()) <= ' ') s.remove_prefix(1);
-  while (!s.empty() && static_cast<unsigned char>(s.back()) <= ' ') s.remove_suffix(1);
+  s = TrimControl(s);
   if (s.empty()) return false;
   size_t i = 0;
   if (s[i] == '+' || s[i] == '-') ++i;
@@ -740,16 +746,13 @@ bool CanonicalTimestamp(std::string_view s, DateTimeFields* out) {
 }  // namespace
 
 bool ParseLenientTimestamp(std::string_view text, DateTimeFields* out) {
-  // UTF8String.trimAll: ASCII whitespace and control characters at both ends.
-  while (!text.empty() && static_cast<unsigned char>(text.front()) <= ' ') text.remove_prefix(1);
-  while (!text.empty() && static_cast<unsigned char>(text.back()) <= ' ') text.remove_suffix(1);
+  text = TrimControl(text);
   if (CanonicalTimestamp(text, out)) return true;
   return ParseLenientTimestampGeneral(text, out);
 }
 
 bool ParseLenientTimestampGeneral(std::string_view text, DateTimeFields* out) {
-  while (!text.empty() && static_cast<unsigned char>(text.front()) <= ' ') text.remove_prefix(1);
-  while (!text.empty() && static_cast<unsigned char>(text.back()) <= ' ') text.remove_suffix(1);
+  text = TrimControl(text);
   if (text.empty()) return false;
   DateTimeFields f;
   size_t i = 0;
@@ -848,8 +851,7 @@ bool ParseLenientTimestampGeneral(std::string_view text, DateTimeFields* out) {
 namespace sluice::data::internal {
 
 bool ParseLenientDate(std::string_view text, DateTimeFields* out) {
-  while (!text.empty() && static_cast<unsigned char>(text.front()) <= ' ') text.remove_prefix(1);
-  while (!text.empty() && static_cast<unsigned char>(text.back()) <= ' ') text.remove_suffix(1);
+  text = TrimControl(text);
   if (DateTimeFields f;
       CanonicalDate(text, &f) && (text.size() == 10 || text[10] == ' ' || text[10] == 'T')) {
     *out = f;
@@ -859,8 +861,7 @@ bool ParseLenientDate(std::string_view text, DateTimeFields* out) {
 }
 
 bool ParseLenientDateGeneral(std::string_view text, DateTimeFields* out) {
-  while (!text.empty() && static_cast<unsigned char>(text.front()) <= ' ') text.remove_prefix(1);
-  while (!text.empty() && static_cast<unsigned char>(text.back()) <= ' ') text.remove_suffix(1);
+  text = TrimControl(text);
   if (text.empty()) return false;
   DateTimeFields f;
   size_t i = 0;

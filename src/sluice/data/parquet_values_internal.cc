@@ -1,12 +1,12 @@
 #include "sluice/data/parquet_values_internal.h"
 
-#include <array>
 #include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstring>
 #include <limits>
 
+#include "sluice/base/powers_of_ten.h"
 #include "sluice/base/strings.h"
 #include "sluice/data/lexical_internal.h"
 
@@ -273,11 +273,6 @@ namespace {
 // digits and in the precision. False for anything else, which DecimalFromTextGeneral
 // decides.
 bool DecimalFromTextFast(std::string_view text, int precision, int scale, Int128* unscaled) {
-  static constexpr auto kPow10 = [] {
-    std::array<uint64_t, 19> p{1};
-    for (size_t k = 1; k < p.size(); ++k) p[k] = p[k - 1] * 10;
-    return p;
-  }();
   if (text.size() > 20) return false;  // a sign, 18 digits and a point at the most
   const char* p = text.data();
   const char* const end = p + text.size();
@@ -301,8 +296,8 @@ bool DecimalFromTextFast(std::string_view text, int precision, int scale, Int128
   const int significant = int_digits + fraction;
   if (p != end || significant == 0 || significant > 18) return false;
   if (fraction > scale || significant + (scale - fraction) > 18) return false;
-  v *= kPow10[scale - fraction];
-  if (precision < 19 && (precision < 0 || v >= kPow10[precision])) return false;
+  v *= kPowersOfTen[scale - fraction];
+  if (precision < 19 && (precision < 0 || v >= kPowersOfTen[precision])) return false;
   *unscaled = negative ? -static_cast<Int128>(v) : static_cast<Int128>(v);
   return true;
 }

@@ -174,18 +174,17 @@ void UnpackPartialGroup(const uint8_t* in, size_t in_size, int bit_width, U* out
 
 template <class U>
 void PackGroups(const U* in, size_t groups, int bit_width, std::string& out) {
-  if (bit_width > 0 && bit_width <= 32) {
+  if (bit_width == 0) return;  // a 0-bit group has no bytes
+  if (bit_width <= 32) {
     kPackTable<U>[size_t(bit_width)](in, groups, out);
     return;
   }
+  // 33 to 64 bits: each value goes in two halves, its low 32 bits and the rest. The accumulator
+  // holds fewer than 8 bits between halves, so 32 more always fit.
   const size_t start = out.size();
-  const size_t bytes = groups * size_t(bit_width);
-  out.resize(start + bytes);
-  if (bit_width == 0) return;
+  out.resize(start + groups * size_t(bit_width));
   auto* p = reinterpret_cast<uint8_t*>(out.data() + start);
   const uint64_t mask = bit_width == 64 ? ~uint64_t{0} : (uint64_t{1} << bit_width) - 1;
-  // The accumulator holds fewer than 8 bits between values, so 32 more always fit; wider values
-  // go in two halves.
   uint64_t acc = 0;
   int bits = 0;
   auto push = [&](uint64_t v, int w) {
@@ -198,13 +197,9 @@ void PackGroups(const U* in, size_t groups, int bit_width, std::string& out) {
     }
   };
   for (size_t i = 0; i < groups * 8; ++i) {
-    uint64_t v = uint64_t(in[i]) & mask;
-    if (bit_width <= 32) {
-      push(v, bit_width);
-    } else {
-      push(v & 0xffffffffu, 32);
-      push(v >> 32, bit_width - 32);
-    }
+    const uint64_t v = uint64_t(in[i]) & mask;
+    push(v & 0xffffffffu, 32);
+    push(v >> 32, bit_width - 32);
   }
 }
 

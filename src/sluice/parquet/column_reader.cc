@@ -326,23 +326,20 @@ Status ColumnChunkReader::DecodeBatch(size_t n) {
   int16_t* def = def_.data() + old;
   int16_t* rep = rep_.data() + old;
   // A batch a decoder fails on is dropped again: the buffers hold only levels written.
+  auto drop_batch = [&](const Error& e) {
+    def_.resize(old);
+    rep_.resize(old);
+    return Fail(PageError(e));
+  };
   if (def_decoder_) {
     auto s = def_decoder_->Get(def, n);
-    if (!s) {
-      def_.resize(old);
-      rep_.resize(old);
-      return Fail(PageError(s.error()));
-    }
+    if (!s) return drop_batch(s.error());
   } else {
     std::fill(def, def + n, int16_t{0});
   }
   if (rep_decoder_) {
     auto s = rep_decoder_->Get(rep, n);
-    if (!s) {
-      def_.resize(old);
-      rep_.resize(old);
-      return Fail(PageError(s.error()));
-    }
+    if (!s) return drop_batch(s.error());
   } else {
     std::fill(rep, rep + n, int16_t{0});
   }

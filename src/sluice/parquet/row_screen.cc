@@ -1,9 +1,10 @@
 #include "sluice/parquet/row_screen.h"
 
-#include <array>
 #include <charconv>
 #include <cmath>
 #include <unordered_map>
+
+#include "sluice/base/powers_of_ten.h"
 
 namespace sluice::parquet {
 namespace {
@@ -179,13 +180,8 @@ constexpr int64_t kMicrosPerDay = int64_t{86400} * 1000000;
 
 // |v| < 10^digits.
 bool FitsDigits(int64_t v, uint8_t digits) {
-  static constexpr auto kPow10 = [] {
-    std::array<uint64_t, 19> p{1};
-    for (size_t k = 1; k < p.size(); ++k) p[k] = p[k - 1] * 10;
-    return p;
-  }();
   if (digits >= 19) return true;
-  const uint64_t limit = kPow10[digits];
+  const uint64_t limit = kPowersOfTen[digits];
   const uint64_t magnitude = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
   return magnitude < limit;
 }
