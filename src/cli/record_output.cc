@@ -251,7 +251,12 @@ class StagedParquetOutput final : public RecordOutput, public data::RecordStage 
   std::vector<std::string> files() const override { return inner_->files(); }
   data::RecordStage* stage() override { return this; }
 
-  Result<std::unique_ptr<data::StagedRecords>> Stage(std::string_view lines) override {
+  std::shared_ptr<const data::TapeMap> TapeMapFor(const data::ValidationPlan& plan) override {
+    return plan_->TapeMapFor(plan);
+  }
+
+  Result<std::unique_ptr<data::StagedRecords>> Stage(std::string_view lines,
+                                                     const data::LeafTape* tape) override {
     std::unique_ptr<Piece> piece;
     {
       std::lock_guard lock(mu_);
@@ -261,7 +266,8 @@ class StagedParquetOutput final : public RecordOutput, public data::RecordStage 
       }
     }
     if (!piece) piece = std::make_unique<Piece>(plan_);
-    Status s = piece->fragment.AppendLines(lines);
+    Status s = tape == nullptr ? piece->fragment.AppendLines(lines)
+                               : piece->fragment.AppendLines(lines, *tape);
     if (!s.has_value()) return Fail(s.error().WithContext("shredding the valid records"));
     return std::unique_ptr<data::StagedRecords>(std::move(piece));
   }
@@ -329,11 +335,11 @@ Result<std::unique_ptr<RecordOutput>> RecordOutput::Open(const std::string& path
                                         dialects::spark::WriteJson(*plan->file_schema()).value});
   auto output =
       std::make_unique<ParquetOutput>(path, flags.max_rows_per_file, plan, std::move(options));
-  if (threads <= 1) return std::unique_ptr<RecordOutput>(std::move(output));
   if (flags.max_rows_per_file == 0) {
     return std::unique_ptr<RecordOutput>(
         std::make_unique<StagedParquetOutput>(std::move(output), plan));
   }
+  if (threads <= 1) return std::unique_ptr<RecordOutput>(std::move(output));
   return std::unique_ptr<RecordOutput>(std::make_unique<PipelinedOutput>(std::move(output)));
 }
 

@@ -204,6 +204,8 @@ struct ViolationTally {
 struct BlockResult {
   static constexpr size_t kKeepBytes = size_t{64} << 20;
   std::string out;
+  // With a stage that takes a tape: where the values of `out`'s lines lie.
+  LeafTape tape;
   std::vector<QuarantineEntry> quarantine;
   std::vector<ViolationTally> tallies;
   std::unordered_map<std::string, size_t> tally_index;
@@ -232,6 +234,7 @@ struct BlockResult {
   // What was merged of a block so far (see Job::merge_part).
   void ClearRecords() {
     out.clear();
+    tape.Clear();
     staged.reset();
     stage_error.reset();
     quarantine.clear();
@@ -887,6 +890,18 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
 
   std::vector<RecordValidator> validators;
   for (unsigned i = 0; i < std::max(1u, threads); ++i) validators.emplace_back(plan);
+  RecordStage* const stage = options.discard_valid ? nullptr : options.stage;
+  // A stage that stores values by column is told where each valid record's values lie.
+  const std::shared_ptr<const TapeMap> tape_map =
+      stage == nullptr ? nullptr : stage->TapeMapFor(*plan);
+  auto tape_of = [&](BlockResult& r) -> LeafTape* {
+    if (tape_map == nullptr) return nullptr;
+    if (r.tape.map != tape_map) {
+      r.tape.map = tape_map;
+      r.tape.Clear();
+    }
+    return &r.tape;
+  };
 
   // Outcome of one record, into the block's result.
   auto account = [&](BlockResult& r, const RecordResult& res, uint64_t rel, uint64_t offset,
@@ -1022,7 +1037,7 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
             const uint64_t at = b.base_offset + pos;
             if (next < failed.size() && failed[next] == at) {
               ++next;
-              const RecordResult& res = v.CheckJson(line, file, r.out);
+              const RecordResult& res = v.CheckJson(line, file, r.out, tape_of(r));
               return account(r, res, rel, at, line) && MergeSoFar(job);
             }
             ++r.records_in;
@@ -1045,7 +1060,7 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
       case RecordFormat::kParquet:
       case RecordFormat::kAvro: {
         r.newlines = ForEachLine(b, false, [&](uint64_t rel, size_t pos, std::string_view line) {
-          const RecordResult& res = v.CheckJson(line, file, r.out);
+          const RecordResult& res = v.CheckJson(line, file, r.out, tape_of(r));
           return account(r, res, rel, b.base_offset + pos, line) && MergeSoFar(job);
         });
         return;
@@ -1061,7 +1076,7 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
           size_t end = text.size();
           while (end > pos && IsBlank(text.substr(end - 1, 1))) --end;
           std::string_view doc = text.substr(pos, end - pos);
-          const RecordResult& res = v.CheckJson(doc, file, r.out);
+          const RecordResult& res = v.CheckJson(doc, file, r.out, tape_of(r));
           account(r, res, CountNewlines(text, 0, pos), b.base_offset + pos, doc);
           return;
         }
@@ -1072,7 +1087,7 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
           rel += CountNewlines(text, counted_to, e.begin);
           counted_to = e.begin;
           std::string_view rec = text.substr(e.begin, e.end - e.begin);
-          const RecordResult& res = v.CheckJson(rec, file, r.out);
+          const RecordResult& res = v.CheckJson(rec, file, r.out, tape_of(r));
           if (!account(r, res, rel, b.base_offset + e.begin, rec)) return;
           if (!MergeSoFar(job)) return;
         }
@@ -1105,17 +1120,17 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
     }
   };
 
-  RecordStage* const stage = options.discard_valid ? nullptr : options.stage;
   // With a stage, the valid records so far take its form (on the worker that checked them).
   auto stage_output = [&](BlockResult& r) {
     if (stage == nullptr || r.out.empty()) return;
-    auto staged = stage->Stage(r.out);
+    auto staged = stage->Stage(r.out, tape_map == nullptr ? nullptr : &r.tape);
     if (staged.has_value()) {
       r.staged = std::move(*staged);
     } else {
       r.stage_error = staged.error();
     }
     r.out.clear();
+    r.tape.Clear();
   };
   driver.work = [&](unsigned worker, Job& job) {
     check(worker, job);

@@ -72,9 +72,17 @@ class StagedRecords {
 class RecordStage {
  public:
   virtual ~RecordStage() = default;
+  /// The tape map for records checked with `plan` (ParquetRecordPlan::TapeMapFor), asked once
+  /// per run; null (the default) when the stage reads lines from their text only.
+  virtual std::shared_ptr<const TapeMap> TapeMapFor(const ValidationPlan& plan) {
+    (void)plan;
+    return nullptr;
+  }
   /// On worker threads, several at once: the valid records of a block (or of part of one), as
-  /// the JSON lines `out` would be given. An error stops the run.
-  virtual Result<std::unique_ptr<StagedRecords>> Stage(std::string_view lines) = 0;
+  /// the JSON lines `out` would be given, and where their values lie when TapeMapFor gave a
+  /// map (`tape` is then the lines' tape, else null). An error stops the run.
+  virtual Result<std::unique_ptr<StagedRecords>> Stage(std::string_view lines,
+                                                       const LeafTape* tape) = 0;
   /// On the thread that called the run, in file order. An error stops the run.
   virtual Status Take(std::unique_ptr<StagedRecords> staged) = 0;
 };

@@ -372,7 +372,9 @@ class TextStage final : public RecordStage {
   struct Piece final : StagedRecords {
     std::string lines;
   };
-  Result<std::unique_ptr<StagedRecords>> Stage(std::string_view lines) override {
+  Result<std::unique_ptr<StagedRecords>> Stage(std::string_view lines,
+                                               const LeafTape* tape) override {
+    EXPECT_EQ(tape, nullptr);
     if (staged.fetch_add(1) + 1 == fail_at) return InvalidArgument("the stage failed");
     auto piece = std::make_unique<Piece>();
     piece->lines = std::string(lines);

@@ -76,6 +76,71 @@ struct LineShredder::Walk {
     return Ok();
   }
 
+  // A record from its tape: each entry's value appended as the validator read it, or
+  // converted from its text (in the record's text or the output line), with the level the
+  // validator noted; the line's structure is not read again.
+  Status ShredTaped(std::string_view text, std::string_view input,
+                    std::span<const TapeEntry> entries, int64_t line_number,
+                    parquet::ColumnWriter* columns) {
+    line = line_number;
+    cols = columns;
+    begin = text.data();
+    for (const TapeEntry& e : entries) {
+      const std::string_view base = e.in_record ? input : text;
+      const bool spanned = e.op == TapeOp::kValue || e.op == TapeOp::kKey || e.op == TapeOp::kText;
+      if (e.node >= snodes->size() ||
+          (spanned && (e.begin > base.size() || e.size > base.size() - e.begin))) {
+        return Fail(ErrorCode::kInternal, "line " + std::to_string(line) +
+                                              ": a tape entry outside the line or the schema");
+      }
+      const SchemaNode& n = (*snodes)[e.node];
+      SLUICE_TRY(TapedValue(n, e, text, base));
+    }
+    return Ok();
+  }
+
+  Status TapedValue(const SchemaNode& n, const TapeEntry& e, std::string_view text,
+                    std::string_view base) {
+    // The scanner may look as far as the line's end (its string search reads 32 bytes at a
+    // time), and must stop where the entry does.
+    p = text.data() + e.begin;
+    end = text.data() + text.size();
+    const bool leaf = n.kind == SchemaNode::Kind::kLeaf;
+    switch (e.op) {
+      case TapeOp::kValue:
+        SLUICE_TRY(Value(n, e.rep, 0));
+        if (SkipJsonSpace(p, end) != text.data() + e.begin + e.size) {
+          return Json(n, "the value does not end where the tape says");
+        }
+        return Ok();
+      case TapeOp::kNull:
+        return Null(n, e.rep);
+      case TapeOp::kEmpty:
+        if (n.kind != SchemaNode::Kind::kList && n.kind != SchemaNode::Kind::kMap) {
+          return Bad(n, "an empty array or map in a place that holds neither");
+        }
+        Empty(n, e.rep);
+        return Ok();
+      case TapeOp::kKey: {
+        if (!leaf) return Bad(n, "map keys must be atomic");
+        if (!Expect('"')) return Json(n, "expected a key");
+        SLUICE_ASSIGN_OR_RETURN(std::string_view key, String(n, key_scratch));
+        return LeafText(n, key, e.rep, /*is_key=*/true);
+      }
+      case TapeOp::kText:
+        if (!leaf) return Bad(n, "a single value in a place that holds a group");
+        return LeafText(n, base.substr(e.begin, e.size), e.rep, /*is_key=*/false);
+      case TapeOp::kBool:
+        if (!leaf || P(n).leaf != LeafKind::kBoolean) return Bad(n, "a boolean does not fit");
+        cols[n.leaf].AppendBool(e.value() != 0, e.rep);
+        return Ok();
+      case TapeOp::kInt:
+        if (!leaf) return Bad(n, "a single value in a place that holds a group");
+        return LeafInteger(n, e.value(), e.rep);
+    }
+    return Ok();
+  }
+
   // Past whitespace, then `c`.
   bool Expect(char c) {
     p = SkipJsonSpace(p, end);
@@ -435,19 +500,7 @@ struct LineShredder::Walk {
         if (ec != std::errc() || end != token.data() + token.size()) {
           return Unconvertible(n, token, "not an integer in range");
         }
-        if (p.leaf == LeafKind::kInt64) {
-          col.AppendInt64(v, rep);
-        } else if (p.leaf == LeafKind::kInt32) {
-          if (v < p.min || v > p.max) return Unconvertible(n, token, "out of range");
-          col.AppendInt32(static_cast<int32_t>(v), rep);
-        } else {
-          int64_t t = 0;
-          if (!TimestampFromSeconds(v, p.unit, &t)) {
-            return Unconvertible(n, token, "out of range");
-          }
-          col.AppendInt64(t, rep);
-        }
-        return Ok();
+        return LeafInteger(n, v, rep);
       }
       case LeafKind::kFloat:
       case LeafKind::kDouble:
@@ -470,6 +523,45 @@ struct LineShredder::Walk {
         break;
     }
     return Bad(n, "a number does not fit");
+  }
+
+  // An integer for an integer leaf (range-checked), or a timestamp's seconds since the epoch.
+  Status LeafInteger(const SchemaNode& n, int64_t v, int16_t rep) {
+    const Node& p = P(n);
+    parquet::ColumnWriter& col = cols[n.leaf];
+    switch (p.leaf) {
+      case LeafKind::kInt64:
+        col.AppendInt64(v, rep);
+        return Ok();
+      case LeafKind::kInt32:
+        if (v < p.min || v > p.max) return Unconvertible(n, std::to_string(v), "out of range");
+        col.AppendInt32(static_cast<int32_t>(v), rep);
+        return Ok();
+      case LeafKind::kTimestamp: {
+        int64_t t = 0;
+        if (!TimestampFromSeconds(v, p.unit, &t)) {
+          return Unconvertible(n, std::to_string(v), "out of range");
+        }
+        col.AppendInt64(t, rep);
+        return Ok();
+      }
+      case LeafKind::kNone:
+      case LeafKind::kBoolean:
+      case LeafKind::kFloat:
+      case LeafKind::kDouble:
+      case LeafKind::kDecimalInt32:
+      case LeafKind::kDecimalInt64:
+      case LeafKind::kDecimalBytes:
+      case LeafKind::kString:
+      case LeafKind::kBinary:
+      case LeafKind::kDate:
+      case LeafKind::kTimestampNtz:
+      case LeafKind::kTimeInt32:
+      case LeafKind::kTimeInt64:
+      case LeafKind::kUuid:
+        break;
+    }
+    return Bad(n, "an integer does not fit");
   }
 
   // A value given as text: a JSON string's content, a number token of a float or decimal, or a
@@ -576,6 +668,12 @@ LineShredder& LineShredder::operator=(LineShredder&&) noexcept = default;
 Status LineShredder::Shred(std::string_view line, int64_t line_number,
                            parquet::ColumnWriter* columns) {
   return walk_->Shred(line, line_number, columns);
+}
+
+Status LineShredder::ShredTaped(std::string_view line, std::string_view input,
+                                std::span<const TapeEntry> entries, int64_t line_number,
+                                parquet::ColumnWriter* columns) {
+  return walk_->ShredTaped(line, input, entries, line_number, columns);
 }
 
 }  // namespace sluice::data::internal

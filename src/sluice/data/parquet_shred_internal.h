@@ -11,10 +11,12 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 
 #include "sluice/base/result.h"
+#include "sluice/data/leaf_tape.h"
 #include "sluice/data/name_index_internal.h"
 #include "sluice/data/parquet_sink.h"
 #include "sluice/parquet/column_writer.h"
@@ -80,6 +82,11 @@ class LineShredder {
   /// per leaf of the plan, in leaf order); `line_number` is what messages name. On an error the
   /// columns may hold part of the record.
   Status Shred(std::string_view line, int64_t line_number, parquet::ColumnWriter* columns);
+  /// The same for a line the validator wrote with a tape (leaf_tape.h): `input` is the
+  /// record's text and `entries` its entries. Errors as Shred's.
+  Status ShredTaped(std::string_view line, std::string_view input,
+                    std::span<const TapeEntry> entries, int64_t line_number,
+                    parquet::ColumnWriter* columns);
 
  private:
   struct Walk;

@@ -9,6 +9,7 @@
 #include "sluice/base/strings.h"
 #include "sluice/data/parquet_shred_internal.h"
 #include "sluice/data/parquet_values_internal.h"
+#include "sluice/data/validator_internal.h"
 #include "sluice/schema/field_path.h"
 
 namespace sluice::data {
@@ -176,6 +177,105 @@ Result<std::shared_ptr<const ParquetRecordPlan>> ParquetRecordPlan::Compile(
   return std::shared_ptr<const ParquetRecordPlan>(std::move(plan));
 }
 
+namespace {
+
+// Binds validation node `v` and the nodes below it to writer node `w` and below (TapeMapFor);
+// false when the two trees differ.
+bool BindTape(const std::vector<ValidationPlan::Node>& vnodes, uint32_t v,
+              const std::vector<SchemaNode>& snodes,
+              const std::vector<ParquetRecordPlan::Node>& pnodes, int32_t w, TapeMap& map,
+              int depth) {
+  if (depth > 10000) return false;
+  const ValidationPlan::Node& a = vnodes[v];
+  const SchemaNode& b = snodes[static_cast<size_t>(w)];
+  map.node[v] = w;
+  if (b.kind == SchemaNode::Kind::kAbsent) return true;  // nothing below it is stored
+  auto child = [&](uint32_t k) { return a.first_child + k; };
+  auto bind_child = [&](uint32_t k) {
+    return BindTape(vnodes, child(k), snodes, pnodes, b.first_child + static_cast<int32_t>(k), map,
+                    depth + 1);
+  };
+  switch (a.kind) {
+    case TypeKind::kStruct:
+      if (b.kind != SchemaNode::Kind::kStruct ||
+          static_cast<int64_t>(a.child_count) > b.num_children) {
+        return false;
+      }
+      // The root may have one more child on the writer's side (the rescued column the
+      // validator appends), which the caller checks.
+      if (depth > 0 && static_cast<int64_t>(a.child_count) != b.num_children) return false;
+      for (uint32_t k = 0; k < a.child_count; ++k) {
+        const size_t pw = static_cast<size_t>(b.first_child) + k;
+        if (vnodes[child(k)].name != pnodes[pw].name || !bind_child(k)) return false;
+      }
+      return true;
+    case TypeKind::kArray:
+      if (b.kind != SchemaNode::Kind::kList || a.child_count != 1 || b.num_children != 1) {
+        return false;
+      }
+      map.next_rep[v] = static_cast<int16_t>(b.rep_level + 1);
+      return bind_child(0);
+    case TypeKind::kMap:
+      if (b.kind != SchemaNode::Kind::kMap || a.child_count != 2 || b.num_children != 2) {
+        return false;
+      }
+      map.next_rep[v] = static_cast<int16_t>(b.rep_level + 1);
+      return bind_child(0) && bind_child(1);
+    case TypeKind::kNull:
+    case TypeKind::kBoolean:
+    case TypeKind::kInt8:
+    case TypeKind::kInt16:
+    case TypeKind::kInt32:
+    case TypeKind::kInt64:
+    case TypeKind::kFloat32:
+    case TypeKind::kFloat64:
+    case TypeKind::kDecimal:
+    case TypeKind::kString:
+    case TypeKind::kBinary:
+    case TypeKind::kDate:
+    case TypeKind::kTimestamp:
+    case TypeKind::kTimestampNtz:
+    case TypeKind::kTime:
+    case TypeKind::kUuid:
+      break;
+  }
+  return b.kind == SchemaNode::Kind::kLeaf && a.child_count == 0;
+}
+
+}  // namespace
+
+std::shared_ptr<const TapeMap> ParquetRecordPlan::TapeMapFor(const ValidationPlan& plan) const {
+  const auto& vnodes = plan.nodes();
+  const auto& snodes = parquet_.nodes();
+  if (vnodes.empty() || snodes.empty()) return nullptr;
+  auto map = std::make_shared<TapeMap>();
+  map->node.assign(vnodes.size(), -1);
+  map->next_rep.assign(vnodes.size(), 0);
+  if (!BindTape(vnodes, 0, snodes, nodes_, 0, *map, 0)) return nullptr;
+  // The lines' rescued column: the one the schema holds, or the one the validator appends,
+  // which must then be this plan's last root child.
+  const ValidationPlan::Node& vroot = vnodes[0];
+  const SchemaNode& root = snodes[0];
+  const std::string& rc = plan.options().rescued_column;
+  const int32_t extra = root.num_children - static_cast<int32_t>(vroot.child_count);
+  if (plan.appends_rescued_column()) {
+    if (extra != 1) return nullptr;
+    const int32_t last = root.first_child + root.num_children - 1;
+    if (nodes_[static_cast<size_t>(last)].name != rc) return nullptr;
+    map->rescued_node = last;
+  } else {
+    if (extra != 0) return nullptr;
+    if (!rc.empty() && vroot.rescued_child >= 0) {
+      map->rescued_node = map->node[vroot.first_child + static_cast<uint32_t>(vroot.rescued_child)];
+    }
+  }
+  if (map->rescued_node >= 0 &&
+      snodes[static_cast<size_t>(map->rescued_node)].kind != SchemaNode::Kind::kLeaf) {
+    return nullptr;
+  }
+  return map;
+}
+
 struct ParquetRecordSink::Impl {
   std::shared_ptr<const ParquetRecordPlan> plan;
   std::unique_ptr<parquet::FileWriter> writer;
@@ -283,6 +383,31 @@ Status ParquetFragment::AppendLines(std::string_view lines) {
   if (failed_) return InvalidArgument("a fragment that failed must be cleared first");
   Status st = ForEachLine(lines, [&](std::string_view line) -> Status {
     SLUICE_TRY(shredder_->Shred(line, rows_ + 1, columns_.data()));
+    ++rows_;
+    return Ok();
+  });
+  if (!st) failed_ = true;
+  return st;
+}
+
+Status ParquetFragment::AppendLines(std::string_view lines, const LeafTape& tape) {
+  if (failed_) return InvalidArgument("a fragment that failed must be cleared first");
+  size_t next = 0;  // the next tape record
+  Status st = ForEachLine(lines, [&](std::string_view line) -> Status {
+    const size_t at = static_cast<size_t>(line.data() - lines.data());
+    while (next < tape.records.size() && tape.records[next].line < at) ++next;
+    if (next < tape.records.size() && tape.records[next].line == at) {
+      const TapeRecord& r = tape.records[next++];
+      if (static_cast<size_t>(r.first) + r.count > tape.used || tape.used > tape.entries.size()) {
+        return Fail(ErrorCode::kInternal, "a tape record past the tape's entries");
+      }
+      SLUICE_TRY(
+          shredder_->ShredTaped(line, std::string_view(r.input, r.input_size),
+                                std::span<const TapeEntry>(tape.entries.data() + r.first, r.count),
+                                rows_ + 1, columns_.data()));
+    } else {
+      SLUICE_TRY(shredder_->Shred(line, rows_ + 1, columns_.data()));
+    }
     ++rows_;
     return Ok();
   });

@@ -25,12 +25,15 @@
 
 #include "sluice/base/file_system.h"
 #include "sluice/base/result.h"
+#include "sluice/data/leaf_tape.h"
 #include "sluice/parquet/file_writer.h"
 #include "sluice/parquet/schema_map.h"
 #include "sluice/schema/conversion.h"
 #include "sluice/schema/schema.h"
 
 namespace sluice::data {
+
+class ValidationPlan;
 
 struct ParquetPlanOptions {
   /// The rescued-data column the lines carry as a last field (RecordValidator's output with a
@@ -57,6 +60,12 @@ class ParquetRecordPlan {
   const parquet::FileSchema& writer_schema() const { return writer_schema_; }
   /// What the mapping to Parquet lost (null-typed fields are left out of the files).
   const std::vector<schema::LossyNote>& notes() const { return notes_; }
+
+  /// How the nodes of `plan` (a validator's, for the same schema) correspond to this plan's,
+  /// for lines the validator writes with a LeafTape; null when they do not correspond (another
+  /// schema, or lines with a rescued column this plan lacks or without one it has): such lines
+  /// are read from their text.
+  std::shared_ptr<const TapeMap> TapeMapFor(const ValidationPlan& plan) const;
 
   struct Node;
   const std::vector<Node>& nodes() const { return nodes_; }
@@ -90,6 +99,9 @@ class ParquetFragment {
   /// Errors as ParquetRecordSink::Append, lines numbered from the fragment's first; after an
   /// error the fragment holds part of a line and must be cleared before it is used again.
   Status AppendLines(std::string_view lines);
+  /// The same for lines a validator wrote with `tape` (made with this plan's TapeMapFor): a line
+  /// the tape has a record for is stored from its entries, any other from its text.
+  Status AppendLines(std::string_view lines, const LeafTape& tape);
   /// Drop the rows, keeping the buffers' memory.
   void Clear();
 

@@ -257,6 +257,15 @@ struct alignas(128) RecordValidator::Impl {
   const char* begin = nullptr;
   const char* p = nullptr;
   const char* end = nullptr;
+  // The tape of the record being read (CheckJson with a tape), or null: its map, where the
+  // record's entries start, and the repetition level of the next value.
+  LeafTape* tape = nullptr;
+  const TapeMap* tape_map = nullptr;
+  size_t tape_first = 0;
+  int16_t tape_rep = 0;
+  // What the value just read is, when it is more than its output text (WalkNoted).
+  TapeEntry note;
+  bool noted = false;
 
   explicit Impl(std::shared_ptr<const ValidationPlan> pl) : plan(std::move(pl)) {
     nodes = &plan->nodes();
@@ -496,17 +505,80 @@ struct alignas(128) RecordValidator::Impl {
     out += "null";
   }
 
+  // Note an entry for place `n` on the tape, with a span of the output line (a place the writer
+  // does not store has none).
+  void Tape(TapeOp op, const Node& n, size_t b, size_t size) {
+    const int32_t w = tape_map->node[static_cast<size_t>(&n - nodes->data())];
+    if (w < 0) return;
+    TapeEntry e;
+    e.node = static_cast<uint32_t>(w);
+    e.rep = tape_rep;
+    e.op = op;
+    e.begin = static_cast<uint32_t>(b);
+    e.size = static_cast<uint32_t>(size);
+    tape->Push(e);
+  }
+  // What the value being read is, for WalkNoted: an integer, a boolean, null, or text of the
+  // record that converts to it.
+  template <bool kTape>
+  void NoteValue(TapeOp op, int64_t v) {
+    if constexpr (!kTape) return;
+    noted = true;
+    note.op = op;
+    note.in_record = false;
+    note.set_value(v);
+  }
+  template <bool kTape>
+  void NoteText(std::string_view text) {
+    if constexpr (!kTape) return;
+    noted = true;
+    note.op = TapeOp::kText;
+    note.in_record = true;
+    note.begin = static_cast<uint32_t>(text.data() - begin);
+    note.size = static_cast<uint32_t>(text.size());
+  }
+  // The repetition level of the later entries of array or map `n`.
+  int16_t NextRep(const Node& n) const {
+    return tape_map == nullptr ? 0 : tape_map->next_rep[static_cast<size_t>(&n - nodes->data())];
+  }
+
+  // WalkValue, and with a tape an entry for the value unless it was walked as an object or
+  // array (whose members and elements have their own): a leaf's value, or the null a misfit
+  // becomes.
+  template <bool kTape>
+  inline __attribute__((always_inline)) bool WalkNoted(const Node& n, Out& out) {
+    if constexpr (!kTape) return WalkValue<false>(n, out);
+    const size_t b = out.size();
+    const char c = *p;
+    noted = false;
+    if (!WalkValue<true>(n, out)) return false;
+    const bool walked = (c == '{' && (n.kind == TypeKind::kStruct || n.kind == TypeKind::kMap)) ||
+                        (c == '[' && n.kind == TypeKind::kArray);
+    if (walked) return true;
+    if (!noted) {
+      Tape(TapeOp::kValue, n, b, out.size() - b);
+      return true;
+    }
+    const int32_t w = tape_map->node[static_cast<size_t>(&n - nodes->data())];
+    if (w < 0) return true;
+    note.node = static_cast<uint32_t>(w);
+    note.rep = tape_rep;
+    tape->Push(note);
+    return true;
+  }
+
   // Read the value at p for place `n`, appending its output to `out`.
+  template <bool kTape>
   bool WalkValue(const Node& n, Out& out) {
     const char* start = p;
     const char c = *p;
     if (c == '{' || c == '[') {
-      if (c == '{' && n.kind == TypeKind::kStruct) return WalkObject(n, out, false);
-      if (c == '{' && n.kind == TypeKind::kMap) return WalkMap(n, out);
-      if (c == '[' && n.kind == TypeKind::kArray) return WalkArray(n, out);
+      if (c == '{' && n.kind == TypeKind::kStruct) return WalkObject<kTape>(n, out, false);
+      if (c == '{' && n.kind == TypeKind::kMap) return WalkMap<kTape>(n, out);
+      if (c == '[' && n.kind == TypeKind::kArray) return WalkArray<kTape>(n, out);
       std::string_view raw;
       if (!SkipValue(&raw)) return false;
-      if (n.kind == TypeKind::kString) return StringFromText(n, raw, out);
+      if (n.kind == TypeKind::kString) return StringFromText<kTape>(n, raw, out);
       Mismatch(n, ViolationKind::kTypeMismatch, raw, out,
                c == '{' ? "an object does not fit" : "an array does not fit");
       return true;
@@ -516,7 +588,7 @@ struct alignas(128) RecordValidator::Impl {
       bool esc = false;
       if (!ScanString(&body, &esc)) return false;
       std::string_view token(start, static_cast<size_t>(p - start));
-      return WalkString(n, token, body, esc, out);
+      return WalkString<kTape>(n, token, body, esc, out);
     }
     std::string_view atom = ScanAtom();
     Atom kind = ClassifyAtom(atom);
@@ -527,18 +599,22 @@ struct alignas(128) RecordValidator::Impl {
         Fatal(out);
       }
       out += "null";
+      NoteValue<kTape>(TapeOp::kNull, 0);
       return true;
     }
-    return WalkAtom(n, atom, kind, out);
+    return WalkAtom<kTape>(n, atom, kind, out);
   }
 
   // A string (or any value's text) for a string column: Spark keeps non-strings as JSON text.
-  bool StringFromText(const Node& n, std::string_view raw, Out& out) {
+  // `plain`: the text needs no escaping (a number or literal), so it is noted as the value.
+  template <bool kTape>
+  bool StringFromText(const Node& n, std::string_view raw, Out& out, bool plain = false) {
     if (n.max_length >= 0 && CodePoints(raw) > static_cast<size_t>(n.max_length)) {
       Mismatch(n, ViolationKind::kStringTooLong, raw, out);
       return true;
     }
     AppendJsonQuoted(out, raw);
+    if (plain) NoteText<kTape>(raw);
     return true;
   }
 
@@ -548,6 +624,7 @@ struct alignas(128) RecordValidator::Impl {
     return content;
   }
 
+  template <bool kTape>
   bool WalkString(const Node& n, std::string_view token, std::string_view body, bool esc,
                   Out& out) {
     switch (n.kind) {
@@ -558,6 +635,7 @@ struct alignas(128) RecordValidator::Impl {
           return true;
         }
         out += token;
+        if (!esc) NoteText<kTape>(body);
         return true;
       case TypeKind::kFloat32:
       case TypeKind::kFloat64:
@@ -594,6 +672,7 @@ struct alignas(128) RecordValidator::Impl {
           return true;
         }
         out += token;
+        if (!esc) NoteText<kTape>(body);
         return true;
       }
       case TypeKind::kBoolean:
@@ -638,13 +717,15 @@ struct alignas(128) RecordValidator::Impl {
   }
 
   // A number or boolean token (not null) for place `n`.
+  template <bool kTape>
   bool WalkAtom(const Node& n, std::string_view atom, Atom kind, Out& out) {
     switch (n.kind) {
       case TypeKind::kString:
-        return StringFromText(n, atom, out);
+        return StringFromText<kTape>(n, atom, out, /*plain=*/true);
       case TypeKind::kBoolean:
         if (kind == Atom::kTrue || kind == Atom::kFalse) {
           out += atom;
+          NoteValue<kTape>(TapeOp::kBool, kind == Atom::kTrue ? 1 : 0);
           return true;
         }
         break;
@@ -662,6 +743,7 @@ struct alignas(128) RecordValidator::Impl {
             return true;
           }
           out += atom;
+          NoteValue<kTape>(TapeOp::kInt, value);
           return true;
         }
         if (kind == Atom::kNonNumeric) {
@@ -686,6 +768,7 @@ struct alignas(128) RecordValidator::Impl {
             return true;
           }
           out += atom;
+          NoteText<kTape>(atom);
           return true;
         }
         break;
@@ -693,6 +776,7 @@ struct alignas(128) RecordValidator::Impl {
       case TypeKind::kDecimal:
         if (kind == Atom::kFloat && DecimalAsWritten(atom, n.precision, n.scale)) {
           out += atom;
+          NoteText<kTape>(atom);
           return true;
         }
         if (kind == Atom::kInteger || kind == Atom::kFloat) return WalkDecimal(n, atom, atom, out);
@@ -713,6 +797,7 @@ struct alignas(128) RecordValidator::Impl {
             return true;
           }
           out += atom;
+          NoteValue<kTape>(TapeOp::kInt, secs);
           return true;
         }
         break;
@@ -757,6 +842,7 @@ struct alignas(128) RecordValidator::Impl {
     return Next::kError;
   }
 
+  template <bool kTape>
   bool WalkArray(const Node& n, Out& out) {
     if (++depth > max_depth) return Malformed("nesting deeper than the limit");
     const Node& el = child(n, 0);
@@ -766,27 +852,35 @@ struct alignas(128) RecordValidator::Impl {
     if (p < end && *p == ']') {
       ++p;
       out += ']';
+      if constexpr (kTape) Tape(TapeOp::kEmpty, n, 0, 0);
       --depth;
       return true;
     }
     frames.push_back({{}, 0});
     int64_t index = 0;
+    const int16_t rep_in = tape_rep;
+    const int16_t rep_next = kTape ? NextRep(n) : 0;
     while (true) {
       SkipSpace();
       if (p >= end) return Malformed("the record ends inside an array");
-      if (index > 0) out += ',';
+      if (index > 0) {
+        out += ',';
+        if constexpr (kTape) tape_rep = rep_next;
+      }
       frames.back().index = index++;
-      if (!WalkValue(el, out)) return false;
+      if (!WalkNoted<kTape>(el, out)) return false;
       const Next next = AfterItem(']');
       if (next == Next::kError) return false;
       if (next == Next::kDone) break;
     }
+    tape_rep = rep_in;
     frames.pop_back();
     out += ']';
     --depth;
     return true;
   }
 
+  template <bool kTape>
   bool WalkMap(const Node& n, Out& out) {
     if (++depth > max_depth) return Malformed("nesting deeper than the limit");
     const Node& key_node = child(n, 0);
@@ -798,11 +892,14 @@ struct alignas(128) RecordValidator::Impl {
     if (p < end && *p == '}') {
       ++p;
       out += '}';
+      if constexpr (kTape) Tape(TapeOp::kEmpty, n, 0, 0);
       --depth;
       return true;
     }
     frames.push_back({});
     bool first = true;
+    const int16_t rep_in = tape_rep;
+    const int16_t rep_next = kTape ? NextRep(n) : 0;
     while (true) {
       SkipSpace();
       if (p >= end || *p != '"') return Malformed("expected a key");
@@ -826,8 +923,12 @@ struct alignas(128) RecordValidator::Impl {
         Violation(key_node.path, ViolationKind::kDuplicateKey);
         AddRescued(raw);
       } else {
-        if (!first) out += ',';
+        if (!first) {
+          out += ',';
+          if constexpr (kTape) tape_rep = rep_next;
+        }
         first = false;
+        if constexpr (kTape) Tape(TapeOp::kKey, key_node, out.size(), key_token.size());
         out += key_token;  // as it was written: valid JSON already
         out += ':';
         if (!KeyFits(key_node, key)) {
@@ -837,7 +938,7 @@ struct alignas(128) RecordValidator::Impl {
           Fatal(out);  // a map key is never null: the entry cannot be represented
           AddRescued(raw);
           out += "null";
-        } else if (!WalkValue(value_node, out)) {
+        } else if (!WalkNoted<kTape>(value_node, out)) {
           return false;
         }
       }
@@ -845,6 +946,7 @@ struct alignas(128) RecordValidator::Impl {
       if (next == Next::kError) return false;
       if (next == Next::kDone) break;
     }
+    tape_rep = rep_in;
     frames.pop_back();
     out += '}';
     --depth;
@@ -892,6 +994,7 @@ struct alignas(128) RecordValidator::Impl {
     return -1;
   }
 
+  template <bool kTape>
   bool WalkObject(const Node& n, Out& out, bool root) {
     if (++depth > max_depth) return Malformed("nesting deeper than the limit");
     std::vector<uint8_t>& seen_here = seen[depth];
@@ -951,7 +1054,7 @@ struct alignas(128) RecordValidator::Impl {
               if (!first) out += ',';
               first = false;
               out += c.json_key;
-              if (!WalkValue(c, out)) return false;
+              if (!WalkNoted<kTape>(c, out)) return false;
             }
           }
         } else if (root && plan->appends_rescued_column() &&
@@ -1001,8 +1104,19 @@ struct alignas(128) RecordValidator::Impl {
       first = false;
       out += c.json_key;
       out += "null";
+      if constexpr (kTape) Tape(TapeOp::kNull, c, 0, 0);
     }
-    if (root && !fatal) WriteRescuedColumn(out, first);
+    if (root && !fatal) {
+      size_t value_at = 0;
+      WriteRescuedColumn(out, first, &value_at);
+      if (kTape && tape_map->rescued_node >= 0 && value_at != 0) {
+        TapeEntry e;
+        e.node = static_cast<uint32_t>(tape_map->rescued_node);
+        e.begin = static_cast<uint32_t>(value_at);
+        e.size = static_cast<uint32_t>(out.size() - value_at);
+        tape->Push(e);
+      }
+    }
     out += '}';
     --depth;
     return true;
@@ -1010,6 +1124,7 @@ struct alignas(128) RecordValidator::Impl {
 
   // Check one JSON record, writing its output line to `o` (the caller keeps it only for valid
   // and rescued records).
+  template <bool kTape>
   void RunJson(std::string_view text, std::string_view f, Out& o) {
     Reset(f);
     begin = text.data();
@@ -1026,7 +1141,7 @@ struct alignas(128) RecordValidator::Impl {
       SetMalformed(o, 0, p - begin);
       return;
     }
-    if (!WalkObject((*nodes)[0], o, true)) {
+    if (!WalkObject<kTape>((*nodes)[0], o, true)) {
       SetMalformed(o, 0, std::min(p, end) - begin);
       return;
     }
@@ -1039,12 +1154,14 @@ struct alignas(128) RecordValidator::Impl {
     Finish(o, 0);
   }
 
+  // The rescued column's key and value; `value_at`, if given, is where the value starts.
   template <typename O>
-  void WriteRescuedColumn(O& out, bool first) {
+  void WriteRescuedColumn(O& out, bool first, size_t* value_at = nullptr) {
     const std::string& rc = plan->options().rescued_column;
     if (rc.empty()) return;
     if (!first) out += ',';
     out += rescued_key;
+    if (value_at != nullptr) *value_at = out.size();
     const bool rescues = needs_rescue || kept_new;
     if (!rescues && prior_rescued.empty()) {
       out += "null";
@@ -1098,6 +1215,8 @@ struct alignas(128) RecordValidator::Impl {
     depth = 0;
     file = f;
     malformed_message.clear();
+    if (tape != nullptr) tape->used = tape_first;
+    tape_rep = 0;
   }
 
   template <typename O>
@@ -1136,8 +1255,21 @@ RecordValidator::~RecordValidator() = default;
 
 const RecordResult& RecordValidator::CheckJson(std::string_view text, std::string_view file,
                                                std::string& out) {
+  return CheckJson(text, file, out, nullptr);
+}
+
+const RecordResult& RecordValidator::CheckJson(std::string_view text, std::string_view file,
+                                               std::string& out, LeafTape* tape) {
   Impl& s = *impl_;
   const size_t mark = out.size();
+  if (tape != nullptr && (tape->map == nullptr || tape->map->node.size() != s.nodes->size() ||
+                          tape->map->next_rep.size() != s.nodes->size() ||
+                          tape->used > UINT32_MAX || text.size() > UINT32_MAX)) {
+    tape = nullptr;
+  }
+  s.tape = tape;
+  s.tape_map = tape == nullptr ? nullptr : tape->map.get();
+  s.tape_first = tape == nullptr ? 0 : tape->used;
   // Room for the record twice over (rescued text is escaped once more), the fields it may lack
   // and the rescued column; a record that needs more is redone with twice the room.
   size_t room = 2 * text.size() + s.plan->output_slack() + 2 * file.size() + 256;
@@ -1145,7 +1277,11 @@ const RecordResult& RecordValidator::CheckJson(std::string_view text, std::strin
     bool overflow = false;
     out.resize_and_overwrite(mark + room, [&](char* buf, size_t) -> size_t {
       Out o(buf + mark, buf + mark + room);
-      s.RunJson(text, file, o);
+      if (s.tape != nullptr) {
+        s.RunJson<true>(text, file, o);
+      } else {
+        s.RunJson<false>(text, file, o);
+      }
       if (o.overflow()) {
         overflow = true;
         return mark;
@@ -1154,9 +1290,24 @@ const RecordResult& RecordValidator::CheckJson(std::string_view text, std::strin
           s.result.status == RecordStatus::kValid || s.result.status == RecordStatus::kRescued;
       return keep ? mark + o.size() : mark;
     });
-    if (!overflow) return s.result;
+    if (!overflow) break;
     room *= 2;
   }
+  if (tape != nullptr) {
+    const size_t count = tape->used - s.tape_first;
+    const bool keep =
+        s.result.status == RecordStatus::kValid || s.result.status == RecordStatus::kRescued;
+    // Offsets are 32-bit: a longer line is read from its text.
+    if (keep && out.size() - mark <= UINT32_MAX) {
+      tape->records.push_back({mark, text.data(), text.size(), static_cast<uint32_t>(s.tape_first),
+                               static_cast<uint32_t>(count)});
+    } else {
+      tape->used = s.tape_first;
+    }
+    s.tape = nullptr;
+    s.tape_map = nullptr;
+  }
+  return s.result;
 }
 
 const RecordResult& RecordValidator::CheckCsv(const CsvRecord& record, const CsvLayout& layout,

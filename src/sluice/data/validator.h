@@ -37,6 +37,7 @@
 
 #include "sluice/base/result.h"
 #include "sluice/data/csv_reader.h"
+#include "sluice/data/leaf_tape.h"
 #include "sluice/schema/schema.h"
 
 namespace sluice::data {
@@ -140,6 +141,10 @@ class RecordValidator {
   /// end of their object, unknown keys left out, the rescued column last (null when nothing
   /// was rescued).
   const RecordResult& CheckJson(std::string_view text, std::string_view file, std::string& out);
+  /// The same, noting on `tape` (when the record's line is kept) where each of its values lies
+  /// in the line (leaf_tape.h). A tape whose map was made for another plan is ignored.
+  const RecordResult& CheckJson(std::string_view text, std::string_view file, std::string& out,
+                                LeafTape* tape);
 
   /// Check one CSV row. `columns` maps each CSV position to a top-level field index of the
   /// schema, or -1 for a column the schema lacks, -2 for one whose name matches a field only

@@ -46,6 +46,8 @@
 // earlier content stays untouched; a malformed record has an error and the others none (offset
 // -1); a valid record has no violations and the others some. Each case runs on a fresh validator
 // and on its section's validator, which has checked the section's earlier cases; both must agree.
+// A JSON case whose schema Parquet can hold also runs with a tape (leaf_tape.h): the outcome is
+// the same, and the Parquet rows made from the tape are the rows made from the line.
 // A failure names the data file and the line of the expectation that failed.
 #include <gtest/gtest.h>
 
@@ -62,8 +64,10 @@
 
 #include "sluice/base/file_system.h"
 #include "sluice/base/json.h"
+#include "sluice/base/string_sink_testing.h"
 #include "sluice/base/strings.h"
 #include "sluice/data/csv_reader.h"
+#include "sluice/data/parquet_sink.h"
 #include "sluice/data/validator.h"
 #include "sluice/dialects/avro/avro_convert.h"
 #include "sluice/dialects/spark/spark.h"
@@ -462,7 +466,62 @@ class FileRunner {
     }
     plan_ = *plan;
     section_validator_ = std::make_unique<RecordValidator>(plan_);
+    // The tape's writer, when the schema has a Parquet form.
+    writer_plan_.reset();
+    tape_map_.reset();
+    auto writer = ParquetRecordPlan::Compile(schema_, {.rescued_column = options_.rescued_column});
+    if (writer.has_value()) {
+      writer_plan_ = *writer;
+      tape_map_ = writer_plan_->TapeMapFor(*plan_);
+      if (tape_map_ == nullptr) ADD_FAILURE_AT(path(), schema_line_) << "no tape map";
+    }
     return true;
+  }
+
+  // A fragment's rows in a file, as bytes.
+  std::string FileOf(const ParquetFragment& fragment) {
+    ::sluice::testing::StringSink out;
+    auto sink = ParquetRecordSink::Open(writer_plan_, out);
+    if (!sink.has_value() || !(*sink)->AppendFragment(fragment).has_value() ||
+        !(*sink)->Close().has_value()) {
+      return "<no file>";
+    }
+    return out.text;
+  }
+
+  // The case again with a tape: the same outcome, and the same Parquet rows from the tape as
+  // from the line.
+  void CheckTaped(const Record& rec, const Outcome& plain, const Directive& first) {
+    if (tape_map_ == nullptr) return;
+    LeafTape tape;
+    tape.map = tape_map_;
+    std::string buffer = rec.text;
+    buffer.append(64, ' ');
+    std::string out;
+    RecordValidator v(plan_);
+    const RecordResult& r =
+        v.CheckJson(std::string_view(buffer.data(), rec.text.size()), rec.file, out, &tape);
+    const bool kept = r.status == RecordStatus::kValid || r.status == RecordStatus::kRescued;
+    if (std::string(RecordStatusName(r.status)) != plain.status ||
+        out != (kept ? plain.line + "\n" : "")) {
+      ADD_FAILURE_AT(path(), first.line) << "with a tape, the outcome differs: " << out;
+      return;
+    }
+    if (tape.records.size() != (kept ? 1u : 0u)) {
+      ADD_FAILURE_AT(path(), first.line) << "a kept record is taped, another is not";
+    }
+    if (!kept) return;
+    ParquetFragment by_tape(writer_plan_);
+    ParquetFragment by_line(writer_plan_);
+    Status a = by_tape.AppendLines(out, tape);
+    Status b = by_line.AppendLines(out);
+    if (a.has_value() != b.has_value()) {
+      ADD_FAILURE_AT(path(), first.line)
+          << "the tape and the line disagree on whether the record can be written: "
+          << (a.has_value() ? b.error().message() : a.error().message());
+    } else if (a.has_value() && FileOf(by_tape) != FileOf(by_line)) {
+      ADD_FAILURE_AT(path(), first.line) << "the tape's Parquet rows differ from the line's";
+    }
   }
 
   // The case's record with where it comes from, and its expectations; nullopt (after a
@@ -516,6 +575,7 @@ class FileRunner {
     Outcome got = Check(fresh, *rec, layout_);
     Outcome reused = Check(*section_validator_, *rec, layout_);
     for (const std::string& b : got.broken) ADD_FAILURE_AT(path(), first.line) << b;
+    if (!rec->csv) CheckTaped(*rec, got, first);
     if (!reused.SameAs(got)) {
       ADD_FAILURE_AT(path(), first.line)
           << "the section's validator, after its earlier cases, disagrees with a fresh one\n"
@@ -567,6 +627,8 @@ class FileRunner {
   RecordValidator::CsvLayout layout_;
   std::shared_ptr<const ValidationPlan> plan_;
   std::unique_ptr<RecordValidator> section_validator_;
+  std::shared_ptr<const ParquetRecordPlan> writer_plan_;
+  std::shared_ptr<const TapeMap> tape_map_;
 };
 
 // ---------------------------------------------------------------------------------------------
