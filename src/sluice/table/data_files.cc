@@ -24,13 +24,25 @@ struct DataFileSink::Open_ {
   uint64_t rows = 0;
 };
 
-// One file written on a thread of its own, from a bounded queue of whole-line blocks.
+// The valid records of a block as columns, made on a validation worker (DataFileSink::Stage).
+struct DataFileSink::Piece final : data::StagedRecords {
+  explicit Piece(std::shared_ptr<const data::ParquetRecordPlan> plan) : fragment(std::move(plan)) {}
+  data::ParquetFragment fragment;
+};
+
+// One file written on a thread of its own, from a bounded queue of whole-line blocks or column
+// fragments.
 struct DataFileSink::Worker {
+  struct Item {
+    std::string block;
+    std::unique_ptr<Piece> piece;
+  };
+  DataFileSink* owner = nullptr;
   std::unique_ptr<Open_> file;
   std::thread thread;
   std::mutex mu;
   std::condition_variable cv;
-  std::deque<std::string> queue;
+  std::deque<Item> queue;
   bool closing = false;
   Status status = Ok();
   int64_t rows = 0;
@@ -38,27 +50,33 @@ struct DataFileSink::Worker {
   static constexpr size_t kMaxQueued = 2;
 
   // Blocks while the queue is full, so memory stays bounded by the workers' queues.
-  Status Push(std::string block) {
+  Status Push(Item item) {
     std::unique_lock<std::mutex> lock(mu);
     cv.wait(lock, [&] { return queue.size() < kMaxQueued || !status.has_value(); });
     if (!status.has_value()) return status;
-    queue.push_back(std::move(block));
+    queue.push_back(std::move(item));
     cv.notify_all();
     return Ok();
   }
 
   void Run() {
     while (true) {
-      std::string block;
+      Item item;
       {
         std::unique_lock<std::mutex> lock(mu);
         cv.wait(lock, [&] { return !queue.empty() || closing; });
         if (queue.empty()) return;
-        block = std::move(queue.front());
+        item = std::move(queue.front());
         queue.pop_front();
         cv.notify_all();
       }
-      Status s = file->sink->AppendLines(block);
+      Status s = Ok();
+      if (item.piece != nullptr) {
+        s = file->sink->AppendFragment(item.piece->fragment);
+        owner->Recycle(std::move(item.piece));
+      } else {
+        s = file->sink->AppendLines(item.block);
+      }
       if (!s.has_value()) {
         std::lock_guard<std::mutex> lock(mu);
         status = s;
@@ -125,6 +143,7 @@ Status DataFileSink::StartWorkers() {
   one_thread.threads = 1;
   for (unsigned i = 0; i < options_.parallel_files; ++i) {
     auto w = std::make_unique<Worker>();
+    w->owner = this;
     w->file = std::make_unique<Open_>();
     w->file->path = DataFileName(file_counter_++, CodecSuffix(options_.writer.columns.codec));
     std::string full = options_.root + "/" + w->file->path;
@@ -305,7 +324,7 @@ Status DataFileSink::Write(std::string_view bytes) {
     std::string block = std::move(pending_);
     pending_ = block.substr(end + 1);
     block.resize(end + 1);
-    return workers_[next_worker_++ % workers_.size()]->Push(std::move(block));
+    return workers_[next_worker_++ % workers_.size()]->Push({std::move(block), nullptr});
   }
   if (!slow_path_ && options_.max_rows_per_file == 0 && pending_.empty() && !bytes.empty() &&
       bytes.back() == '\n') {
@@ -325,12 +344,55 @@ Status DataFileSink::Write(std::string_view bytes) {
   return Ok();
 }
 
+data::RecordStage* DataFileSink::stage() {
+  return slow_path_ || options_.max_rows_per_file > 0 ? nullptr : this;
+}
+
+std::shared_ptr<const data::TapeMap> DataFileSink::TapeMapFor(const data::ValidationPlan& plan) {
+  return plan_->TapeMapFor(plan);
+}
+
+Result<std::unique_ptr<data::StagedRecords>> DataFileSink::Stage(std::string_view lines,
+                                                                 const data::LeafTape* tape) {
+  std::unique_ptr<Piece> piece;
+  {
+    std::lock_guard<std::mutex> lock(free_mu_);
+    if (!free_.empty()) {
+      piece = std::move(free_.back());
+      free_.pop_back();
+    }
+  }
+  if (piece == nullptr) piece = std::make_unique<Piece>(plan_);
+  Status s = tape == nullptr ? piece->fragment.AppendLines(lines)
+                             : piece->fragment.AppendLines(lines, *tape);
+  if (!s.has_value()) return Fail(s.error().WithContext("shredding the valid records"));
+  return std::unique_ptr<data::StagedRecords>(std::move(piece));
+}
+
+Status DataFileSink::Take(std::unique_ptr<data::StagedRecords> staged) {
+  std::unique_ptr<Piece> piece(static_cast<Piece*>(staged.release()));
+  if (!workers_.empty()) {
+    return workers_[next_worker_++ % workers_.size()]->Push({std::string(), std::move(piece)});
+  }
+  SLUICE_ASSIGN_OR_RETURN(Open_ * file, FileFor("", {}));
+  rows_ += static_cast<uint64_t>(piece->fragment.num_rows());
+  Status s = file->sink->AppendFragment(piece->fragment);
+  Recycle(std::move(piece));
+  return s;
+}
+
+void DataFileSink::Recycle(std::unique_ptr<Piece> piece) {
+  piece->fragment.Clear();
+  std::lock_guard<std::mutex> lock(free_mu_);
+  free_.push_back(std::move(piece));
+}
+
 Status DataFileSink::Finish() {
   if (!workers_.empty()) {
     if (!pending_.empty()) {
       std::string last = std::move(pending_);
       pending_.clear();
-      SLUICE_TRY(workers_[next_worker_++ % workers_.size()]->Push(std::move(last)));
+      SLUICE_TRY(workers_[next_worker_++ % workers_.size()]->Push({std::move(last), nullptr}));
     }
     SLUICE_TRY(StopWorkers());
     for (auto& w : workers_) {

@@ -148,6 +148,7 @@ Result<PassResult> RunPass(const std::shared_ptr<FileSystem>& fs, const std::str
   ro.rescued_column = rescue ? options.rescued_column : "";
   ro.ignore_unknown_fields = options.ignore_unknown_fields;
   ro.progress = options.progress;
+  ro.stage = out.files->stage();
   Result<data::ValidateReport> report =
       data::ValidateFiles(inputs, validate, ro, *out.files, *quarantine);
   if (!report.has_value()) {
