@@ -33,6 +33,8 @@ enum class TapeOp : uint8_t {
   kInt,
   /// `value()` is a boolean leaf's value, 0 or 1.
   kBool,
+  /// `value()` is the unscaled value of a decimal of at most 18 digits, at its scale.
+  kDecimal,
   /// The span is the text a leaf's value comes from, without escapes: a string's content, a
   /// number token of a float or decimal, the content of a date, timestamp, time, uuid or
   /// binary string.

@@ -9,6 +9,7 @@
 #include <immintrin.h>
 #endif
 
+#include "sluice/base/powers_of_ten.h"
 #include "sluice/base/strings.h"
 #include "sluice/data/json_text_internal.h"
 #include "sluice/data/parquet_values_internal.h"
@@ -137,6 +138,9 @@ struct LineShredder::Walk {
       case TapeOp::kInt:
         if (!leaf) return Bad(n, "a single value in a place that holds a group");
         return LeafInteger(n, e.value(), e.rep);
+      case TapeOp::kDecimal:
+        if (!leaf) return Bad(n, "a single value in a place that holds a group");
+        return LeafUnscaled(n, e.value(), e.rep);
     }
     return Ok();
   }
@@ -562,6 +566,46 @@ struct LineShredder::Walk {
         break;
     }
     return Bad(n, "an integer does not fit");
+  }
+
+  // A decimal's unscaled value (at most 18 digits, checked again) for a decimal leaf.
+  Status LeafUnscaled(const SchemaNode& n, int64_t v, int16_t rep) {
+    const Node& p = P(n);
+    parquet::ColumnWriter& col = cols[n.leaf];
+    const uint64_t magnitude = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+    if (p.precision > 18 || magnitude >= kPowersOfTen[static_cast<size_t>(p.precision)]) {
+      return Unconvertible(n, std::to_string(v), "not a decimal of that precision");
+    }
+    switch (p.leaf) {
+      case LeafKind::kDecimalInt32:
+        col.AppendInt32(static_cast<int32_t>(v), rep);
+        return Ok();
+      case LeafKind::kDecimalInt64:
+        col.AppendInt64(v, rep);
+        return Ok();
+      case LeafKind::kDecimalBytes: {
+        char bytes[16];
+        DecimalToBytes(v, p.width, bytes);
+        col.AppendBytes(std::string_view(bytes, static_cast<size_t>(p.width)), rep);
+        return Ok();
+      }
+      case LeafKind::kNone:
+      case LeafKind::kBoolean:
+      case LeafKind::kInt32:
+      case LeafKind::kInt64:
+      case LeafKind::kFloat:
+      case LeafKind::kDouble:
+      case LeafKind::kString:
+      case LeafKind::kBinary:
+      case LeafKind::kDate:
+      case LeafKind::kTimestamp:
+      case LeafKind::kTimestampNtz:
+      case LeafKind::kTimeInt32:
+      case LeafKind::kTimeInt64:
+      case LeafKind::kUuid:
+        break;
+    }
+    return Bad(n, "a decimal does not fit");
   }
 
   // A value given as text: a JSON string's content, a number token of a float or decimal, or a

@@ -106,14 +106,22 @@ inline double DoubleValue(std::string_view t) {
 }
 
 // Whether a JSON number token is already a decimal(p,s) as sluice writes it: exactly s fraction
-// digits, no exponent, no leading zeros, no negative zero, and at most p digits.
-inline bool DecimalAsWritten(std::string_view t, int precision, int scale) {
+// digits, no exponent, no leading zeros, no negative zero, and at most p digits. If so, and p is
+// at most 18, *unscaled (when given) is its unscaled value.
+inline bool DecimalAsWritten(std::string_view t, int precision, int scale,
+                             int64_t* unscaled = nullptr) {
   if (scale <= 0) return false;
   size_t i = 0;
   const size_t n = t.size();
   const bool negative = n > 0 && t[0] == '-';
   if (negative) ++i;
   const size_t int_start = i;
+  // The digits' value; it cannot overflow before the precision check fails (p <= 18).
+  uint64_t v = 0;
+  while (i < n && t[i] >= '0' && t[i] <= '9' && i - int_start < 19) {
+    v = v * 10 + static_cast<unsigned>(t[i] - '0');
+    ++i;
+  }
   while (i < n && t[i] >= '0' && t[i] <= '9') ++i;
   const size_t int_len = i - int_start;
   if (int_len == 0 || (int_len > 1 && t[int_start] == '0')) return false;
@@ -122,9 +130,18 @@ inline bool DecimalAsWritten(std::string_view t, int precision, int scale) {
   if (i >= n || t[i] != '.') return false;
   ++i;
   const size_t frac_start = i;
-  while (i < n && t[i] >= '0' && t[i] <= '9') ++i;
+  while (i < n && t[i] >= '0' && t[i] <= '9') {
+    if (i - frac_start < 19) v = v * 10 + static_cast<unsigned>(t[i] - '0');
+    ++i;
+  }
   if (i != n || i - frac_start != static_cast<size_t>(scale)) return false;
-  return (int_zero ? 0 : int_len) + static_cast<size_t>(scale) <= static_cast<size_t>(precision);
+  if ((int_zero ? 0 : int_len) + static_cast<size_t>(scale) > static_cast<size_t>(precision)) {
+    return false;
+  }
+  if (unscaled != nullptr && precision <= 18) {
+    *unscaled = negative ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+  }
+  return true;
 }
 
 // What a bare token is.
@@ -774,9 +791,19 @@ struct alignas(128) RecordValidator::Impl {
         break;
       }
       case TypeKind::kDecimal:
-        if (kind == Atom::kFloat && DecimalAsWritten(atom, n.precision, n.scale)) {
+        if constexpr (kTape) {
+          int64_t unscaled = 0;
+          if (kind == Atom::kFloat && DecimalAsWritten(atom, n.precision, n.scale, &unscaled)) {
+            out += atom;
+            if (n.precision <= 18) {
+              NoteValue<kTape>(TapeOp::kDecimal, unscaled);
+            } else {
+              NoteText<kTape>(atom);
+            }
+            return true;
+          }
+        } else if (kind == Atom::kFloat && DecimalAsWritten(atom, n.precision, n.scale)) {
           out += atom;
-          NoteText<kTape>(atom);
           return true;
         }
         if (kind == Atom::kInteger || kind == Atom::kFloat) return WalkDecimal(n, atom, atom, out);
