@@ -86,63 +86,75 @@ struct LineShredder::Walk {
     line = line_number;
     cols = columns;
     begin = text.data();
+    const SchemaNode* const nodes = snodes->data();
+    const size_t num_nodes = snodes->size();
     for (const TapeEntry& e : entries) {
-      const std::string_view base = e.in_record ? input : text;
-      const bool spanned = e.op == TapeOp::kValue || e.op == TapeOp::kKey || e.op == TapeOp::kText;
-      if (e.node >= snodes->size() ||
-          (spanned && (e.begin > base.size() || e.size > base.size() - e.begin))) {
-        return Fail(ErrorCode::kInternal, "line " + std::to_string(line) +
-                                              ": a tape entry outside the line or the schema");
+      if (e.node >= num_nodes) return OutsideTheLine();
+      const SchemaNode& n = nodes[e.node];
+      const bool leaf = n.kind == SchemaNode::Kind::kLeaf;
+      switch (e.op) {
+        case TapeOp::kText: {
+          const std::string_view base = e.in_record ? input : text;
+          if (e.begin > base.size() || e.size > base.size() - e.begin) return OutsideTheLine();
+          if (!leaf) return Bad(n, "a single value in a place that holds a group");
+          SLUICE_TRY(LeafText(n, base.substr(e.begin, e.size), e.rep, /*is_key=*/false));
+          break;
+        }
+        case TapeOp::kInt:
+          if (!leaf) return Bad(n, "a single value in a place that holds a group");
+          SLUICE_TRY(LeafInteger(n, e.value(), e.rep));
+          break;
+        case TapeOp::kDecimal:
+          if (!leaf) return Bad(n, "a single value in a place that holds a group");
+          SLUICE_TRY(LeafUnscaled(n, e.value(), e.rep));
+          break;
+        case TapeOp::kBool:
+          if (!leaf || P(n).leaf != LeafKind::kBoolean) return Bad(n, "a boolean does not fit");
+          cols[n.leaf].AppendBool(e.value() != 0, e.rep);
+          break;
+        case TapeOp::kNull:
+          SLUICE_TRY(Null(n, e.rep));
+          break;
+        case TapeOp::kEmpty:
+          if (n.kind != SchemaNode::Kind::kList && n.kind != SchemaNode::Kind::kMap) {
+            return Bad(n, "an empty array or map in a place that holds neither");
+          }
+          Empty(n, e.rep);
+          break;
+        case TapeOp::kValue:
+        case TapeOp::kKey:
+          if (e.in_record || e.begin > text.size() || e.size > text.size() - e.begin) {
+            return OutsideTheLine();
+          }
+          SLUICE_TRY(TapedText(n, e, text));
+          break;
       }
-      const SchemaNode& n = (*snodes)[e.node];
-      SLUICE_TRY(TapedValue(n, e, text, base));
     }
     return Ok();
   }
 
-  Status TapedValue(const SchemaNode& n, const TapeEntry& e, std::string_view text,
-                    std::string_view base) {
+  Unexpected<Error> OutsideTheLine() const {
+    return Fail(ErrorCode::kInternal,
+                "line " + std::to_string(line) + ": a tape entry outside the line or the schema");
+  }
+
+  // An entry whose span is JSON of the output line: a value, or a map key.
+  Status TapedText(const SchemaNode& n, const TapeEntry& e, std::string_view text) {
     // The scanner may look as far as the line's end (its string search reads 32 bytes at a
     // time), and must stop where the entry does.
     p = text.data() + e.begin;
     end = text.data() + text.size();
-    const bool leaf = n.kind == SchemaNode::Kind::kLeaf;
-    switch (e.op) {
-      case TapeOp::kValue:
-        SLUICE_TRY(Value(n, e.rep, 0));
-        if (SkipJsonSpace(p, end) != text.data() + e.begin + e.size) {
-          return Json(n, "the value does not end where the tape says");
-        }
-        return Ok();
-      case TapeOp::kNull:
-        return Null(n, e.rep);
-      case TapeOp::kEmpty:
-        if (n.kind != SchemaNode::Kind::kList && n.kind != SchemaNode::Kind::kMap) {
-          return Bad(n, "an empty array or map in a place that holds neither");
-        }
-        Empty(n, e.rep);
-        return Ok();
-      case TapeOp::kKey: {
-        if (!leaf) return Bad(n, "map keys must be atomic");
-        if (!Expect('"')) return Json(n, "expected a key");
-        SLUICE_ASSIGN_OR_RETURN(std::string_view key, String(n, key_scratch));
-        return LeafText(n, key, e.rep, /*is_key=*/true);
+    if (e.op == TapeOp::kValue) {
+      SLUICE_TRY(Value(n, e.rep, 0));
+      if (SkipJsonSpace(p, end) != text.data() + e.begin + e.size) {
+        return Json(n, "the value does not end where the tape says");
       }
-      case TapeOp::kText:
-        if (!leaf) return Bad(n, "a single value in a place that holds a group");
-        return LeafText(n, base.substr(e.begin, e.size), e.rep, /*is_key=*/false);
-      case TapeOp::kBool:
-        if (!leaf || P(n).leaf != LeafKind::kBoolean) return Bad(n, "a boolean does not fit");
-        cols[n.leaf].AppendBool(e.value() != 0, e.rep);
-        return Ok();
-      case TapeOp::kInt:
-        if (!leaf) return Bad(n, "a single value in a place that holds a group");
-        return LeafInteger(n, e.value(), e.rep);
-      case TapeOp::kDecimal:
-        if (!leaf) return Bad(n, "a single value in a place that holds a group");
-        return LeafUnscaled(n, e.value(), e.rep);
+      return Ok();
     }
-    return Ok();
+    if (n.kind != SchemaNode::Kind::kLeaf) return Bad(n, "map keys must be atomic");
+    if (!Expect('"')) return Json(n, "expected a key");
+    SLUICE_ASSIGN_OR_RETURN(std::string_view key, String(n, key_scratch));
+    return LeafText(n, key, e.rep, /*is_key=*/true);
   }
 
   // Past whitespace, then `c`.
