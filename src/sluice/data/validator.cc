@@ -116,13 +116,10 @@ inline bool DecimalAsWritten(std::string_view t, int precision, int scale,
   const bool negative = n > 0 && t[0] == '-';
   if (negative) ++i;
   const size_t int_start = i;
-  // The digits' value; it cannot overflow before the precision check fails (p <= 18).
+  // The digits' value: exact for the at most 18 digits of an accepted decimal of p <= 18 (past
+  // 19 digits the unsigned arithmetic wraps, and the precision check fails).
   uint64_t v = 0;
-  while (i < n && t[i] >= '0' && t[i] <= '9' && i - int_start < 19) {
-    v = v * 10 + static_cast<unsigned>(t[i] - '0');
-    ++i;
-  }
-  while (i < n && t[i] >= '0' && t[i] <= '9') ++i;
+  while (i < n && t[i] >= '0' && t[i] <= '9') v = v * 10 + static_cast<unsigned>(t[i++] - '0');
   const size_t int_len = i - int_start;
   if (int_len == 0 || (int_len > 1 && t[int_start] == '0')) return false;
   const bool int_zero = int_len == 1 && t[int_start] == '0';
@@ -130,10 +127,7 @@ inline bool DecimalAsWritten(std::string_view t, int precision, int scale,
   if (i >= n || t[i] != '.') return false;
   ++i;
   const size_t frac_start = i;
-  while (i < n && t[i] >= '0' && t[i] <= '9') {
-    if (i - frac_start < 19) v = v * 10 + static_cast<unsigned>(t[i] - '0');
-    ++i;
-  }
+  while (i < n && t[i] >= '0' && t[i] <= '9') v = v * 10 + static_cast<unsigned>(t[i++] - '0');
   if (i != n || i - frac_start != static_cast<size_t>(scale)) return false;
   if ((int_zero ? 0 : int_len) + static_cast<size_t>(scale) > static_cast<size_t>(precision)) {
     return false;
