@@ -35,6 +35,9 @@ enum class TapeOp : uint8_t {
   kBool,
   /// `value()` is the unscaled value of a decimal of at most 18 digits, at its scale.
   kDecimal,
+  /// `value()` is the leaf's value as stored: a date's days since the epoch, a timestamp in
+  /// the leaf's unit.
+  kStored,
   /// The span is the text a leaf's value comes from, without escapes: a string's content, a
   /// number token of a float or decimal, the content of a date, timestamp, time, uuid or
   /// binary string.
@@ -67,6 +70,8 @@ struct TapeMap {
   std::vector<int32_t> node;
   /// Arrays and maps: the repetition level of their second and later entries.
   std::vector<int16_t> next_rep;
+  /// Timestamps: the unit the writer stores them in (a schema::TimeUnit).
+  std::vector<uint8_t> unit;
   /// The writer's node of the rescued-data column, or -1 when the lines carry none.
   int32_t rescued_node = -1;
 };

@@ -108,6 +108,10 @@ struct LineShredder::Walk {
           if (!leaf) return Bad(n, "a single value in a place that holds a group");
           SLUICE_TRY(LeafUnscaled(n, e.value(), e.rep));
           break;
+        case TapeOp::kStored:
+          if (!leaf) return Bad(n, "a single value in a place that holds a group");
+          SLUICE_TRY(LeafStored(n, e.value(), e.rep));
+          break;
         case TapeOp::kBool:
           if (!leaf || P(n).leaf != LeafKind::kBoolean) return Bad(n, "a boolean does not fit");
           cols[n.leaf].AppendBool(e.value() != 0, e.rep);
@@ -578,6 +582,37 @@ struct LineShredder::Walk {
         break;
     }
     return Bad(n, "an integer does not fit");
+  }
+
+  // A date's days or a timestamp in its leaf's unit, as the validator converted it.
+  Status LeafStored(const SchemaNode& n, int64_t v, int16_t rep) {
+    parquet::ColumnWriter& col = cols[n.leaf];
+    switch (P(n).leaf) {
+      case LeafKind::kDate:
+        if (v < INT32_MIN || v > INT32_MAX) return Unconvertible(n, std::to_string(v), "");
+        col.AppendInt32(static_cast<int32_t>(v), rep);
+        return Ok();
+      case LeafKind::kTimestamp:
+      case LeafKind::kTimestampNtz:
+        col.AppendInt64(v, rep);
+        return Ok();
+      case LeafKind::kNone:
+      case LeafKind::kBoolean:
+      case LeafKind::kInt32:
+      case LeafKind::kInt64:
+      case LeafKind::kFloat:
+      case LeafKind::kDouble:
+      case LeafKind::kDecimalInt32:
+      case LeafKind::kDecimalInt64:
+      case LeafKind::kDecimalBytes:
+      case LeafKind::kString:
+      case LeafKind::kBinary:
+      case LeafKind::kTimeInt32:
+      case LeafKind::kTimeInt64:
+      case LeafKind::kUuid:
+        break;
+    }
+    return Bad(n, "a date or timestamp does not fit");
   }
 
   // A decimal's unscaled value (at most 18 digits, checked again) for a decimal leaf.

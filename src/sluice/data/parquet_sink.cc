@@ -221,6 +221,11 @@ bool BindTape(const std::vector<ValidationPlan::Node>& vnodes, uint32_t v,
       }
       map.next_rep[v] = static_cast<int16_t>(b.rep_level + 1);
       return bind_child(0) && bind_child(1);
+    case TypeKind::kTimestamp:
+    case TypeKind::kTimestampNtz:
+      if (b.kind != SchemaNode::Kind::kLeaf) return false;
+      map.unit[v] = static_cast<uint8_t>(b.type->unit());
+      return a.child_count == 0;
     case TypeKind::kNull:
     case TypeKind::kBoolean:
     case TypeKind::kInt8:
@@ -233,8 +238,6 @@ bool BindTape(const std::vector<ValidationPlan::Node>& vnodes, uint32_t v,
     case TypeKind::kString:
     case TypeKind::kBinary:
     case TypeKind::kDate:
-    case TypeKind::kTimestamp:
-    case TypeKind::kTimestampNtz:
     case TypeKind::kTime:
     case TypeKind::kUuid:
       break;
@@ -251,6 +254,7 @@ std::shared_ptr<const TapeMap> ParquetRecordPlan::TapeMapFor(const ValidationPla
   auto map = std::make_shared<TapeMap>();
   map->node.assign(vnodes.size(), -1);
   map->next_rep.assign(vnodes.size(), 0);
+  map->unit.assign(vnodes.size(), 0);
   if (!BindTape(vnodes, 0, snodes, nodes_, 0, *map, 0)) return nullptr;
   // The lines' rescued column: the one the schema holds, or the one the validator appends,
   // which must then be this plan's last root child.

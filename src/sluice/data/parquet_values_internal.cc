@@ -130,6 +130,11 @@ bool TimestampFromText(std::string_view text, schema::TimeUnit unit, bool local,
     *why = "not a timestamp Spark's parser reads";
     return false;
   }
+  return TimestampFromFields(f, unit, local, out, why);
+}
+
+bool TimestampFromFields(const DateTimeFields& f, schema::TimeUnit unit, bool local, int64_t* out,
+                         const char** why) {
   int32_t offset = 0;
   if (f.has_zone) {
     if (local) {
@@ -164,6 +169,10 @@ bool TimestampFromText(std::string_view text, schema::TimeUnit unit, bool local,
 bool DateFromText(std::string_view text, int32_t* days) {
   DateTimeFields f;
   if (!ParseLenientDate(text, &f)) return false;
+  return DateFromFields(f, days);
+}
+
+bool DateFromFields(const DateTimeFields& f, int32_t* days) {
   const int64_t d = DaysFromCivil(f.year, f.month, f.day);
   if (d < std::numeric_limits<int32_t>::min() || d > std::numeric_limits<int32_t>::max()) {
     return false;

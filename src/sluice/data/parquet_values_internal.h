@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "sluice/data/lexical_internal.h"
 #include "sluice/schema/type.h"
 
 namespace sluice::data::internal {
@@ -37,6 +38,10 @@ bool TimestampFromSeconds(int64_t seconds, schema::TimeUnit unit, int64_t* out);
 /// Spark's lenient date text (stringToDate) as days since the epoch; false when refused or past
 /// the int32 range.
 bool DateFromText(std::string_view text, int32_t* days);
+/// The two above for fields ParseLenientTimestamp or ParseLenientDate read.
+bool TimestampFromFields(const DateTimeFields& f, schema::TimeUnit unit, bool local, int64_t* out,
+                         const char** why);
+bool DateFromFields(const DateTimeFields& f, int32_t* days);
 
 /// A time of day `[h]h:mm[:ss[.fraction]]` (fraction 1..9 digits) as `unit`s since midnight.
 bool TimeFromText(std::string_view text, schema::TimeUnit unit, int64_t* out);

@@ -17,6 +17,7 @@
 #include "sluice/data/json_text_internal.h"
 #include "sluice/data/lexical_internal.h"
 #include "sluice/data/name_index_internal.h"
+#include "sluice/data/parquet_values_internal.h"
 #include "sluice/data/rescued_object_internal.h"
 #include "sluice/data/validator_internal.h"
 #include "sluice/schema/field_path.h"
@@ -670,6 +671,10 @@ struct alignas(128) RecordValidator::Impl {
       case TypeKind::kDate:
       case TypeKind::kTimestamp:
       case TypeKind::kTimestampNtz:
+        if constexpr (kTape) {
+          if (!esc) return WalkTemporal(n, token, body, out);
+        }
+        [[fallthrough]];
       case TypeKind::kTime:
       case TypeKind::kUuid:
       case TypeKind::kBinary: {
@@ -708,6 +713,41 @@ struct alignas(128) RecordValidator::Impl {
         Mismatch(n, ViolationKind::kTypeMismatch, token, out, "expected null");
         return true;
     }
+    return true;
+  }
+
+  // A date or timestamp string without escapes, with a tape: checked as TextFits checks it, and
+  // noted as the value the writer stores when it converts (else as its text, which the writer
+  // converts or refuses itself; a time alone takes today's date when the writer reads it).
+  bool WalkTemporal(const Node& n, std::string_view token, std::string_view body, Out& out) {
+    internal::DateTimeFields f;
+    const bool date = n.kind == TypeKind::kDate;
+    const bool fits = date ? internal::ParseLenientDate(body, &f)
+                           : internal::ParseLenientTimestamp(body, &f) &&
+                                 (n.kind != TypeKind::kTimestampNtz || !f.has_zone);
+    if (!fits) {
+      Mismatch(n, date ? ViolationKind::kInvalidDate : ViolationKind::kInvalidTimestamp, token,
+               out);
+      return true;
+    }
+    out += token;
+    if (date) {
+      int32_t days = 0;
+      if (internal::DateFromFields(f, &days)) {
+        NoteValue<true>(TapeOp::kStored, days);
+        return true;
+      }
+    } else if (!f.time_only) {
+      const auto unit =
+          static_cast<schema::TimeUnit>(tape_map->unit[static_cast<size_t>(&n - nodes->data())]);
+      int64_t value = 0;
+      const char* why = "";
+      if (internal::TimestampFromFields(f, unit, n.kind == TypeKind::kTimestampNtz, &value, &why)) {
+        NoteValue<true>(TapeOp::kStored, value);
+        return true;
+      }
+    }
+    NoteText<true>(body);
     return true;
   }
 
