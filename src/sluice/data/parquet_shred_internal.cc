@@ -549,37 +549,22 @@ struct LineShredder::Walk {
   Status LeafInteger(const SchemaNode& n, int64_t v, int16_t rep) {
     const Node& p = P(n);
     parquet::ColumnWriter& col = cols[n.leaf];
-    switch (p.leaf) {
-      case LeafKind::kInt64:
-        col.AppendInt64(v, rep);
-        return Ok();
-      case LeafKind::kInt32:
-        if (v < p.min || v > p.max) return Unconvertible(n, std::to_string(v), "out of range");
-        col.AppendInt32(static_cast<int32_t>(v), rep);
-        return Ok();
-      case LeafKind::kTimestamp: {
-        int64_t t = 0;
-        if (!TimestampFromSeconds(v, p.unit, &t)) {
-          return Unconvertible(n, std::to_string(v), "out of range");
-        }
-        col.AppendInt64(t, rep);
-        return Ok();
+    if (p.leaf == LeafKind::kInt64) {
+      col.AppendInt64(v, rep);
+      return Ok();
+    }
+    if (p.leaf == LeafKind::kInt32) {
+      if (v < p.min || v > p.max) return Unconvertible(n, std::to_string(v), "out of range");
+      col.AppendInt32(static_cast<int32_t>(v), rep);
+      return Ok();
+    }
+    if (p.leaf == LeafKind::kTimestamp) {
+      int64_t t = 0;
+      if (!TimestampFromSeconds(v, p.unit, &t)) {
+        return Unconvertible(n, std::to_string(v), "out of range");
       }
-      case LeafKind::kNone:
-      case LeafKind::kBoolean:
-      case LeafKind::kFloat:
-      case LeafKind::kDouble:
-      case LeafKind::kDecimalInt32:
-      case LeafKind::kDecimalInt64:
-      case LeafKind::kDecimalBytes:
-      case LeafKind::kString:
-      case LeafKind::kBinary:
-      case LeafKind::kDate:
-      case LeafKind::kTimestampNtz:
-      case LeafKind::kTimeInt32:
-      case LeafKind::kTimeInt64:
-      case LeafKind::kUuid:
-        break;
+      col.AppendInt64(t, rep);
+      return Ok();
     }
     return Bad(n, "an integer does not fit");
   }
@@ -587,30 +572,15 @@ struct LineShredder::Walk {
   // A date's days or a timestamp in its leaf's unit, as the validator converted it.
   Status LeafStored(const SchemaNode& n, int64_t v, int16_t rep) {
     parquet::ColumnWriter& col = cols[n.leaf];
-    switch (P(n).leaf) {
-      case LeafKind::kDate:
-        if (v < INT32_MIN || v > INT32_MAX) return Unconvertible(n, std::to_string(v), "");
-        col.AppendInt32(static_cast<int32_t>(v), rep);
-        return Ok();
-      case LeafKind::kTimestamp:
-      case LeafKind::kTimestampNtz:
-        col.AppendInt64(v, rep);
-        return Ok();
-      case LeafKind::kNone:
-      case LeafKind::kBoolean:
-      case LeafKind::kInt32:
-      case LeafKind::kInt64:
-      case LeafKind::kFloat:
-      case LeafKind::kDouble:
-      case LeafKind::kDecimalInt32:
-      case LeafKind::kDecimalInt64:
-      case LeafKind::kDecimalBytes:
-      case LeafKind::kString:
-      case LeafKind::kBinary:
-      case LeafKind::kTimeInt32:
-      case LeafKind::kTimeInt64:
-      case LeafKind::kUuid:
-        break;
+    const LeafKind kind = P(n).leaf;
+    if (kind == LeafKind::kDate) {
+      if (v < INT32_MIN || v > INT32_MAX) return Unconvertible(n, std::to_string(v), "");
+      col.AppendInt32(static_cast<int32_t>(v), rep);
+      return Ok();
+    }
+    if (kind == LeafKind::kTimestamp || kind == LeafKind::kTimestampNtz) {
+      col.AppendInt64(v, rep);
+      return Ok();
     }
     return Bad(n, "a date or timestamp does not fit");
   }
@@ -623,36 +593,18 @@ struct LineShredder::Walk {
     if (p.precision > 18 || magnitude >= kPowersOfTen[static_cast<size_t>(p.precision)]) {
       return Unconvertible(n, std::to_string(v), "not a decimal of that precision");
     }
-    switch (p.leaf) {
-      case LeafKind::kDecimalInt32:
-        col.AppendInt32(static_cast<int32_t>(v), rep);
-        return Ok();
-      case LeafKind::kDecimalInt64:
-        col.AppendInt64(v, rep);
-        return Ok();
-      case LeafKind::kDecimalBytes: {
-        char bytes[16];
-        DecimalToBytes(v, p.width, bytes);
-        col.AppendBytes(std::string_view(bytes, static_cast<size_t>(p.width)), rep);
-        return Ok();
-      }
-      case LeafKind::kNone:
-      case LeafKind::kBoolean:
-      case LeafKind::kInt32:
-      case LeafKind::kInt64:
-      case LeafKind::kFloat:
-      case LeafKind::kDouble:
-      case LeafKind::kString:
-      case LeafKind::kBinary:
-      case LeafKind::kDate:
-      case LeafKind::kTimestamp:
-      case LeafKind::kTimestampNtz:
-      case LeafKind::kTimeInt32:
-      case LeafKind::kTimeInt64:
-      case LeafKind::kUuid:
-        break;
+    if (p.leaf == LeafKind::kDecimalInt32) {
+      col.AppendInt32(static_cast<int32_t>(v), rep);
+    } else if (p.leaf == LeafKind::kDecimalInt64) {
+      col.AppendInt64(v, rep);
+    } else if (p.leaf == LeafKind::kDecimalBytes) {
+      char bytes[16];
+      DecimalToBytes(v, p.width, bytes);
+      col.AppendBytes(std::string_view(bytes, static_cast<size_t>(p.width)), rep);
+    } else {
+      return Bad(n, "a decimal does not fit");
     }
-    return Bad(n, "a decimal does not fit");
+    return Ok();
   }
 
   // A value given as text: a JSON string's content, a number token of a float or decimal, or a

@@ -195,54 +195,35 @@ bool BindTape(const std::vector<ValidationPlan::Node>& vnodes, uint32_t v,
     return BindTape(vnodes, child(k), snodes, pnodes, b.first_child + static_cast<int32_t>(k), map,
                     depth + 1);
   };
-  switch (a.kind) {
-    case TypeKind::kStruct:
-      if (b.kind != SchemaNode::Kind::kStruct ||
-          static_cast<int64_t>(a.child_count) > b.num_children) {
-        return false;
-      }
-      // The root may have one more child on the writer's side (the rescued column the
-      // validator appends), which the caller checks.
-      if (depth > 0 && static_cast<int64_t>(a.child_count) != b.num_children) return false;
-      for (uint32_t k = 0; k < a.child_count; ++k) {
-        const size_t pw = static_cast<size_t>(b.first_child) + k;
-        if (vnodes[child(k)].name != pnodes[pw].name || !bind_child(k)) return false;
-      }
-      return true;
-    case TypeKind::kArray:
-      if (b.kind != SchemaNode::Kind::kList || a.child_count != 1 || b.num_children != 1) {
-        return false;
-      }
-      map.next_rep[v] = static_cast<int16_t>(b.rep_level + 1);
-      return bind_child(0);
-    case TypeKind::kMap:
-      if (b.kind != SchemaNode::Kind::kMap || a.child_count != 2 || b.num_children != 2) {
-        return false;
-      }
-      map.next_rep[v] = static_cast<int16_t>(b.rep_level + 1);
-      return bind_child(0) && bind_child(1);
-    case TypeKind::kTimestamp:
-    case TypeKind::kTimestampNtz:
-      if (b.kind != SchemaNode::Kind::kLeaf) return false;
-      map.unit[v] = static_cast<uint8_t>(b.type->unit());
-      return a.child_count == 0;
-    case TypeKind::kNull:
-    case TypeKind::kBoolean:
-    case TypeKind::kInt8:
-    case TypeKind::kInt16:
-    case TypeKind::kInt32:
-    case TypeKind::kInt64:
-    case TypeKind::kFloat32:
-    case TypeKind::kFloat64:
-    case TypeKind::kDecimal:
-    case TypeKind::kString:
-    case TypeKind::kBinary:
-    case TypeKind::kDate:
-    case TypeKind::kTime:
-    case TypeKind::kUuid:
-      break;
+  if (a.kind == TypeKind::kStruct) {
+    if (b.kind != SchemaNode::Kind::kStruct ||
+        static_cast<int64_t>(a.child_count) > b.num_children) {
+      return false;
+    }
+    // The root may have one more child on the writer's side (the rescued column the validator
+    // appends), which the caller checks.
+    if (depth > 0 && static_cast<int64_t>(a.child_count) != b.num_children) return false;
+    for (uint32_t k = 0; k < a.child_count; ++k) {
+      const size_t pw = static_cast<size_t>(b.first_child) + k;
+      if (vnodes[child(k)].name != pnodes[pw].name || !bind_child(k)) return false;
+    }
+    return true;
   }
-  return b.kind == SchemaNode::Kind::kLeaf && a.child_count == 0;
+  if (a.kind == TypeKind::kArray || a.kind == TypeKind::kMap) {
+    const bool array = a.kind == TypeKind::kArray;
+    const uint32_t children = array ? 1 : 2;
+    if (b.kind != (array ? SchemaNode::Kind::kList : SchemaNode::Kind::kMap) ||
+        a.child_count != children || b.num_children != static_cast<int32_t>(children)) {
+      return false;
+    }
+    map.next_rep[v] = static_cast<int16_t>(b.rep_level + 1);
+    return bind_child(0) && (array || bind_child(1));
+  }
+  if (b.kind != SchemaNode::Kind::kLeaf || a.child_count != 0) return false;
+  if (a.kind == TypeKind::kTimestamp || a.kind == TypeKind::kTimestampNtz) {
+    map.unit[v] = static_cast<uint8_t>(b.type->unit());
+  }
+  return true;
 }
 
 }  // namespace
