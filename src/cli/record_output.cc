@@ -12,6 +12,7 @@
 #include "sluice/base/std_io.h"
 #include "sluice/base/strings.h"
 #include "sluice/data/parquet_sink.h"
+#include "sluice/data/parquet_stage.h"
 #include "sluice/dialects/spark/spark.h"
 
 namespace sluice::cli {
@@ -234,16 +235,15 @@ class PipelinedOutput final : public RecordOutput {
   std::thread thread_;
 };
 
-// Takes the validator's blocks shredded on its workers (data::RecordStage): each block's valid
-// lines become a column fragment on the worker that checked them, and the fragments are
-// appended to the file in order, a copy of column buffers. With several threads this moves the
-// parse of every line off the one thread that would otherwise shred them all (PipelinedOutput).
-// Row groups then end between blocks. Not with --max-rows-per-file, whose files end at a row.
-class StagedParquetOutput final : public RecordOutput, public data::RecordStage {
+// Takes the validator's blocks as column fragments made on its workers (data::ParquetStage) and
+// appends them to the file in order, a copy of column buffers: no record is parsed again, and
+// none on the one thread that would otherwise shred them all (PipelinedOutput). Row groups then
+// end between blocks. Not with --max-rows-per-file, whose files end at a row.
+class StagedParquetOutput final : public RecordOutput, public data::ParquetStage {
  public:
   StagedParquetOutput(std::unique_ptr<ParquetOutput> inner,
                       std::shared_ptr<const data::ParquetRecordPlan> plan)
-      : inner_(std::move(inner)), plan_(std::move(plan)) {}
+      : data::ParquetStage(std::move(plan)), inner_(std::move(inner)) {}
 
   // Lines that come as text all the same are shredded here.
   Status Write(std::string_view bytes) override { return inner_->Write(bytes); }
@@ -251,47 +251,14 @@ class StagedParquetOutput final : public RecordOutput, public data::RecordStage 
   std::vector<std::string> files() const override { return inner_->files(); }
   data::RecordStage* stage() override { return this; }
 
-  std::shared_ptr<const data::TapeMap> TapeMapFor(const data::ValidationPlan& plan) override {
-    return plan_->TapeMapFor(plan);
-  }
-
-  Result<std::unique_ptr<data::StagedRecords>> Stage(std::string_view lines,
-                                                     const data::LeafTape* tape) override {
-    std::unique_ptr<Piece> piece;
-    {
-      std::lock_guard lock(mu_);
-      if (!free_.empty()) {
-        piece = std::move(free_.back());
-        free_.pop_back();
-      }
-    }
-    if (!piece) piece = std::make_unique<Piece>(plan_);
-    Status s = tape == nullptr ? piece->fragment.AppendLines(lines)
-                               : piece->fragment.AppendLines(lines, *tape);
-    if (!s.has_value()) return Fail(s.error().WithContext("shredding the valid records"));
-    return std::unique_ptr<data::StagedRecords>(std::move(piece));
-  }
-
   Status Take(std::unique_ptr<data::StagedRecords> staged) override {
-    std::unique_ptr<Piece> piece(static_cast<Piece*>(staged.release()));
-    Status s = inner_->AppendFragment(piece->fragment);
-    piece->fragment.Clear();
-    std::lock_guard lock(mu_);
-    free_.push_back(std::move(piece));
+    Status s = inner_->AppendFragment(FragmentOf(*staged));
+    Recycle(std::move(staged));
     return s;
   }
 
  private:
-  struct Piece final : data::StagedRecords {
-    explicit Piece(std::shared_ptr<const data::ParquetRecordPlan> plan)
-        : fragment(std::move(plan)) {}
-    data::ParquetFragment fragment;
-  };
-
   std::unique_ptr<ParquetOutput> inner_;
-  std::shared_ptr<const data::ParquetRecordPlan> plan_;
-  std::mutex mu_;
-  std::vector<std::unique_ptr<Piece>> free_;  // fragments taken, cleared, to be filled again
 };
 
 }  // namespace

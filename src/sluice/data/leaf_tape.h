@@ -74,6 +74,11 @@ struct TapeMap {
   std::vector<uint8_t> unit;
   /// The writer's node of the rescued-data column, or -1 when the lines carry none.
   int32_t rescued_node = -1;
+
+  /// Whether the map is one for a validation plan of `nodes` nodes.
+  bool Covers(size_t nodes) const {
+    return node.size() == nodes && next_rep.size() == nodes && unit.size() == nodes;
+  }
 };
 
 /// One kept record on a tape: its line's offset in the output buffer, the record's own text

@@ -91,29 +91,31 @@ struct LineShredder::Walk {
     for (const TapeEntry& e : entries) {
       if (e.node >= num_nodes) return OutsideTheLine();
       const SchemaNode& n = nodes[e.node];
-      const bool leaf = n.kind == SchemaNode::Kind::kLeaf;
+      // The operations that carry one value need a leaf to put it in.
+      const bool one_value = e.op == TapeOp::kText || e.op == TapeOp::kInt ||
+                             e.op == TapeOp::kDecimal || e.op == TapeOp::kStored ||
+                             e.op == TapeOp::kBool;
+      if (one_value && n.kind != SchemaNode::Kind::kLeaf) {
+        return Bad(n, "a single value in a place that holds a group");
+      }
       switch (e.op) {
         case TapeOp::kText: {
           const std::string_view base = e.in_record ? input : text;
           if (e.begin > base.size() || e.size > base.size() - e.begin) return OutsideTheLine();
-          if (!leaf) return Bad(n, "a single value in a place that holds a group");
           SLUICE_TRY(LeafText(n, base.substr(e.begin, e.size), e.rep, /*is_key=*/false));
           break;
         }
         case TapeOp::kInt:
-          if (!leaf) return Bad(n, "a single value in a place that holds a group");
           SLUICE_TRY(LeafInteger(n, e.value(), e.rep));
           break;
         case TapeOp::kDecimal:
-          if (!leaf) return Bad(n, "a single value in a place that holds a group");
           SLUICE_TRY(LeafUnscaled(n, e.value(), e.rep));
           break;
         case TapeOp::kStored:
-          if (!leaf) return Bad(n, "a single value in a place that holds a group");
           SLUICE_TRY(LeafStored(n, e.value(), e.rep));
           break;
         case TapeOp::kBool:
-          if (!leaf || P(n).leaf != LeafKind::kBoolean) return Bad(n, "a boolean does not fit");
+          if (P(n).leaf != LeafKind::kBoolean) return Bad(n, "a boolean does not fit");
           cols[n.leaf].AppendBool(e.value() != 0, e.rep);
           break;
         case TapeOp::kNull:

@@ -517,18 +517,25 @@ struct alignas(128) RecordValidator::Impl {
     out += "null";
   }
 
-  // Note an entry for place `n` on the tape, with a span of the output line (a place the writer
-  // does not store has none).
-  void Tape(TapeOp op, const Node& n, size_t b, size_t size) {
-    const int32_t w = tape_map->node[static_cast<size_t>(&n - nodes->data())];
+  size_t IndexOf(const Node& n) const { return static_cast<size_t>(&n - nodes->data()); }
+  // Put `e` on the tape for writer node `w` at the current repetition level (a place the writer
+  // does not store, w < 0, has none).
+  void PushEntry(int32_t w, TapeEntry e) {
     if (w < 0) return;
-    TapeEntry e;
     e.node = static_cast<uint32_t>(w);
     e.rep = tape_rep;
+    tape->Push(e);
+  }
+  // An entry of place `n` whose span is [b, b + size) of the output line.
+  void Tape(TapeOp op, const Node& n, size_t b, size_t size) {
+    PushEntry(tape_map->node[IndexOf(n)], SpanEntry(op, b, size));
+  }
+  static TapeEntry SpanEntry(TapeOp op, size_t b, size_t size) {
+    TapeEntry e;
     e.op = op;
     e.begin = static_cast<uint32_t>(b);
     e.size = static_cast<uint32_t>(size);
-    tape->Push(e);
+    return e;
   }
   // What the value being read is, for WalkNoted: an integer, a boolean, null, or text of the
   // record that converts to it.
@@ -550,9 +557,7 @@ struct alignas(128) RecordValidator::Impl {
     note.size = static_cast<uint32_t>(text.size());
   }
   // The repetition level of the later entries of array or map `n`.
-  int16_t NextRep(const Node& n) const {
-    return tape_map == nullptr ? 0 : tape_map->next_rep[static_cast<size_t>(&n - nodes->data())];
-  }
+  int16_t NextRep(const Node& n) const { return tape_map->next_rep[IndexOf(n)]; }
 
   // WalkValue, and with a tape an entry for the value unless it was walked as an object or
   // array (whose members and elements have their own): a leaf's value, or the null a misfit
@@ -567,15 +572,12 @@ struct alignas(128) RecordValidator::Impl {
     const bool walked = (c == '{' && (n.kind == TypeKind::kStruct || n.kind == TypeKind::kMap)) ||
                         (c == '[' && n.kind == TypeKind::kArray);
     if (walked) return true;
-    if (!noted) {
-      Tape(TapeOp::kValue, n, b, out.size() - b);
-      return true;
+    const int32_t w = tape_map->node[IndexOf(n)];
+    if (noted) {
+      PushEntry(w, note);
+    } else {
+      PushEntry(w, SpanEntry(TapeOp::kValue, b, out.size() - b));
     }
-    const int32_t w = tape_map->node[static_cast<size_t>(&n - nodes->data())];
-    if (w < 0) return true;
-    note.node = static_cast<uint32_t>(w);
-    note.rep = tape_rep;
-    tape->Push(note);
     return true;
   }
 
@@ -722,10 +724,7 @@ struct alignas(128) RecordValidator::Impl {
   bool WalkTemporal(const Node& n, std::string_view token, std::string_view body, Out& out) {
     internal::DateTimeFields f;
     const bool date = n.kind == TypeKind::kDate;
-    const bool fits = date ? internal::ParseLenientDate(body, &f)
-                           : internal::ParseLenientTimestamp(body, &f) &&
-                                 (n.kind != TypeKind::kTimestampNtz || !f.has_zone);
-    if (!fits) {
+    if (!internal::TemporalFits(n, body, &f)) {
       Mismatch(n, date ? ViolationKind::kInvalidDate : ViolationKind::kInvalidTimestamp, token,
                out);
       return true;
@@ -738,8 +737,7 @@ struct alignas(128) RecordValidator::Impl {
         return true;
       }
     } else if (!f.time_only) {
-      const auto unit =
-          static_cast<schema::TimeUnit>(tape_map->unit[static_cast<size_t>(&n - nodes->data())]);
+      const auto unit = static_cast<schema::TimeUnit>(tape_map->unit[IndexOf(n)]);
       int64_t value = 0;
       const char* why = "";
       if (internal::TimestampFromFields(f, unit, n.kind == TypeKind::kTimestampNtz, &value, &why)) {
@@ -825,19 +823,15 @@ struct alignas(128) RecordValidator::Impl {
         break;
       }
       case TypeKind::kDecimal:
-        if constexpr (kTape) {
-          int64_t unscaled = 0;
-          if (kind == Atom::kFloat && DecimalAsWritten(atom, n.precision, n.scale, &unscaled)) {
-            out += atom;
-            if (n.precision <= 18) {
-              NoteValue<kTape>(TapeOp::kDecimal, unscaled);
-            } else {
-              NoteText<kTape>(atom);
-            }
-            return true;
-          }
-        } else if (kind == Atom::kFloat && DecimalAsWritten(atom, n.precision, n.scale)) {
+        if (int64_t unscaled = 0;
+            kind == Atom::kFloat &&
+            DecimalAsWritten(atom, n.precision, n.scale, kTape ? &unscaled : nullptr)) {
           out += atom;
+          if (n.precision <= 18) {
+            NoteValue<kTape>(TapeOp::kDecimal, unscaled);
+          } else {
+            NoteText<kTape>(atom);
+          }
           return true;
         }
         if (kind == Atom::kInteger || kind == Atom::kFloat) return WalkDecimal(n, atom, atom, out);
@@ -1170,12 +1164,9 @@ struct alignas(128) RecordValidator::Impl {
     if (root && !fatal) {
       size_t value_at = 0;
       WriteRescuedColumn(out, first, &value_at);
-      if (kTape && tape_map->rescued_node >= 0 && value_at != 0) {
-        TapeEntry e;
-        e.node = static_cast<uint32_t>(tape_map->rescued_node);
-        e.begin = static_cast<uint32_t>(value_at);
-        e.size = static_cast<uint32_t>(out.size() - value_at);
-        tape->Push(e);
+      if (kTape && value_at != 0) {
+        PushEntry(tape_map->rescued_node,
+                  SpanEntry(TapeOp::kValue, value_at, out.size() - value_at));
       }
     }
     out += '}';
@@ -1323,8 +1314,7 @@ const RecordResult& RecordValidator::CheckJson(std::string_view text, std::strin
                                                std::string& out, LeafTape* tape) {
   Impl& s = *impl_;
   const size_t mark = out.size();
-  if (tape != nullptr && (tape->map == nullptr || tape->map->node.size() != s.nodes->size() ||
-                          tape->map->next_rep.size() != s.nodes->size() ||
+  if (tape != nullptr && (tape->map == nullptr || !tape->map->Covers(s.nodes->size()) ||
                           tape->used > UINT32_MAX || text.size() > UINT32_MAX)) {
     tape = nullptr;
   }

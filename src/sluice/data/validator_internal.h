@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "sluice/data/lexical_internal.h"
 #include "sluice/data/name_index_internal.h"
 #include "sluice/data/validator.h"
 #include "sluice/schema/type.h"
@@ -109,6 +110,8 @@ bool IsUuid(std::string_view s);
 bool IsTimeOfDay(std::string_view s);
 /// Text (a JSON string's content or a CSV value) parses as the string-shaped type of `n`.
 bool TextFits(const ValidatorNode& n, std::string_view s);
+/// TextFits for a date, timestamp or timestamp_ntz place, with the fields read into `f`.
+bool TemporalFits(const ValidatorNode& n, std::string_view s, DateTimeFields* f);
 /// A map key (always a JSON string) fits the key type.
 bool KeyFits(const ValidatorNode& key, std::string_view s);
 /// Text of a CSV value converted for a column of kind `n`, appended to `out` as JSON; false when

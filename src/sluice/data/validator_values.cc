@@ -169,15 +169,18 @@ bool IsTimeOfDay(std::string_view s) {
   return i == s.size();
 }
 
+bool TemporalFits(const Node& n, std::string_view s, DateTimeFields* f) {
+  if (n.kind == TypeKind::kDate) return ParseLenientDate(s, f);
+  return ParseLenientTimestamp(s, f) && (n.kind != TypeKind::kTimestampNtz || !f->has_zone);
+}
+
 bool TextFits(const Node& n, std::string_view s) {
   internal::DateTimeFields f;
   switch (n.kind) {
     case TypeKind::kDate:
-      return internal::ParseLenientDate(s, &f);
     case TypeKind::kTimestamp:
-      return internal::ParseLenientTimestamp(s, &f);
     case TypeKind::kTimestampNtz:
-      return internal::ParseLenientTimestamp(s, &f) && !f.has_zone;
+      return TemporalFits(n, s, &f);
     case TypeKind::kTime:
       return IsTimeOfDay(s);
     case TypeKind::kUuid:

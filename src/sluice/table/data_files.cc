@@ -24,18 +24,12 @@ struct DataFileSink::Open_ {
   uint64_t rows = 0;
 };
 
-// The valid records of a block as columns, made on a validation worker (DataFileSink::Stage).
-struct DataFileSink::Piece final : data::StagedRecords {
-  explicit Piece(std::shared_ptr<const data::ParquetRecordPlan> plan) : fragment(std::move(plan)) {}
-  data::ParquetFragment fragment;
-};
-
 // One file written on a thread of its own, from a bounded queue of whole-line blocks or column
 // fragments.
 struct DataFileSink::Worker {
   struct Item {
     std::string block;
-    std::unique_ptr<Piece> piece;
+    std::unique_ptr<data::StagedRecords> staged;  // a fragment, when there is no block
   };
   DataFileSink* owner = nullptr;
   std::unique_ptr<Open_> file;
@@ -71,9 +65,9 @@ struct DataFileSink::Worker {
         cv.notify_all();
       }
       Status s = Ok();
-      if (item.piece != nullptr) {
-        s = file->sink->AppendFragment(item.piece->fragment);
-        owner->Recycle(std::move(item.piece));
+      if (item.staged != nullptr) {
+        s = file->sink->AppendFragment(FragmentOf(*item.staged));
+        owner->Recycle(std::move(item.staged));
       } else {
         s = file->sink->AppendLines(item.block);
       }
@@ -134,7 +128,9 @@ std::string DataFileName(int index, std::string_view codec_suffix) {
   return fmt::format("part-{:05d}-{}-c000.{}parquet", index, RandomUuid(), codec_suffix);
 }
 
-DataFileSink::DataFileSink(DataFileOptions options) : options_(std::move(options)) {}
+DataFileSink::DataFileSink(DataFileOptions options,
+                           std::shared_ptr<const data::ParquetRecordPlan> plan)
+    : data::ParquetStage(std::move(plan)), options_(std::move(options)) {}
 
 DataFileSink::~DataFileSink() { (void)StopWorkers(); }
 
@@ -149,7 +145,7 @@ Status DataFileSink::StartWorkers() {
     std::string full = options_.root + "/" + w->file->path;
     SLUICE_ASSIGN_OR_RETURN(auto writable, options_.fs->OpenWritable(full, {.sync = true}));
     SLUICE_ASSIGN_OR_RETURN(w->file->sink,
-                            data::ParquetRecordSink::Open(plan_, std::move(writable), one_thread));
+                            data::ParquetRecordSink::Open(plan(), std::move(writable), one_thread));
     written_.push_back(full);
     Worker* raw = w.get();
     w->thread = std::thread([raw] { raw->Run(); });
@@ -174,18 +170,19 @@ Status DataFileSink::StopWorkers() {
 }
 
 Result<std::unique_ptr<DataFileSink>> DataFileSink::Open(DataFileOptions options) {
-  std::unique_ptr<DataFileSink> sink(new DataFileSink(std::move(options)));
-  DataFileOptions& o = sink->options_;
-  for (const std::string& p : o.partition_columns) {
-    if (o.schema->struct_type()->FindField(p) == nullptr) {
+  for (const std::string& p : options.partition_columns) {
+    if (options.schema->struct_type()->FindField(p) == nullptr) {
       return InvalidArgument(fmt::format("partition column '{}' is not in the schema", p));
     }
   }
-  SLUICE_TRY(o.fs->CreateDirs(o.root));
-  SLUICE_ASSIGN_OR_RETURN(schema::SchemaPtr files, FileSchema(*o.schema, o.partition_columns));
-  data::ParquetPlanOptions plan;
-  plan.schema.use_physical_names = o.physical_names;
-  SLUICE_ASSIGN_OR_RETURN(sink->plan_, data::ParquetRecordPlan::Compile(files, plan));
+  SLUICE_TRY(options.fs->CreateDirs(options.root));
+  SLUICE_ASSIGN_OR_RETURN(schema::SchemaPtr files,
+                          FileSchema(*options.schema, options.partition_columns));
+  data::ParquetPlanOptions plan_options;
+  plan_options.schema.use_physical_names = options.physical_names;
+  SLUICE_ASSIGN_OR_RETURN(auto plan, data::ParquetRecordPlan::Compile(files, plan_options));
+  std::unique_ptr<DataFileSink> sink(new DataFileSink(std::move(options), std::move(plan)));
+  const DataFileOptions& o = sink->options_;
   sink->slow_path_ = !o.partition_columns.empty() ||
                      (o.constraints != nullptr && !o.constraints->empty()) ||
                      o.replace_where != nullptr;
@@ -207,7 +204,7 @@ Result<DataFileSink::Open_*> DataFileSink::FileFor(const std::string& directory,
   if (!directory.empty()) SLUICE_TRY(options_.fs->CreateDirs(options_.root + "/" + directory));
   SLUICE_ASSIGN_OR_RETURN(auto writable, options_.fs->OpenWritable(full, {.sync = true}));
   SLUICE_ASSIGN_OR_RETURN(
-      file->sink, data::ParquetRecordSink::Open(plan_, std::move(writable), options_.writer));
+      file->sink, data::ParquetRecordSink::Open(plan(), std::move(writable), options_.writer));
   written_.push_back(full);
   Open_* raw = file.get();
   open_.emplace(directory, std::move(file));
@@ -221,8 +218,9 @@ Status DataFileSink::CloseFile(Open_& file) {
   SLUICE_ASSIGN_OR_RETURN(StatsOptions stats_options,
                           StatsOptions::FromConfiguration(configuration));
   stats_options.tight_bounds = options_.tight_bounds;
-  SLUICE_ASSIGN_OR_RETURN(std::string stats, FileStatsJson(file.sink->metadata(),
-                                                           plan_->parquet_schema(), stats_options));
+  SLUICE_ASSIGN_OR_RETURN(
+      std::string stats,
+      FileStatsJson(file.sink->metadata(), plan()->parquet_schema(), stats_options));
   AddFile add;
   add.path = EncodeAddPath(file.path);
   add.partition_values = file.values;
@@ -348,43 +346,16 @@ data::RecordStage* DataFileSink::stage() {
   return slow_path_ || options_.max_rows_per_file > 0 ? nullptr : this;
 }
 
-std::shared_ptr<const data::TapeMap> DataFileSink::TapeMapFor(const data::ValidationPlan& plan) {
-  return plan_->TapeMapFor(plan);
-}
-
-Result<std::unique_ptr<data::StagedRecords>> DataFileSink::Stage(std::string_view lines,
-                                                                 const data::LeafTape* tape) {
-  std::unique_ptr<Piece> piece;
-  {
-    std::lock_guard<std::mutex> lock(free_mu_);
-    if (!free_.empty()) {
-      piece = std::move(free_.back());
-      free_.pop_back();
-    }
-  }
-  if (piece == nullptr) piece = std::make_unique<Piece>(plan_);
-  Status s = tape == nullptr ? piece->fragment.AppendLines(lines)
-                             : piece->fragment.AppendLines(lines, *tape);
-  if (!s.has_value()) return Fail(s.error().WithContext("shredding the valid records"));
-  return std::unique_ptr<data::StagedRecords>(std::move(piece));
-}
-
 Status DataFileSink::Take(std::unique_ptr<data::StagedRecords> staged) {
-  std::unique_ptr<Piece> piece(static_cast<Piece*>(staged.release()));
   if (!workers_.empty()) {
-    return workers_[next_worker_++ % workers_.size()]->Push({std::string(), std::move(piece)});
+    return workers_[next_worker_++ % workers_.size()]->Push({std::string(), std::move(staged)});
   }
   SLUICE_ASSIGN_OR_RETURN(Open_ * file, FileFor("", {}));
-  rows_ += static_cast<uint64_t>(piece->fragment.num_rows());
-  Status s = file->sink->AppendFragment(piece->fragment);
-  Recycle(std::move(piece));
+  const data::ParquetFragment& fragment = FragmentOf(*staged);
+  rows_ += static_cast<uint64_t>(fragment.num_rows());
+  Status s = file->sink->AppendFragment(fragment);
+  Recycle(std::move(staged));
   return s;
-}
-
-void DataFileSink::Recycle(std::unique_ptr<Piece> piece) {
-  piece->fragment.Clear();
-  std::lock_guard<std::mutex> lock(free_mu_);
-  free_.push_back(std::move(piece));
 }
 
 Status DataFileSink::Finish() {

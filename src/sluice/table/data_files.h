@@ -8,15 +8,14 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "sluice/base/file_system.h"
 #include "sluice/base/result.h"
-#include "sluice/data/file_runs.h"
 #include "sluice/data/parquet_sink.h"
+#include "sluice/data/parquet_stage.h"
 #include "sluice/parquet/file_writer.h"
 #include "sluice/schema/schema.h"
 #include "sluice/table/actions.h"
@@ -56,20 +55,17 @@ struct DataFileOptions {
 };
 
 /// A ByteSink for the validator's output. Not thread-safe (the validator writes in order).
-class DataFileSink final : public ByteSink, public data::RecordStage {
+class DataFileSink final : public ByteSink, public data::ParquetStage {
  public:
   static Result<std::unique_ptr<DataFileSink>> Open(DataFileOptions options);
   ~DataFileSink() override;
 
   Status Write(std::string_view bytes) override;
-  /// The validator's stage (data::RecordStage) on the fast path (unpartitioned, no
+  /// The validator's stage (data::ParquetStage) on the fast path (unpartitioned, no
   /// constraints, no file size limit): the valid records of each block become a column
-  /// fragment on the worker that checked them, from their tapes, and fragments are appended to
-  /// the files whole. Null otherwise: records come through Write.
+  /// fragment on the worker that checked them, and fragments are appended to the files whole.
+  /// Null otherwise: records come through Write.
   data::RecordStage* stage();
-  std::shared_ptr<const data::TapeMap> TapeMapFor(const data::ValidationPlan& plan) override;
-  Result<std::unique_ptr<data::StagedRecords>> Stage(std::string_view lines,
-                                                     const data::LeafTape* tape) override;
   Status Take(std::unique_ptr<data::StagedRecords> staged) override;
   /// Close every file; the add actions are then in adds().
   Status Finish();
@@ -87,18 +83,14 @@ class DataFileSink final : public ByteSink, public data::RecordStage {
  private:
   struct Open_;
   struct Worker;
-  struct Piece;
-  explicit DataFileSink(DataFileOptions options);
+  DataFileSink(DataFileOptions options, std::shared_ptr<const data::ParquetRecordPlan> plan);
   Status StartWorkers();
   Status StopWorkers();
   Status WriteLine(std::string_view line);
   Result<Open_*> FileFor(const std::string& directory, const PartitionValues& values);
   Status CloseFile(Open_& file);
-  // A fragment taken, cleared, kept to be filled again.
-  void Recycle(std::unique_ptr<Piece> piece);
 
   DataFileOptions options_;
-  std::shared_ptr<const data::ParquetRecordPlan> plan_;
   bool slow_path_ = false;  // partitions or constraints: each line parsed
   std::string pending_;
   std::map<std::string, std::unique_ptr<Open_>> open_;
@@ -111,8 +103,6 @@ class DataFileSink final : public ByteSink, public data::RecordStage {
   uint64_t quarantined_ = 0;
   std::optional<ConstraintViolation> failure_;
   int file_counter_ = 0;
-  std::mutex free_mu_;
-  std::vector<std::unique_ptr<Piece>> free_;
 };
 
 /// A data file's name as Spark names them: "part-00000-<uuid>-c000.snappy.parquet".
