@@ -272,107 +272,98 @@ std::pair<size_t, size_t> NextPageEnd(const ColumnWriter& column, const Values& 
   return {e, v};
 }
 
-// The chunk being encoded: its pages, statistics and encodings.
+// The values of one buffered segment as the encoder reads them.
+template <class T>
+NumberValues<T> ValuesOf(const ColumnWriter& c) {
+  const LargeVector<T>* data = nullptr;
+  if constexpr (std::is_same_v<T, int32_t>) data = &c.int32s();
+  if constexpr (std::is_same_v<T, int64_t>) data = &c.int64s();
+  if constexpr (std::is_same_v<T, Int96>) data = &c.int96s();
+  if constexpr (std::is_same_v<T, float>) data = &c.floats();
+  if constexpr (std::is_same_v<T, double>) data = &c.doubles();
+  return NumberValues<T>{data->data(), data->size()};
+}
+
+// What a chunk keeps of a segment's bounds once the segment's buffers are reused: numbers are
+// values already; byte arrays are copied into strings the builder owns.
+template <class T>
+class ChunkBounds {
+ public:
+  explicit ChunkBounds(StatisticsOrder order) : bounds_(order) {}
+  void Merge(const Bounds<T>& b) { bounds_.Merge(b); }
+  void Keep() {}
+  const Bounds<T>& bounds() const { return bounds_; }
+
+ private:
+  Bounds<T> bounds_;
+};
+
+template <>
+class ChunkBounds<std::string_view> {
+ public:
+  explicit ChunkBounds(StatisticsOrder order) : order_(order), bounds_(order) {}
+  void Merge(const Bounds<std::string_view>& b) { bounds_.Merge(b); }
+  // Own the bounds, so the segment they point into may go.
+  void Keep() {
+    if (!bounds_.any()) return;
+    std::string min(bounds_.min());
+    std::string max(bounds_.max());
+    min_ = std::move(min);
+    max_ = std::move(max);
+    bounds_ = Bounds<std::string_view>(order_);
+    bounds_.Update(min_);
+    bounds_.Update(max_);
+  }
+  const Bounds<std::string_view>& bounds() const { return bounds_; }
+
+ private:
+  StatisticsOrder order_;
+  Bounds<std::string_view> bounds_;
+  std::string min_;
+  std::string max_;
+};
+
+// A chunk being encoded segment by segment: its dictionary, pages, statistics and encodings.
+// `Values` reads one segment's values (NumberValues, BoolValues or ByteValues).
 template <class Values, class Dict>
-class ChunkEncoder {
+class ChunkBuilder final : public ColumnChunkBuilder {
  public:
   using T = typename Values::Value;
 
-  ChunkEncoder(const ColumnWriter& column, const Values& values, Dict* dict,
-               const ColumnEncodeOptions& options)
-      : column_(column),
-        spec_(column.spec()),
-        values_(values),
-        dict_(dict),
+  ChunkBuilder(ColumnSpec spec, const ColumnEncodeOptions& options, std::unique_ptr<Dict> dict)
+      : spec_(std::move(spec)),
+        dict_(std::move(dict)),
         options_(options),
-        pages_(options),
-        chunk_bounds_(spec_.order) {}
+        pages_(options_),
+        chunk_bounds_(spec_.order),
+        use_dict_(dict_ != nullptr && options_.dictionary) {}
 
-  Result<EncodedColumnChunk> Run() {
-    const size_t n = static_cast<size_t>(column_.num_entries());
-    if (values_.size != static_cast<size_t>(column_.num_values())) {
+  Status Add(const ColumnWriter& segment) override {
+    if (finished_) return Fail(ErrorCode::kInternal, "column " + PathText() + " is finished");
+    const Values values = Read(segment);
+    const size_t n = static_cast<size_t>(segment.num_entries());
+    if (values.size != static_cast<size_t>(segment.num_values())) {
       return Fail(ErrorCode::kInternal, "column " + PathText() + " buffers " +
-                                            std::to_string(values_.size) + " values for " +
-                                            std::to_string(column_.num_values()));
+                                            std::to_string(values.size) + " values for " +
+                                            std::to_string(segment.num_values()));
     }
-    use_dict_ = dict_ != nullptr && options_.dictionary;
+    if constexpr (std::is_same_v<Values, ByteValues>) SLUICE_TRY(CheckWidths(segment));
     size_t e = 0;
     size_t v = 0;
     while (e < n) {
-      const auto [e1, v1] = NextPageEnd(column_, values_, e, v, options_);
-      SLUICE_TRY(WriteDataPage(e, e1, v, v1));
+      const auto [e1, v1] = NextPageEnd(segment, values, e, v, options_);
+      SLUICE_TRY(WriteDataPage(segment, values, e, e1, v, v1));
       e = e1;
       v = v1;
     }
-    return Finish(n);
+    entries_ += static_cast<int64_t>(n);
+    chunk_bounds_.Keep();
+    return Ok();
   }
 
- private:
-  std::string PathText() const {
-    std::string s;
-    for (const std::string& p : spec_.path) {
-      if (!s.empty()) s += '.';
-      s += p;
-    }
-    return s;
-  }
-
-  Status WriteDataPage(size_t e0, size_t e1, size_t v0, size_t v1) {
-    Bounds<T> bounds(spec_.order);
-    for (size_t i = v0; i < v1; ++i) bounds.Update(values_[i]);
-    page_.clear();
-    if (spec_.max_rep_level > 0) {
-      EncodeLevels(column_.rep_levels().data() + e0, e1 - e0, spec_.max_rep_level, page_);
-    }
-    if (spec_.max_def_level > 0) {
-      EncodeLevels(column_.def_levels().data() + e0, e1 - e0, spec_.max_def_level, page_);
-    }
-    Encoding encoding = Encoding::kPlain;
-    if (use_dict_) {
-      const size_t levels_size = page_.size();
-      indexes_.clear();
-      for (size_t i = v0; i < v1; ++i) indexes_.push_back(dict_->Put(values_[i]));
-      if (dict_->dictionary_page_bytes() > options_.dictionary_page_limit) {
-        // Too many distinct values: this page and the rest of the chunk are PLAIN; pages
-        // written before keep their indexes into the dictionary (as parquet-mr falls back).
-        use_dict_ = false;
-      } else {
-        EncodeDictionaryIndexes(indexes_, dict_->index_bit_width(), page_);
-        const size_t encoded = page_.size() - levels_size + dict_->dictionary_page_bytes();
-        if (dictionary_pages_ == 0 && encoded >= values_.PlainBytes(v0, v1)) {
-          // The first page says the dictionary does not pay: the whole chunk goes PLAIN.
-          page_.resize(levels_size);
-          use_dict_ = false;
-        } else {
-          encoding = Encoding::kRleDictionary;
-        }
-      }
-    }
-    if (encoding == Encoding::kPlain) {
-      SLUICE_TRY(values_.PlainEncodeRange(v0, v1, page_));
-      ++plain_pages_;
-    } else {
-      ++dictionary_pages_;
-    }
-    PageHeader header;
-    header.type = PageType::kDataPage;
-    DataPageHeader& data = header.data_page_header.emplace();
-    data.num_values = static_cast<int32_t>(e1 - e0);
-    data.encoding = encoding;
-    data.definition_level_encoding = Encoding::kRle;
-    data.repetition_level_encoding = Encoding::kRle;
-    Statistics& stats = data.statistics.emplace();
-    stats.null_count = static_cast<int64_t>((e1 - e0) - (v1 - v0));
-    bounds.WriteTo(stats);
-    chunk_bounds_.Merge(bounds);
-    null_count_ += *stats.null_count;
-    if (e1 - e0 > static_cast<size_t>(INT32_MAX)) {
-      return InvalidArgument("column " + PathText() + ": a page of more than 2^31 entries");
-    }
-    return pages_.Write(std::move(header), page_, out_.data_pages);
-  }
-
-  Result<EncodedColumnChunk> Finish(size_t n) {
+  Result<EncodedColumnChunk> Finish() override {
+    if (finished_) return Fail(ErrorCode::kInternal, "column " + PathText() + " is finished");
+    finished_ = true;
     ColumnMetaData& meta = out_.meta;
     if (dictionary_pages_ > 0) {
       page_.clear();
@@ -397,27 +388,121 @@ class ChunkEncoder {
     if (dictionary_pages_ > 0) meta.encodings.push_back(Encoding::kRleDictionary);
     meta.path_in_schema = spec_.path;
     meta.codec = options_.codec;
-    meta.num_values = static_cast<int64_t>(n);
+    meta.num_values = entries_;
     meta.total_uncompressed_size = pages_.uncompressed_total();
     meta.total_compressed_size = pages_.compressed_total();
     meta.data_page_offset = static_cast<int64_t>(out_.dictionary_page.size());
     Statistics& stats = meta.statistics.emplace();
     stats.null_count = null_count_;
-    chunk_bounds_.WriteTo(stats);
+    chunk_bounds_.bounds().WriteTo(stats);
     return std::move(out_);
   }
 
-  const ColumnWriter& column_;
-  const ColumnSpec& spec_;
-  const Values& values_;
-  Dict* dict_;
-  const ColumnEncodeOptions& options_;
+  size_t encoded_bytes() const override {
+    return out_.data_pages.size() + (dict_ != nullptr ? dict_->dictionary_page_bytes() : 0);
+  }
+
+ private:
+  Values Read(const ColumnWriter& c) const {
+    if constexpr (std::is_same_v<Values, BoolValues>) {
+      return BoolValues{c.bools().data(), c.bools().size()};
+    } else if constexpr (std::is_same_v<Values, ByteValues>) {
+      const bool fixed = spec_.type == PhysicalType::kFixedLenByteArray;
+      return ByteValues{&c, c.ends().size(), fixed ? spec_.type_length : 0, {}};
+    } else {
+      return ValuesOf<T>(c);
+    }
+  }
+
+  // The dictionary trusts its entries' widths; a wrong one must stop here.
+  Status CheckWidths(const ColumnWriter& c) const {
+    if (spec_.type != PhysicalType::kFixedLenByteArray) return Ok();
+    for (size_t i = 0; i < c.ends().size(); ++i) {
+      if (c.bytes_value(i).size() != static_cast<size_t>(spec_.type_length)) {
+        return InvalidArgument("a value of " + std::to_string(c.bytes_value(i).size()) +
+                               " bytes in a FIXED_LEN_BYTE_ARRAY(" +
+                               std::to_string(spec_.type_length) + ") column");
+      }
+    }
+    return Ok();
+  }
+
+  std::string PathText() const {
+    std::string s;
+    for (const std::string& p : spec_.path) {
+      if (!s.empty()) s += '.';
+      s += p;
+    }
+    return s;
+  }
+
+  Status WriteDataPage(const ColumnWriter& column, const Values& values, size_t e0, size_t e1,
+                       size_t v0, size_t v1) {
+    Bounds<T> bounds(spec_.order);
+    for (size_t i = v0; i < v1; ++i) bounds.Update(values[i]);
+    page_.clear();
+    if (spec_.max_rep_level > 0) {
+      EncodeLevels(column.rep_levels().data() + e0, e1 - e0, spec_.max_rep_level, page_);
+    }
+    if (spec_.max_def_level > 0) {
+      EncodeLevels(column.def_levels().data() + e0, e1 - e0, spec_.max_def_level, page_);
+    }
+    Encoding encoding = Encoding::kPlain;
+    if (use_dict_) {
+      const size_t levels_size = page_.size();
+      indexes_.clear();
+      for (size_t i = v0; i < v1; ++i) indexes_.push_back(dict_->Put(values[i]));
+      if (dict_->dictionary_page_bytes() > options_.dictionary_page_limit) {
+        // Too many distinct values: this page and the rest of the chunk are PLAIN; pages
+        // written before keep their indexes into the dictionary (as parquet-mr falls back).
+        use_dict_ = false;
+      } else {
+        EncodeDictionaryIndexes(indexes_, dict_->index_bit_width(), page_);
+        const size_t encoded = page_.size() - levels_size + dict_->dictionary_page_bytes();
+        if (dictionary_pages_ == 0 && encoded >= values.PlainBytes(v0, v1)) {
+          // The first page says the dictionary does not pay: the whole chunk goes PLAIN.
+          page_.resize(levels_size);
+          use_dict_ = false;
+        } else {
+          encoding = Encoding::kRleDictionary;
+        }
+      }
+    }
+    if (encoding == Encoding::kPlain) {
+      SLUICE_TRY(values.PlainEncodeRange(v0, v1, page_));
+      ++plain_pages_;
+    } else {
+      ++dictionary_pages_;
+    }
+    PageHeader header;
+    header.type = PageType::kDataPage;
+    DataPageHeader& data = header.data_page_header.emplace();
+    data.num_values = static_cast<int32_t>(e1 - e0);
+    data.encoding = encoding;
+    data.definition_level_encoding = Encoding::kRle;
+    data.repetition_level_encoding = Encoding::kRle;
+    Statistics& stats = data.statistics.emplace();
+    stats.null_count = static_cast<int64_t>((e1 - e0) - (v1 - v0));
+    bounds.WriteTo(stats);
+    chunk_bounds_.Merge(bounds);
+    null_count_ += *stats.null_count;
+    if (e1 - e0 > static_cast<size_t>(INT32_MAX)) {
+      return InvalidArgument("column " + PathText() + ": a page of more than 2^31 entries");
+    }
+    return pages_.Write(std::move(header), page_, out_.data_pages);
+  }
+
+  const ColumnSpec spec_;
+  std::unique_ptr<Dict> dict_;
+  const ColumnEncodeOptions options_;
   PageSink pages_;
-  Bounds<T> chunk_bounds_;
+  ChunkBounds<T> chunk_bounds_;
   bool use_dict_ = false;
+  bool finished_ = false;
   int32_t dictionary_pages_ = 0;
   int32_t plain_pages_ = 0;
   int64_t null_count_ = 0;
+  int64_t entries_ = 0;
   std::string page_;
   std::vector<uint32_t> indexes_;
   EncodedColumnChunk out_;
@@ -432,68 +517,58 @@ struct NoDictionary {
   void WriteDictionaryPage(std::string&) const {}
 };
 
-template <class Values, class Dict>
-Result<EncodedColumnChunk> EncodeWith(const ColumnWriter& column, const Values& values, Dict* dict,
-                                      const ColumnEncodeOptions& options) {
-  return ChunkEncoder<Values, Dict>(column, values, dict, options).Run();
-}
-
 template <class T>
-Result<EncodedColumnChunk> EncodeNumbers(const ColumnWriter& column, const LargeVector<T>& data,
-                                         const ColumnEncodeOptions& options) {
-  NumberValues<T> values{data.data(), data.size()};
-  DictionaryBuilder<T> dict;
-  return EncodeWith(column, values, &dict, options);
+std::unique_ptr<ColumnChunkBuilder> NumberBuilder(ColumnSpec spec,
+                                                  const ColumnEncodeOptions& options) {
+  return std::make_unique<ChunkBuilder<NumberValues<T>, DictionaryBuilder<T>>>(
+      std::move(spec), options, std::make_unique<DictionaryBuilder<T>>());
 }
 
 }  // namespace
 
-Result<EncodedColumnChunk> EncodeColumnChunk(const ColumnWriter& column,
-                                             const ColumnEncodeOptions& options) {
+Result<std::unique_ptr<ColumnChunkBuilder>> NewColumnChunkBuilder(
+    ColumnSpec spec, const ColumnEncodeOptions& options) {
   if (!CanCompress(options.codec)) {
     return InvalidArgument("the Parquet writer cannot compress with " +
                            std::string(CodecName(options.codec)));
   }
-  const ColumnSpec& spec = column.spec();
   switch (spec.type) {
-    case PhysicalType::kBoolean: {
-      BoolValues values{column.bools().data(), column.bools().size()};
-      return EncodeWith(column, values, static_cast<NoDictionary*>(nullptr), options);
-    }
+    case PhysicalType::kBoolean:
+      return std::unique_ptr<ColumnChunkBuilder>(
+          std::make_unique<ChunkBuilder<BoolValues, NoDictionary>>(std::move(spec), options,
+                                                                   nullptr));
     case PhysicalType::kInt32:
-      return EncodeNumbers(column, column.int32s(), options);
+      return NumberBuilder<int32_t>(std::move(spec), options);
     case PhysicalType::kInt64:
-      return EncodeNumbers(column, column.int64s(), options);
+      return NumberBuilder<int64_t>(std::move(spec), options);
     case PhysicalType::kInt96:
-      return EncodeNumbers(column, column.int96s(), options);
+      return NumberBuilder<Int96>(std::move(spec), options);
     case PhysicalType::kFloat:
-      return EncodeNumbers(column, column.floats(), options);
+      return NumberBuilder<float>(std::move(spec), options);
     case PhysicalType::kDouble:
-      return EncodeNumbers(column, column.doubles(), options);
+      return NumberBuilder<double>(std::move(spec), options);
     case PhysicalType::kByteArray:
     case PhysicalType::kFixedLenByteArray: {
       const bool fixed = spec.type == PhysicalType::kFixedLenByteArray;
       if (fixed && spec.type_length <= 0) {
         return InvalidArgument("FIXED_LEN_BYTE_ARRAY column without a positive type_length");
       }
-      if (fixed) {
-        // The dictionary trusts its entries' widths; a wrong one must stop here.
-        for (size_t i = 0; i < column.ends().size(); ++i) {
-          if (column.bytes_value(i).size() != static_cast<size_t>(spec.type_length)) {
-            return InvalidArgument("a value of " + std::to_string(column.bytes_value(i).size()) +
-                                   " bytes in a FIXED_LEN_BYTE_ARRAY(" +
-                                   std::to_string(spec.type_length) + ") column");
-          }
-        }
-      }
-      ByteValues values{&column, column.ends().size(), fixed ? spec.type_length : 0, {}};
-      // The arena outlives the dictionary, so entries need no copies.
-      DictionaryBuilder<std::string_view> dict(
-          fixed ? std::optional<int32_t>(spec.type_length) : std::nullopt, /*copy_bytes=*/false);
-      return EncodeWith(column, values, &dict, options);
+      // The dictionary copies its entries: the segments' buffers are reused.
+      auto dict = std::make_unique<DictionaryBuilder<std::string_view>>(
+          fixed ? std::optional<int32_t>(spec.type_length) : std::nullopt, /*copy_bytes=*/true);
+      return std::unique_ptr<ColumnChunkBuilder>(
+          std::make_unique<ChunkBuilder<ByteValues, DictionaryBuilder<std::string_view>>>(
+              std::move(spec), options, std::move(dict)));
     }
   }
   return InvalidArgument("unknown physical type");
+}
+
+Result<EncodedColumnChunk> EncodeColumnChunk(const ColumnWriter& column,
+                                             const ColumnEncodeOptions& options) {
+  SLUICE_ASSIGN_OR_RETURN(auto builder, NewColumnChunkBuilder(column.spec(), options));
+  SLUICE_TRY(builder->Add(column));
+  return builder->Finish();
 }
 
 }  // namespace sluice::parquet

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -169,9 +170,33 @@ struct EncodedColumnChunk {
   size_t size() const { return dictionary_page.size() + data_pages.size(); }
 };
 
-/// Encode the buffered column as one column chunk. kInvalidArgument for a value the format
-/// cannot hold (a byte array of 2 GiB or more, a FIXED_LEN_BYTE_ARRAY value of the wrong
-/// width, a page past 2 GiB) or a codec the writer lacks. Thread-safe for distinct columns.
+/// Encodes one column chunk from its entries handed over in segments, so a row group need not
+/// hold its values until it is cut: each segment (whole records, the chunk's next ones) becomes
+/// data pages at once, the last one ending with the segment; the dictionary, the statistics
+/// and the totals carry over from segment to segment; Finish puts the dictionary page in front.
+/// A segment's buffers may be reused as soon as Add returns (the dictionary and the bounds keep
+/// copies). Not thread-safe; one segment at a time, in order.
+class ColumnChunkBuilder {
+ public:
+  virtual ~ColumnChunkBuilder() = default;
+  /// Encode `segment` (a column of the builder's spec) as the chunk's next pages. Errors as
+  /// EncodeColumnChunk's.
+  virtual Status Add(const ColumnWriter& segment) = 0;
+  /// The chunk, once every segment is added. Call once.
+  virtual Result<EncodedColumnChunk> Finish() = 0;
+  /// Bytes held so far: the encoded pages and the dictionary.
+  virtual size_t encoded_bytes() const = 0;
+};
+
+/// A builder for a chunk of `spec`'s column. kInvalidArgument for a codec the writer lacks or a
+/// FIXED_LEN_BYTE_ARRAY spec without a positive width.
+Result<std::unique_ptr<ColumnChunkBuilder>> NewColumnChunkBuilder(
+    ColumnSpec spec, const ColumnEncodeOptions& options);
+
+/// Encode the buffered column as one column chunk (one segment of a ColumnChunkBuilder).
+/// kInvalidArgument for a value the format cannot hold (a byte array of 2 GiB or more, a
+/// FIXED_LEN_BYTE_ARRAY value of the wrong width, a page past 2 GiB) or a codec the writer lacks.
+/// Thread-safe for distinct columns.
 Result<EncodedColumnChunk> EncodeColumnChunk(const ColumnWriter& column,
                                              const ColumnEncodeOptions& options);
 

@@ -433,5 +433,84 @@ TEST(ColumnWriterTest, BufferedBytesGrowWithValuesAndLevels) {
   EXPECT_EQ(w.buffered_bytes(), 16u);
 }
 
+// A chunk handed over in segments, each buffer emptied and refilled with other values right
+// after it is added (as the file writer reuses them), decodes to every entry in order, and its
+// statistics are the whole chunk's: the smallest and largest values are in the first segment,
+// whose buffer no longer holds them. Pages end with their segment; the dictionary carries over,
+// also when it outgrows its limit in a later segment and the rest of the chunk falls back to
+// PLAIN.
+TEST(ColumnWriterTest, AChunkBuiltInSegmentsHoldsEveryEntryAndTheWholeChunksBounds) {
+  // ARRAY<STRING> of an optional list: def 0 null list, 1 empty list, 2 a value.
+  const ColumnSpec spec = Spec(PhysicalType::kByteArray, 2, 1, StatisticsOrder::kUnsigned);
+  for (bool fallback : {false, true}) {
+    ColumnEncodeOptions options = Uncompressed();
+    options.page_bytes = 300;
+    if (fallback) options.dictionary_page_limit = 400;
+    auto builder = NewColumnChunkBuilder(spec, options);
+    ASSERT_TRUE(builder.has_value()) << builder.error().message();
+    ColumnWriter whole(spec);
+    ColumnWriter segment(spec);
+    int segments = 0;
+    for (int i = 0; i < 1000; ++i) {
+      for (ColumnWriter* w : {&whole, &segment}) {
+        if (i % 4 == 0) {
+          w->AppendNull(static_cast<int16_t>(i % 8 == 0 ? 0 : 1), 0);
+          continue;
+        }
+        for (int k = 0; k < i % 4; ++k) {
+          std::string v = i == 1 ? "!" : i == 2 ? "~~" : "v" + std::to_string((i * 7 + k) % 9);
+          if (fallback && i > 500) v += "-" + std::to_string(i);
+          w->AppendBytes(v, k == 0 ? 0 : 1);
+        }
+      }
+      if (i % 100 == 99) {
+        ASSERT_TRUE((*builder)->Add(segment).has_value());
+        ++segments;
+        segment.Clear();
+        segment.AppendBytes(std::string(64, 'x'), 0);  // overwrite what the segment held
+        segment.Clear();
+      }
+    }
+    auto chunk = (*builder)->Finish();
+    ASSERT_TRUE(chunk.has_value()) << chunk.error().message();
+    auto expected_chunk = EncodeColumnChunk(whole, options);
+    ASSERT_TRUE(expected_chunk.has_value());
+    auto got = DecodeChunk(*chunk, spec, options.codec);
+    auto expected = DecodeChunk(*expected_chunk, spec, options.codec);
+    ASSERT_TRUE(got.has_value()) << got.error().message();
+    ASSERT_TRUE(expected.has_value());
+    EXPECT_EQ(got->def_levels, expected->def_levels);
+    EXPECT_EQ(got->rep_levels, expected->rep_levels);
+    EXPECT_EQ(got->values, expected->values);
+    EXPECT_GE(got->page_first_entry.size(), static_cast<size_t>(segments));
+    const ColumnMetaData& meta = chunk->meta;
+    EXPECT_EQ(meta.num_values, expected_chunk->meta.num_values);
+    ASSERT_TRUE(meta.statistics.has_value());
+    EXPECT_EQ(meta.statistics->min_value, "!");
+    EXPECT_EQ(meta.statistics->max_value, "~~");
+    EXPECT_EQ(meta.statistics->null_count, expected_chunk->meta.statistics->null_count);
+    ASSERT_EQ(meta.encoding_stats.size(), fallback ? 3u : 2u);
+    EXPECT_EQ(meta.encoding_stats[1].encoding, Encoding::kRleDictionary);
+    if (fallback) {
+      EXPECT_EQ(meta.encoding_stats[2].encoding, Encoding::kPlain);
+    }
+  }
+}
+
+TEST(ColumnWriterTest, ABuilderRefusesAWrongWidthInALaterSegment) {
+  const ColumnSpec spec =
+      Spec(PhysicalType::kFixedLenByteArray, 0, 0, StatisticsOrder::kUnsigned, 4);
+  auto builder = NewColumnChunkBuilder(spec, Uncompressed());
+  ASSERT_TRUE(builder.has_value());
+  ColumnWriter w(spec);
+  w.AppendBytes("abcd", 0);
+  ASSERT_TRUE((*builder)->Add(w).has_value());
+  w.Clear();
+  w.AppendBytes("abcde", 0);
+  Status s = (*builder)->Add(w);
+  ASSERT_FALSE(s.has_value());
+  EXPECT_EQ(s.error().code(), ErrorCode::kInvalidArgument);
+}
+
 }  // namespace
 }  // namespace sluice::parquet

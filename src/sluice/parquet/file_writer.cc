@@ -28,16 +28,36 @@ void AppendFooter(const FileMetaData& meta, std::string& out) {
 
 namespace {
 
-// A cut row group on its way to the file: its buffered columns, then their encoded chunks.
+// One column of a row group on its way to the file: segments of its entries waiting to be
+// encoded, in order, and the builder they go into.
+struct ColumnJob {
+  std::unique_ptr<ColumnChunkBuilder> builder;
+  std::deque<ColumnWriter> pending;
+  bool busy = false;      // a thread is encoding one of its segments, or finishing it
+  bool finished = false;  // its chunk is built (or failed)
+};
+
+// A row group: the newest is being filled; once cut, it is written when every column is done.
 struct RowGroupJob {
-  std::vector<ColumnWriter> columns;
+  std::vector<ColumnJob> columns;
   std::vector<EncodedColumnChunk> chunks;
   int64_t num_rows = 0;
-  size_t next_task = 0;  // the next column to encode
-  size_t done = 0;       // columns encoded (or failed)
+  bool cut = false;
+  size_t done = 0;  // columns finished
   std::optional<Error> error;
-  bool finished() const { return done == columns.size(); }
+  bool finished() const { return cut && done == columns.size(); }
 };
+
+// A column's next step: encode a segment, or (none given) finish the chunk.
+struct Task {
+  RowGroupJob* job = nullptr;
+  size_t column = 0;
+  std::optional<ColumnWriter> segment;
+};
+
+// Emptied buffers kept per column for the segments to come: fresh memory costs a page fault
+// every 4 KiB, but each buffer kept is memory held.
+constexpr size_t kSparesPerColumn = 1;
 
 }  // namespace
 
@@ -46,10 +66,11 @@ struct FileWriter::Impl {
   WriterOptions options;
   ByteSink* sink = nullptr;
   std::unique_ptr<WritableFile> owned;
+  // The open row group's buffers, filled by the caller; each is handed to the encoders as a
+  // segment once it holds options.segment_bytes.
   std::vector<ColumnWriter> current;
-  // Per column, the emptied writer of an encoded row group, whose buffers the next row group
-  // takes over (guarded by `mu`).
-  std::vector<std::optional<ColumnWriter>> spare;
+  RowGroupJob* open = nullptr;  // jobs.back()
+  size_t handed_bytes = 0;      // bytes of the open row group already handed over
   int64_t rows_in_group = 0;
   int64_t next_size_check = 1;
   int64_t total_rows = 0;
@@ -59,11 +80,13 @@ struct FileWriter::Impl {
   bool closed = false;
   std::vector<schema::LossyNote> notes;
 
-  // Encoding: jobs in file order, shared with the workers.
+  // Encoding: jobs in file order, shared with the workers (all guarded by `mu`).
   std::mutex mu;
-  std::condition_variable work_cv;  // a task was queued, or stop
+  std::condition_variable work_cv;  // a task may be ready, or stop
   std::condition_variable done_cv;  // a task finished
   std::deque<std::unique_ptr<RowGroupJob>> jobs;
+  std::vector<std::vector<ColumnWriter>> spare;
+  size_t pending_bytes = 0;  // of segments handed over and not yet encoded
   bool stop = false;
   std::vector<std::thread> workers;
 
@@ -76,24 +99,34 @@ struct FileWriter::Impl {
     for (std::thread& t : workers) t.join();
   }
 
-  // Start a row group on the buffers of an encoded one where there are some; else
-  // `previous` (the one just cut, if any) sizes new ones.
-  void NewRowGroup(const std::vector<ColumnWriter>* previous = nullptr) {
-    current.clear();
-    current.reserve(schema.columns.size());
+  // An empty buffer for column `i`. Called with `mu` held.
+  ColumnWriter TakeSpare(size_t i) {
+    if (spare[i].empty()) return ColumnWriter(schema.columns[i]);
+    ColumnWriter w = std::move(spare[i].back());
+    spare[i].pop_back();
+    return w;
+  }
+
+  // Open the next row group: a job with a builder per column, and empty buffers.
+  Status NewRowGroup() {
+    auto job = std::make_unique<RowGroupJob>();
+    job->columns.resize(schema.columns.size());
+    job->chunks.resize(schema.columns.size());
+    for (size_t i = 0; i < schema.columns.size(); ++i) {
+      SLUICE_ASSIGN_OR_RETURN(job->columns[i].builder,
+                              NewColumnChunkBuilder(schema.columns[i], options.columns));
+    }
     std::lock_guard lock(mu);
     spare.resize(schema.columns.size());
-    for (size_t i = 0; i < schema.columns.size(); ++i) {
-      if (spare[i].has_value()) {
-        current.push_back(std::move(*spare[i]));
-        spare[i].reset();
-        continue;
-      }
-      current.emplace_back(schema.columns[i]);
-      if (previous != nullptr) current.back().ReserveLike((*previous)[i]);
-    }
+    current.clear();
+    current.reserve(schema.columns.size());
+    for (size_t i = 0; i < schema.columns.size(); ++i) current.push_back(TakeSpare(i));
+    open = job.get();
+    jobs.push_back(std::move(job));
     rows_in_group = 0;
     next_size_check = 1;
+    handed_bytes = 0;
+    return Ok();
   }
 
   Status Write(std::string_view bytes) {
@@ -103,47 +136,92 @@ struct FileWriter::Impl {
     return Ok();
   }
 
-  // Take the next column to encode, oldest row group first; false when none is waiting.
+  // Hand column `i`'s buffer to the encoders as the open row group's next segment. Called with
+  // `mu` held.
+  void HandOver(size_t i) {
+    const size_t bytes = current[i].buffered_bytes();
+    handed_bytes += bytes;
+    pending_bytes += bytes;
+    open->columns[i].pending.push_back(std::move(current[i]));
+    current[i] = TakeSpare(i);
+  }
+
+  // Hand over every buffer of at least `min_bytes` (every non-empty one with 1); true if any.
+  bool HandOverFull(size_t min_bytes) {
+    bool any = false;
+    std::lock_guard lock(mu);
+    for (size_t i = 0; i < current.size(); ++i) {
+      if (current[i].num_entries() > 0 && current[i].buffered_bytes() >= min_bytes) {
+        HandOver(i);
+        any = true;
+      }
+    }
+    return any;
+  }
+
+  // Take the next step of some column, oldest row group first; false when none can run now.
   // Called with `mu` held.
-  bool TakeTask(RowGroupJob** job, size_t* column) {
+  bool TakeTask(Task* task) {
     for (auto& j : jobs) {
-      if (j->next_task < j->columns.size()) {
-        *job = j.get();
-        *column = j->next_task++;
+      for (size_t i = 0; i < j->columns.size(); ++i) {
+        ColumnJob& c = j->columns[i];
+        if (c.busy || c.finished) continue;
+        if (!c.pending.empty()) {
+          task->segment.emplace(std::move(c.pending.front()));
+          c.pending.pop_front();
+          pending_bytes -= task->segment->buffered_bytes();
+        } else if (!j->cut) {
+          continue;
+        }
+        c.busy = true;
+        task->job = j.get();
+        task->column = i;
         return true;
       }
     }
     return false;
   }
 
-  // Encode one column of a job (without `mu`), then record it (with `mu`).
-  void RunTask(RowGroupJob* job, size_t column, std::unique_lock<std::mutex>& lock) {
+  // Run a task (without `mu`), then record it (with `mu`).
+  void RunTask(Task& task, std::unique_lock<std::mutex>& lock) {
+    RowGroupJob& job = *task.job;
+    ColumnJob& c = job.columns[task.column];
+    const bool skip = job.error.has_value();  // the row group is lost: encode nothing more
     lock.unlock();
-    Result<EncodedColumnChunk> chunk = EncodeColumnChunk(job->columns[column], options.columns);
-    job->columns[column].Clear();
+    Status status = Ok();
+    std::optional<Result<EncodedColumnChunk>> chunk;
+    if (task.segment) {
+      if (!skip) status = c.builder->Add(*task.segment);
+      task.segment->Clear();
+    } else if (!skip) {
+      chunk.emplace(c.builder->Finish());
+    }
     lock.lock();
-    // The buffers go to the next row group, or are freed when one is already waiting there.
-    if (column < spare.size() && !spare[column].has_value()) {
-      spare[column] = std::move(job->columns[column]);
+    if (task.segment) {
+      if (spare[task.column].size() < kSparesPerColumn) {
+        spare[task.column].push_back(std::move(*task.segment));
+      }
+      task.segment.reset();
+    } else {
+      if (chunk && *chunk) job.chunks[task.column] = std::move(**chunk);
+      if (chunk && !*chunk) status = Fail(chunk->error());
+      c.finished = true;
+      c.builder.reset();
+      ++job.done;
     }
-    job->columns[column] = ColumnWriter(schema.columns[column]);
-    if (chunk) {
-      job->chunks[column] = std::move(*chunk);
-    } else if (!job->error) {
-      job->error = std::move(chunk.error());
-    }
-    ++job->done;
+    if (!status && !job.error) job.error = status.error();
+    c.busy = false;
     done_cv.notify_all();
+    work_cv.notify_all();  // the column's next segment may run now
   }
 
   void WorkerLoop() {
     std::unique_lock lock(mu);
     while (true) {
-      RowGroupJob* job = nullptr;
-      size_t column = 0;
-      work_cv.wait(lock, [&] { return stop || TakeTask(&job, &column); });
-      if (job == nullptr) return;  // stop, and nothing taken
-      RunTask(job, column, lock);
+      Task task;
+      work_cv.wait(lock, [&] { return stop || TakeTask(&task); });
+      if (task.job == nullptr) return;  // stop, and nothing taken
+      RunTask(task, lock);
     }
   }
 
@@ -178,23 +256,53 @@ struct FileWriter::Impl {
     return Ok();
   }
 
-  // Write finished jobs from the front; with `keep` > 0, first help encode (or wait) until at
-  // most `keep` jobs are left in flight.
+  // Write finished row groups from the front. With `keep` > 0, first help encode (or wait)
+  // until at most `keep` cut row groups are left in flight; with 0, encode everything that can
+  // run (the open row group's segments too) and write every cut row group.
   Status Drain(size_t keep) {
     std::unique_lock lock(mu);
     while (!jobs.empty()) {
-      RowGroupJob& front = *jobs.front();
-      if (!front.finished()) {
-        if (jobs.size() <= keep) break;
-        RowGroupJob* job = nullptr;
-        size_t column = 0;
-        if (TakeTask(&job, &column)) {
-          RunTask(job, column, lock);
-        } else {
-          done_cv.wait(lock);
-        }
+      RowGroupJob& front = *jobs.front();  // the open row group at least
+      if (front.finished()) {
+        std::unique_ptr<RowGroupJob> job = std::move(jobs.front());
+        jobs.pop_front();
+        lock.unlock();
+        SLUICE_TRY(WriteRowGroup(*job));
+        lock.lock();
         continue;
       }
+      const size_t cut = jobs.size() - 1;
+      if (cut == 0 && (keep > 0 || open->columns.empty())) break;
+      if (cut > 0 && cut <= keep) break;
+      Task task;
+      if (TakeTask(&task)) {
+        RunTask(task, lock);
+      } else if (cut == 0) {
+        break;  // nothing of the open row group left to encode
+      } else {
+        done_cv.wait(lock);
+      }
+    }
+    return Ok();
+  }
+
+  // After segments were handed over: with one thread, encode them now; with more, help the
+  // workers while the segments waiting pass their budget, so memory stays bounded.
+  Status Relieve() {
+    if (options.threads == 1) return Drain(0);
+    work_cv.notify_all();
+    std::unique_lock lock(mu);
+    const size_t budget = std::max(options.max_pending_bytes, options.segment_bytes);
+    while (pending_bytes > budget) {
+      Task task;
+      if (TakeTask(&task)) {
+        RunTask(task, lock);
+      } else {
+        done_cv.wait(lock);
+      }
+    }
+    // Row groups finished since the last cut go to the file now rather than at the next cut.
+    while (!jobs.empty() && jobs.front()->finished()) {
       std::unique_ptr<RowGroupJob> job = std::move(jobs.front());
       jobs.pop_front();
       lock.unlock();
@@ -206,25 +314,30 @@ struct FileWriter::Impl {
 
   Status Cut() {
     if (rows_in_group == 0) return Ok();
-    auto job = std::make_unique<RowGroupJob>();
-    job->columns = std::move(current);
-    job->chunks.resize(job->columns.size());
-    job->num_rows = rows_in_group;
-    const bool empty_schema = job->columns.empty();
-    // Only a full row group predicts the next one's size (not the last one, cut by Close).
-    NewRowGroup(closed ? nullptr : &job->columns);
     {
       std::lock_guard lock(mu);
-      jobs.push_back(std::move(job));
+      for (size_t i = 0; i < current.size(); ++i) {
+        if (current[i].num_entries() > 0) HandOver(i);
+      }
+      open->num_rows = rows_in_group;
+      open->cut = true;
     }
-    if (!empty_schema) work_cv.notify_all();
+    SLUICE_TRY(NewRowGroup());
+    work_cv.notify_all();
     return Drain(static_cast<size_t>(options.threads - 1));
   }
 
-  size_t BufferedBytes() const {
-    size_t n = 0;
+  size_t GroupBytes() const {
+    size_t n = handed_bytes;
     for (const ColumnWriter& c : current) n += c.buffered_bytes();
     return n;
+  }
+
+  // Hand over the buffers that reached a segment's size, then cut the row group if it is full.
+  Status CheckSizes() {
+    if (HandOverFull(std::max<size_t>(options.segment_bytes, 1))) SLUICE_TRY(Relieve());
+    if (GroupBytes() >= options.row_group_bytes) return Cut();
+    return Ok();
   }
 
   Status EndRow() {
@@ -236,12 +349,13 @@ struct FileWriter::Impl {
     if (rows_in_group < next_size_check) return Ok();
     // Summing every column's size costs O(columns): look again when the rows so far say the
     // group may be half-way to full, at most 1024 rows on.
-    const size_t bytes = BufferedBytes();
+    const size_t bytes = GroupBytes();
     if (bytes >= options.row_group_bytes) return Cut();
     const size_t per_row = std::max<size_t>(1, bytes / static_cast<size_t>(rows_in_group));
     const size_t rows_left = (options.row_group_bytes - bytes) / per_row;
     next_size_check =
         rows_in_group + std::clamp<int64_t>(static_cast<int64_t>(rows_left / 2), 1, 1024);
+    if (HandOverFull(std::max<size_t>(options.segment_bytes, 1))) return Relieve();
     return Ok();
   }
 
@@ -259,8 +373,7 @@ struct FileWriter::Impl {
     for (size_t i = 0; i < current.size(); ++i) current[i].AppendFrom(from[i]);
     rows_in_group += rows;
     total_rows += rows;
-    if (BufferedBytes() >= options.row_group_bytes) return Cut();
-    return Ok();
+    return CheckSizes();
   }
 
   Status Finish() {
@@ -351,7 +464,7 @@ Result<std::unique_ptr<FileWriter>> FileWriter::Open(FileSchema schema, ByteSink
   impl->schema = std::move(schema);
   impl->options = std::move(options);
   impl->sink = &sink;
-  impl->NewRowGroup();
+  SLUICE_TRY(impl->NewRowGroup());
   SLUICE_TRY(impl->Write("PAR1"));
   for (int i = 1; i < impl->options.threads; ++i) {
     impl->workers.emplace_back([p = impl.get()] { p->WorkerLoop(); });
@@ -389,7 +502,7 @@ Result<std::unique_ptr<FileWriter>> FileWriter::Open(schema::SchemaPtr schema,
 
 const std::vector<schema::LossyNote>& FileWriter::notes() const { return impl_->notes; }
 
-size_t FileWriter::num_columns() const { return impl_->current.size(); }
+size_t FileWriter::num_columns() const { return impl_->schema.columns.size(); }
 ColumnWriter* FileWriter::columns() { return impl_->current.data(); }
 
 Status FileWriter::AppendRows(const ColumnWriter* columns, int64_t rows) {

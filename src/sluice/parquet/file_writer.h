@@ -1,6 +1,7 @@
-// Writing a Parquet file: rows are appended to the current row group's column writers; a full
-// row group is encoded (dictionary, pages, statistics, compression) on worker threads and
-// written to the sink in order; Close writes the footer.
+// Writing a Parquet file: rows are appended to the current row group's column writers; each
+// column's buffer is encoded into pages (dictionary, statistics, compression) segment by segment
+// on worker threads while the row group fills; a cut row group is written to the sink in order
+// once its chunks are finished; Close writes the footer.
 //
 // File layout (parquet-format README): "PAR1", each row group's column chunks one after the
 // other, the FileMetaData in Thrift's compact protocol, its length as 4 little-endian bytes,
@@ -34,9 +35,17 @@ struct WriterOptions {
   /// parquet.block.size), or once it holds max_rows_per_row_group rows (0: no row limit).
   size_t row_group_bytes = size_t{128} << 20;
   int64_t max_rows_per_row_group = 0;
-  /// Threads that encode row groups, the caller's included: 1 encodes on the caller's thread
-  /// when a row group is cut; N > 1 starts N - 1 workers, keeps up to N - 1 row groups in
-  /// flight while the caller fills the next, and writes them in order.
+  /// A row group is encoded while it fills: once a column buffers this many bytes, they are
+  /// handed over as a segment and become data pages (the last page of a segment ends with it),
+  /// so a row group in memory is mostly its compressed pages, not its values.
+  size_t segment_bytes = size_t{1} << 20;
+  /// With threads > 1, the caller encodes too (or waits) while the segments handed over and not
+  /// yet encoded pass this many bytes.
+  size_t max_pending_bytes = size_t{16} << 20;
+  /// Threads that encode, the caller's included: 1 encodes each segment on the caller's thread
+  /// as it is handed over; N > 1 starts N - 1 workers (segments of one column are encoded in
+  /// order, columns side by side), keeps up to N - 1 cut row groups finishing while the caller
+  /// fills the next, and writes row groups in order.
   int threads = 1;
   /// The footer's created_by; empty means DefaultCreatedBy().
   std::string created_by;

@@ -148,9 +148,10 @@ TEST(FileWriterTest, ColumnChunksDecodeToTheRowsWritten) {
   EXPECT_EQ(decoded->values[0], "name-" + std::to_string(301 % 7));
 }
 
-// Row groups after the first reuse the buffers of encoded ones (emptied, their memory kept):
-// every row group of a five-group file decodes to exactly its own rows, nothing left over from
-// the one whose buffers it took, with the encoding on the caller's thread and on workers. Names
+// Buffers are reused once encoded (emptied, their memory kept), by the next segment of a column
+// or the next row group: every row group of a five-group file decodes to exactly its own rows,
+// nothing left over from the buffers it took, with the encoding on the caller's thread and on
+// workers, with whole row groups and with segments of 200 bytes. Names
 // and tags vary in length from row to row, so no offset of one group fits another.
 TEST(FileWriterTest, EveryRowGroupHoldsItsOwnRowsWhenBuffersAreReused) {
   auto schema = ParquetSchema::FromModel(TestSchema());
@@ -160,10 +161,13 @@ TEST(FileWriterTest, EveryRowGroupHoldsItsOwnRowsWhenBuffersAreReused) {
     return std::string(static_cast<size_t>(i % 11), 'n') + "-" + std::to_string(i);
   };
   auto tag = [](int64_t i, int k) { return "t" + std::to_string(i * 3 + k); };
-  for (int threads : {1, 3}) {
+  for (const auto& [threads, segment_bytes] :
+       {std::pair<int, size_t>{1, size_t{1} << 20}, {3, size_t{1} << 20}, {1, 200}, {3, 200}}) {
     WriterOptions options;
     options.max_rows_per_row_group = 300;
     options.threads = threads;
+    options.segment_bytes = segment_bytes;
+    options.max_pending_bytes = segment_bytes;
     StringSink sink;
     auto w = FileWriter::Open(TestSchema(), sink, options);
     ASSERT_TRUE(w.has_value()) << w.error().message();
@@ -204,8 +208,10 @@ TEST(FileWriterTest, EveryRowGroupHoldsItsOwnRowsWhenBuffersAreReused) {
         defs.push_back(i % 5 == 0 ? 0 : 1);
         if (i % 5 != 0) values.push_back(name(i));
       }
-      EXPECT_EQ(names->def_levels, defs) << "threads " << threads << ", row group " << g;
-      EXPECT_EQ(names->values, values) << "threads " << threads << ", row group " << g;
+      EXPECT_EQ(names->def_levels, defs)
+          << "threads " << threads << ", segments " << segment_bytes << ", group " << g;
+      EXPECT_EQ(names->values, values)
+          << "threads " << threads << ", segments " << segment_bytes << ", group " << g;
       auto tags = decode(2);
       ASSERT_TRUE(tags.has_value()) << tags.error().message();
       std::vector<int16_t> reps;
@@ -217,18 +223,54 @@ TEST(FileWriterTest, EveryRowGroupHoldsItsOwnRowsWhenBuffersAreReused) {
           values.push_back(tag(i, k));
         }
       }
-      EXPECT_EQ(tags->rep_levels, reps) << "threads " << threads << ", row group " << g;
-      EXPECT_EQ(tags->values, values) << "threads " << threads << ", row group " << g;
+      EXPECT_EQ(tags->rep_levels, reps)
+          << "threads " << threads << ", segments " << segment_bytes << ", group " << g;
+      EXPECT_EQ(tags->values, values)
+          << "threads " << threads << ", segments " << segment_bytes << ", group " << g;
     }
   }
 }
 
 TEST(FileWriterTest, WorkerThreadsWriteTheSameBytes) {
-  WriterOptions one;
-  one.max_rows_per_row_group = 777;
-  WriterOptions many = one;
-  many.threads = 3;
-  EXPECT_EQ(WriteRows(10000, one), WriteRows(10000, many));
+  for (size_t segment_bytes : {size_t{1} << 20, size_t{512}}) {
+    WriterOptions one;
+    one.max_rows_per_row_group = 777;
+    one.segment_bytes = segment_bytes;
+    WriterOptions many = one;
+    many.threads = 3;
+    many.max_pending_bytes = 1024;
+    EXPECT_EQ(WriteRows(10000, one), WriteRows(10000, many)) << segment_bytes;
+  }
+}
+
+// Segments change where pages end, not where row groups end nor what they hold.
+TEST(FileWriterTest, SegmentsKeepTheRowGroupsAndTheirStatistics) {
+  WriterOptions whole;
+  whole.row_group_bytes = 64 * 1024;
+  WriterOptions small = whole;
+  small.segment_bytes = 1000;
+  auto a = Footer(WriteRows(20000, whole));
+  auto b = Footer(WriteRows(20000, small));
+  ASSERT_TRUE(a.has_value());
+  ASSERT_TRUE(b.has_value());
+  ASSERT_EQ(a->row_groups.size(), b->row_groups.size());
+  for (size_t g = 0; g < a->row_groups.size(); ++g) {
+    EXPECT_EQ(a->row_groups[g].num_rows, b->row_groups[g].num_rows);
+    for (size_t c = 0; c < 3; ++c) {
+      const ColumnMetaData& x = *a->row_groups[g].columns[c].meta_data;
+      const ColumnMetaData& y = *b->row_groups[g].columns[c].meta_data;
+      EXPECT_EQ(x.num_values, y.num_values);
+      EXPECT_EQ(x.statistics, y.statistics) << "group " << g << " column " << c;
+      int32_t x_pages = 0;
+      int32_t y_pages = 0;
+      for (const PageEncodingStats& e : x.encoding_stats) x_pages += e.count;
+      for (const PageEncodingStats& e : y.encoding_stats) y_pages += e.count;
+      // (the last row group is smaller than a segment)
+      if (g + 1 < a->row_groups.size()) {
+        EXPECT_LT(x_pages, y_pages) << "group " << g << " column " << c;
+      }
+    }
+  }
 }
 
 TEST(FileWriterTest, RowGroupsAreCutByBufferedBytes) {

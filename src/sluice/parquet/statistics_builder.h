@@ -62,6 +62,9 @@ class Bounds {
   }
 
   bool any() const { return any_; }
+  /// The bounds so far (meaningful when any()).
+  const T& min() const { return min_; }
+  const T& max() const { return max_; }
   /// Set min_value and max_value of `stats` (PLAIN bytes of the value, without a length prefix
   /// for byte arrays) when there is a bound, with is_*_value_exact true: nothing is truncated.
   void WriteTo(Statistics& stats) const;
