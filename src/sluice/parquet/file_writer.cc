@@ -118,9 +118,12 @@ struct FileWriter::Impl {
     }
     std::lock_guard lock(mu);
     spare.resize(schema.columns.size());
-    current.clear();
-    current.reserve(schema.columns.size());
-    for (size_t i = 0; i < schema.columns.size(); ++i) current.push_back(TakeSpare(i));
+    // After a cut, the buffers are empty ones, kept.
+    if (current.size() != schema.columns.size()) {
+      current.clear();
+      current.reserve(schema.columns.size());
+      for (size_t i = 0; i < schema.columns.size(); ++i) current.push_back(TakeSpare(i));
+    }
     open = job.get();
     jobs.push_back(std::move(job));
     rows_in_group = 0;
@@ -146,12 +149,27 @@ struct FileWriter::Impl {
     current[i] = TakeSpare(i);
   }
 
-  // Hand over every buffer of at least `min_bytes` (every non-empty one with 1); true if any.
+  // With one thread, a buffer is encoded where it is and emptied for more: one buffer per
+  // column, no copies.
+  void EncodeInPlace(size_t i) {
+    handed_bytes += current[i].buffered_bytes();
+    if (!open->error) {
+      Status s = open->columns[i].builder->Add(current[i]);
+      if (!s) open->error = s.error();
+    }
+    current[i].Clear();
+  }
+
+  // Hand over every buffer of at least `min_bytes` (every non-empty one with 1): encoded at
+  // once with one thread; else queued for the workers, and then true.
   bool HandOverFull(size_t min_bytes) {
     bool any = false;
     std::lock_guard lock(mu);
     for (size_t i = 0; i < current.size(); ++i) {
-      if (current[i].num_entries() > 0 && current[i].buffered_bytes() >= min_bytes) {
+      if (current[i].num_entries() == 0 || current[i].buffered_bytes() < min_bytes) continue;
+      if (options.threads == 1) {
+        EncodeInPlace(i);
+      } else {
         HandOver(i);
         any = true;
       }
@@ -314,17 +332,15 @@ struct FileWriter::Impl {
 
   Status Cut() {
     if (rows_in_group == 0) return Ok();
+    HandOverFull(1);
     {
       std::lock_guard lock(mu);
-      for (size_t i = 0; i < current.size(); ++i) {
-        if (current[i].num_entries() > 0) HandOver(i);
-      }
       open->num_rows = rows_in_group;
       open->cut = true;
     }
     SLUICE_TRY(NewRowGroup());
     work_cv.notify_all();
-    return Drain(static_cast<size_t>(options.threads - 1));
+    return Drain(0);
   }
 
   size_t GroupBytes() const {

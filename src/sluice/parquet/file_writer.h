@@ -41,11 +41,11 @@ struct WriterOptions {
   size_t segment_bytes = size_t{1} << 20;
   /// With threads > 1, the caller encodes too (or waits) while the segments handed over and not
   /// yet encoded pass this many bytes.
-  size_t max_pending_bytes = size_t{16} << 20;
+  size_t max_pending_bytes = size_t{8} << 20;
   /// Threads that encode, the caller's included: 1 encodes each segment on the caller's thread
-  /// as it is handed over; N > 1 starts N - 1 workers (segments of one column are encoded in
-  /// order, columns side by side), keeps up to N - 1 cut row groups finishing while the caller
-  /// fills the next, and writes row groups in order.
+  /// where it is (one buffer per column); N > 1 starts N - 1 workers (segments of one column are
+  /// encoded in order, columns side by side), keeps up to N - 1 cut row groups finishing while the
+  /// caller fills the next, and writes row groups in order.
   int threads = 1;
   /// The footer's created_by; empty means DefaultCreatedBy().
   std::string created_by;
