@@ -31,8 +31,9 @@ std::string_view DefaultCreatedBy();
 struct WriterOptions {
   /// Codec, level, dictionary and page sizes of every column chunk (SNAPPY by default).
   ColumnEncodeOptions columns;
-  /// A row group is cut once its buffered values and levels reach this many bytes (parquet-mr's
-  /// parquet.block.size), or once it holds max_rows_per_row_group rows (0: no row limit).
+  /// A row group is cut once the values and levels appended to it reach this many bytes (the
+  /// default of parquet-mr's parquet.block.size, which counts encoded bytes instead), or once it
+  /// holds max_rows_per_row_group rows (0: no row limit).
   size_t row_group_bytes = size_t{128} << 20;
   int64_t max_rows_per_row_group = 0;
   /// A row group is encoded while it fills: once a column buffers this many bytes, they are
