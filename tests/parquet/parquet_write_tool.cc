@@ -4,7 +4,7 @@
 //
 //   parquet_write_tool SCHEMA.ddl IN.jsonl OUT.parquet [--codec C] [--level N] [--no-dictionary]
 //       [--threads N] [--row-group-bytes N] [--max-rows-per-row-group N] [--page-bytes N]
-//       [--rescued-column NAME] [--no-validate] [--stats]
+//       [--segment-bytes N] [--rescued-column NAME] [--no-validate] [--stats]
 //
 // C: uncompressed, snappy (default), gzip, zstd, lz4_raw. Records are validated first (a record
 // that is not valid fails the run, naming its line) unless --no-validate, which hands the lines
@@ -42,7 +42,8 @@ int Usage() {
   std::fprintf(stderr,
                "usage: parquet_write_tool SCHEMA.ddl IN.jsonl OUT.parquet [--codec C] [--level N]"
                " [--no-dictionary] [--threads N] [--row-group-bytes N]"
-               " [--max-rows-per-row-group N] [--page-bytes N] [--rescued-column NAME]"
+               " [--max-rows-per-row-group N] [--page-bytes N] [--segment-bytes N]"
+               " [--rescued-column NAME]"
                " [--no-validate] [--stats]\n");
   return 2;
 }
@@ -94,6 +95,11 @@ bool ParseArgs(int argc, char** argv, Args* args) {
       const char* v = value();
       if (v == nullptr) return false;
       args->writer.columns.page_bytes = std::strtoull(v, nullptr, 10);
+    } else if (a == "--segment-bytes") {
+      const char* v = value();
+      if (v == nullptr) return false;
+      args->writer.segment_bytes = std::strtoull(v, nullptr, 10);
+      args->writer.max_pending_bytes = args->writer.segment_bytes;
     } else if (a == "--rescued-column") {
       const char* v = value();
       if (v == nullptr) return false;

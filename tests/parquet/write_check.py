@@ -39,6 +39,10 @@ def cases(quick):
     # Small row groups and pages: many of both, the dictionary falling back on the way.
     out.append((f'big-s7', 7, big, ['--max-rows-per-row-group', str(big // 3 + 1),
                                      '--page-bytes', '65536', '--threads', '2']))
+    # Row groups encoded while they fill, in segments of 16 KiB: many pages end with their
+    # segment, dictionaries and bounds carry over, on the caller's thread and on workers.
+    out.append((f'segments-s9', 9, big // 3, ['--segment-bytes', '16384', '--page-bytes', '65536']))
+    out.append((f'segments-threads-s10', 10, big // 3, ['--segment-bytes', '16384', '--threads', '3']))
     if not quick:
         out.append(('big-zstd-plain-s8', 8, big, ['--codec', 'zstd', '--no-dictionary']))
     return out
