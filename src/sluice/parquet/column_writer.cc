@@ -398,10 +398,6 @@ class ChunkBuilder final : public ColumnChunkBuilder {
     return std::move(out_);
   }
 
-  size_t encoded_bytes() const override {
-    return out_.data_pages.size() + (dict_ != nullptr ? dict_->dictionary_page_bytes() : 0);
-  }
-
  private:
   Values Read(const ColumnWriter& c) const {
     if constexpr (std::is_same_v<Values, BoolValues>) {

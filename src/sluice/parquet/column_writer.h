@@ -184,8 +184,6 @@ class ColumnChunkBuilder {
   virtual Status Add(const ColumnWriter& segment) = 0;
   /// The chunk, once every segment is added. Call once.
   virtual Result<EncodedColumnChunk> Finish() = 0;
-  /// Bytes held so far: the encoded pages and the dictionary.
-  virtual size_t encoded_bytes() const = 0;
 };
 
 /// A builder for a chunk of `spec`'s column. kInvalidArgument for a codec the writer lacks or a
