@@ -13,19 +13,6 @@ namespace sluice::parquet {
 
 ColumnWriter::ColumnWriter(ColumnSpec spec) : spec_(std::move(spec)) {}
 
-void ColumnWriter::ReserveLike(const ColumnWriter& other) {
-  def_levels_.reserve(other.def_levels_.size());
-  rep_levels_.reserve(other.rep_levels_.size());
-  bools_.reserve(other.bools_.size());
-  int32s_.reserve(other.int32s_.size());
-  int64s_.reserve(other.int64s_.size());
-  int96s_.reserve(other.int96s_.size());
-  floats_.reserve(other.floats_.size());
-  doubles_.reserve(other.doubles_.size());
-  arena_.reserve(other.arena_.size());
-  ends_.reserve(other.ends_.size());
-}
-
 namespace {
 
 template <class V>
@@ -340,6 +327,20 @@ class ChunkBuilder final : public ColumnChunkBuilder {
 
   Status Add(const ColumnWriter& segment) override {
     if (finished_) return Fail(ErrorCode::kInternal, "column " + PathText() + " is finished");
+    Status s = AddSegment(segment);
+    // A segment that failed half-way may leave bounds pointing into its buffer: no more calls.
+    if (!s) finished_ = true;
+    return s;
+  }
+
+  Result<EncodedColumnChunk> Finish() override {
+    if (finished_) return Fail(ErrorCode::kInternal, "column " + PathText() + " is finished");
+    finished_ = true;
+    return BuildChunk();
+  }
+
+ private:
+  Status AddSegment(const ColumnWriter& segment) {
     const Values values = Read(segment);
     const size_t n = static_cast<size_t>(segment.num_entries());
     if (values.size != static_cast<size_t>(segment.num_values())) {
@@ -361,9 +362,7 @@ class ChunkBuilder final : public ColumnChunkBuilder {
     return Ok();
   }
 
-  Result<EncodedColumnChunk> Finish() override {
-    if (finished_) return Fail(ErrorCode::kInternal, "column " + PathText() + " is finished");
-    finished_ = true;
+  Result<EncodedColumnChunk> BuildChunk() {
     ColumnMetaData& meta = out_.meta;
     if (dictionary_pages_ > 0) {
       page_.clear();
@@ -398,7 +397,6 @@ class ChunkBuilder final : public ColumnChunkBuilder {
     return std::move(out_);
   }
 
- private:
   Values Read(const ColumnWriter& c) const {
     if constexpr (std::is_same_v<Values, BoolValues>) {
       return BoolValues{c.bools().data(), c.bools().size()};
@@ -494,7 +492,7 @@ class ChunkBuilder final : public ColumnChunkBuilder {
   PageSink pages_;
   ChunkBounds<T> chunk_bounds_;
   bool use_dict_ = false;
-  bool finished_ = false;
+  bool finished_ = false;  // finished, or failed
   int32_t dictionary_pages_ = 0;
   int32_t plain_pages_ = 0;
   int64_t null_count_ = 0;

@@ -1,10 +1,11 @@
 // Writing one leaf column of a row group: ColumnWriter buffers the repetition levels, definition
-// levels and values a shredder appends, and EncodeColumnChunk turns the buffer into the column
-// chunk's pages (an optional dictionary page, then data pages v1) and its ColumnMetaData.
+// levels and values a shredder appends, and a ColumnChunkBuilder turns such buffers, one segment
+// after another, into the column chunk's pages (an optional dictionary page, then data pages v1)
+// and its ColumnMetaData (EncodeColumnChunk: a chunk of one segment).
 //
 // Appending is cheap and allocation-free per value (byte arrays go into one arena); everything
-// costly (dictionary, encodings, statistics, compression) happens in EncodeColumnChunk, which the
-// file writer runs on worker threads once a row group is complete.
+// costly (dictionary, encodings, statistics, compression) happens in the builder, which the file
+// writer runs on worker threads as a row group fills.
 #pragma once
 
 #include <cstddef>
@@ -97,9 +98,6 @@ class ColumnWriter {
   /// thread, for rows that come later), as if appended here one by one.
   void AppendFrom(const ColumnWriter& other);
 
-  /// Reserve room for as many entries, values and bytes as `other` holds (the row group before
-  /// this one), so a row group of the same shape fills without growing its buffers.
-  void ReserveLike(const ColumnWriter& other);
   /// Empty the buffers, keeping their memory, for the next row group of the same column: a
   /// fresh buffer is memory the system has to map (a page fault for every 4 KiB written).
   void Clear();
@@ -111,7 +109,7 @@ class ColumnWriter {
   int64_t num_values() const;
   /// Records: entries with repetition level 0.
   int64_t num_rows() const { return num_rows_; }
-  /// Bytes held by the buffers: what a row group's size is measured by.
+  /// Bytes held by the buffers: what segments and row groups are measured by.
   size_t buffered_bytes() const;
 
   // The buffers, for EncodeColumnChunk. Levels are empty when the maximum is 0.
@@ -175,7 +173,8 @@ struct EncodedColumnChunk {
 /// data pages at once, the last one ending with the segment; the dictionary, the statistics
 /// and the totals carry over from segment to segment; Finish puts the dictionary page in front.
 /// A segment's buffers may be reused as soon as Add returns (the dictionary and the bounds keep
-/// copies). Not thread-safe; one segment at a time, in order.
+/// copies). Not thread-safe; one segment at a time, in order. After an error the builder
+/// refuses every call.
 class ColumnChunkBuilder {
  public:
   virtual ~ColumnChunkBuilder() = default;

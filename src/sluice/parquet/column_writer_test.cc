@@ -497,7 +497,7 @@ TEST(ColumnWriterTest, AChunkBuiltInSegmentsHoldsEveryEntryAndTheWholeChunksBoun
   }
 }
 
-TEST(ColumnWriterTest, ABuilderRefusesAWrongWidthInALaterSegment) {
+TEST(ColumnWriterTest, ABuilderRefusesAWrongWidthInALaterSegmentAndThenEveryCall) {
   const ColumnSpec spec =
       Spec(PhysicalType::kFixedLenByteArray, 0, 0, StatisticsOrder::kUnsigned, 4);
   auto builder = NewColumnChunkBuilder(spec, Uncompressed());
@@ -510,6 +510,8 @@ TEST(ColumnWriterTest, ABuilderRefusesAWrongWidthInALaterSegment) {
   Status s = (*builder)->Add(w);
   ASSERT_FALSE(s.has_value());
   EXPECT_EQ(s.error().code(), ErrorCode::kInvalidArgument);
+  // A builder that failed takes nothing more.
+  EXPECT_FALSE((*builder)->Finish().has_value());
 }
 
 }  // namespace

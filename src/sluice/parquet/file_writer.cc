@@ -163,16 +163,21 @@ struct FileWriter::Impl {
   // Hand over every buffer of at least `min_bytes` (every non-empty one with 1): encoded at
   // once with one thread; else queued for the workers, and then true.
   bool HandOverFull(size_t min_bytes) {
+    auto full = [&](size_t i) {
+      return current[i].num_entries() > 0 && current[i].buffered_bytes() >= min_bytes;
+    };
+    if (options.threads == 1) {  // no workers: nothing to lock
+      for (size_t i = 0; i < current.size(); ++i) {
+        if (full(i)) EncodeInPlace(i);
+      }
+      return false;
+    }
     bool any = false;
     std::lock_guard lock(mu);
     for (size_t i = 0; i < current.size(); ++i) {
-      if (current[i].num_entries() == 0 || current[i].buffered_bytes() < min_bytes) continue;
-      if (options.threads == 1) {
-        EncodeInPlace(i);
-      } else {
-        HandOver(i);
-        any = true;
-      }
+      if (!full(i)) continue;
+      HandOver(i);
+      any = true;
     }
     return any;
   }
@@ -304,10 +309,9 @@ struct FileWriter::Impl {
     return Ok();
   }
 
-  // After segments were handed over: with one thread, encode them now; with more, help the
-  // workers while the segments waiting pass their budget, so memory stays bounded.
+  // After segments were handed over to the workers: help them while the segments waiting pass
+  // their budget, so memory stays bounded, and write the row groups they finished.
   Status Relieve() {
-    if (options.threads == 1) return Drain(0);
     work_cv.notify_all();
     std::unique_lock lock(mu);
     const size_t budget = std::max(options.max_pending_bytes, options.segment_bytes);
@@ -340,7 +344,7 @@ struct FileWriter::Impl {
     }
     SLUICE_TRY(NewRowGroup());
     work_cv.notify_all();
-    return Drain(0);
+    return Drain(static_cast<size_t>(options.threads - 1));
   }
 
   size_t GroupBytes() const {

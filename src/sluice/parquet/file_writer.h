@@ -71,7 +71,8 @@ class FileWriter {
  public:
   /// Start a file on `sink`, which must outlive the writer; "PAR1" is written at once.
   /// kInvalidArgument for a schema whose leaves and specs disagree in number, a codec the
-  /// writer lacks or threads < 1; the sink's error if it fails.
+  /// writer lacks, a FIXED_LEN_BYTE_ARRAY spec without a positive width or threads < 1; the
+  /// sink's error if it fails.
   static Result<std::unique_ptr<FileWriter>> Open(FileSchema schema, ByteSink& sink,
                                                   WriterOptions options = {});
   /// The same on a file the writer owns: Close commits it; a writer destroyed without a
