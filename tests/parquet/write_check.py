@@ -41,8 +41,8 @@ def cases(quick):
                                      '--page-bytes', '65536', '--threads', '2']))
     # Row groups encoded while they fill, in segments of 16 KiB: many pages end with their
     # segment, dictionaries and bounds carry over, on the caller's thread and on workers.
-    out.append((f'segments-s9', 9, big // 3, ['--segment-bytes', '16384', '--page-bytes', '65536']))
-    out.append((f'segments-threads-s10', 10, big // 3, ['--segment-bytes', '16384', '--threads', '3']))
+    out.append(('segments-s9', 9, big // 3, ['--segment-bytes', '16384', '--page-bytes', '65536']))
+    out.append(('segments-threads-s10', 10, big // 3, ['--segment-bytes', '16384', '--threads', '3']))
     if not quick:
         out.append(('big-zstd-plain-s8', 8, big, ['--codec', 'zstd', '--no-dictionary']))
     return out

@@ -55,10 +55,6 @@ struct Task {
   std::optional<ColumnWriter> segment;
 };
 
-// Emptied buffers kept per column for the segments to come: fresh memory costs a page fault
-// every 4 KiB, but each buffer kept is memory held.
-constexpr size_t kSparesPerColumn = 1;
-
 }  // namespace
 
 struct FileWriter::Impl {
@@ -85,7 +81,9 @@ struct FileWriter::Impl {
   std::condition_variable work_cv;  // a task may be ready, or stop
   std::condition_variable done_cv;  // a task finished
   std::deque<std::unique_ptr<RowGroupJob>> jobs;
-  std::vector<std::vector<ColumnWriter>> spare;
+  // Per column, one emptied buffer kept for the segments to come: fresh memory costs a page
+  // fault every 4 KiB, but each buffer kept is memory held.
+  std::vector<std::optional<ColumnWriter>> spare;
   size_t pending_bytes = 0;  // of segments handed over and not yet encoded
   bool stop = false;
   std::vector<std::thread> workers;
@@ -101,9 +99,9 @@ struct FileWriter::Impl {
 
   // An empty buffer for column `i`. Called with `mu` held.
   ColumnWriter TakeSpare(size_t i) {
-    if (spare[i].empty()) return ColumnWriter(schema.columns[i]);
-    ColumnWriter w = std::move(spare[i].back());
-    spare[i].pop_back();
+    if (!spare[i]) return ColumnWriter(schema.columns[i]);
+    ColumnWriter w = std::move(*spare[i]);
+    spare[i].reset();
     return w;
   }
 
@@ -173,9 +171,10 @@ struct FileWriter::Impl {
       return false;
     }
     bool any = false;
-    std::lock_guard lock(mu);
+    std::unique_lock lock(mu, std::defer_lock);  // taken only when a buffer is full
     for (size_t i = 0; i < current.size(); ++i) {
       if (!full(i)) continue;
+      if (!lock.owns_lock()) lock.lock();
       HandOver(i);
       any = true;
     }
@@ -221,9 +220,7 @@ struct FileWriter::Impl {
     }
     lock.lock();
     if (task.segment) {
-      if (spare[task.column].size() < kSparesPerColumn) {
-        spare[task.column].push_back(std::move(*task.segment));
-      }
+      if (!spare[task.column]) spare[task.column] = std::move(*task.segment);
       task.segment.reset();
     } else {
       if (chunk && *chunk) job.chunks[task.column] = std::move(**chunk);
@@ -295,8 +292,7 @@ struct FileWriter::Impl {
         continue;
       }
       const size_t cut = jobs.size() - 1;
-      if (cut == 0 && (keep > 0 || open->columns.empty())) break;
-      if (cut > 0 && cut <= keep) break;
+      if (keep > 0 && cut <= keep) break;
       Task task;
       if (TakeTask(&task)) {
         RunTask(task, lock);
@@ -313,25 +309,20 @@ struct FileWriter::Impl {
   // their budget, so memory stays bounded, and write the row groups they finished.
   Status Relieve() {
     work_cv.notify_all();
-    std::unique_lock lock(mu);
-    const size_t budget = std::max(options.max_pending_bytes, options.segment_bytes);
-    while (pending_bytes > budget) {
-      Task task;
-      if (TakeTask(&task)) {
-        RunTask(task, lock);
-      } else {
-        done_cv.wait(lock);
+    {
+      std::unique_lock lock(mu);
+      const size_t budget = std::max(options.max_pending_bytes, options.segment_bytes);
+      while (pending_bytes > budget) {
+        Task task;
+        if (TakeTask(&task)) {
+          RunTask(task, lock);
+        } else {
+          done_cv.wait(lock);
+        }
       }
     }
     // Row groups finished since the last cut go to the file now rather than at the next cut.
-    while (!jobs.empty() && jobs.front()->finished()) {
-      std::unique_ptr<RowGroupJob> job = std::move(jobs.front());
-      jobs.pop_front();
-      lock.unlock();
-      SLUICE_TRY(WriteRowGroup(*job));
-      lock.lock();
-    }
-    return Ok();
+    return Drain(std::numeric_limits<size_t>::max());
   }
 
   Status Cut() {
