@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,6 +15,32 @@ namespace sluice {
 /// Overlong forms, surrogates and code points above U+10FFFF are invalid.
 size_t FindInvalidUtf8(std::string_view s);
 inline bool IsValidUtf8(std::string_view s) { return FindInvalidUtf8(s) == std::string_view::npos; }
+
+/// Whether the `size` bytes at `a` and `b` are equal; inline for short names (schemas'
+/// names, records' keys): two overlapping word loads per side up to 16 bytes.
+inline bool SameBytes(const char* a, const char* b, size_t size) {
+  if (size >= 8) {
+    if (size > 16) return std::memcmp(a, b, size) == 0;
+    uint64_t a0, b0, a1, b1;
+    std::memcpy(&a0, a, 8);
+    std::memcpy(&b0, b, 8);
+    std::memcpy(&a1, a + size - 8, 8);
+    std::memcpy(&b1, b + size - 8, 8);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+  }
+  if (size >= 4) {
+    uint32_t a0, b0, a1, b1;
+    std::memcpy(&a0, a, 4);
+    std::memcpy(&b0, b, 4);
+    std::memcpy(&a1, a + size - 4, 4);
+    std::memcpy(&b1, b + size - 4, 4);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+  }
+  for (size_t i = 0; i < size; ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
 
 /// Append the UTF-8 encoding of code point `cp` (the caller passes a valid scalar value).
 void AppendUtf8(std::string& out, uint32_t cp);

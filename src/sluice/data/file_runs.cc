@@ -19,6 +19,7 @@
 #include "sluice/base/std_io.h"
 #include "sluice/base/strings.h"
 #include "sluice/data/avro_container.h"
+#include "sluice/data/block_reader_internal.h"
 #include "sluice/data/name_index_internal.h"
 #include "sluice/data/parquet_source.h"
 #include "sluice/data/rescued_object_internal.h"
@@ -27,159 +28,11 @@ namespace sluice::data {
 
 namespace {
 
-constexpr size_t kPad = simdjson::SIMDJSON_PADDING;
+using internal::Block;
+using internal::BlockReader;
+using internal::kPad;
+
 constexpr std::string_view kBom = "\xEF\xBB\xBF";
-
-// ---------------------------------------------------------------------------------------------
-// Reading files in blocks cut after a line break.
-
-// A block's bytes. Grown with realloc, which moves a large buffer's pages rather than copying
-// them, and never written ahead of what is read into it (a std::string would zero every byte it
-// grows by): the memory a block holds is what was read, even when a long line grows it to
-// hundreds of megabytes.
-class ReadBuffer {
- public:
-  ReadBuffer() = default;
-  ReadBuffer(const ReadBuffer&) = delete;
-  ReadBuffer& operator=(const ReadBuffer&) = delete;
-  ~ReadBuffer() { std::free(data_); }
-
-  char* data() { return data_; }
-  const char* data() const { return data_; }
-  size_t capacity() const { return capacity_; }
-  char operator[](size_t i) const { return data_[i]; }
-
-  /// Room for at least `n` bytes; the bytes held are kept.
-  void Reserve(size_t n) {
-    if (n <= capacity_) return;
-    void* p = std::realloc(data_, n);
-    if (p == nullptr) throw std::bad_alloc();
-    data_ = static_cast<char*>(p);
-    capacity_ = n;
-  }
-  /// Give the memory back.
-  void Release() {
-    std::free(data_);
-    data_ = nullptr;
-    capacity_ = 0;
-  }
-
- private:
-  char* data_ = nullptr;
-  size_t capacity_ = 0;
-};
-
-struct Block {
-  uint32_t file = 0;
-  // buf holds `size` bytes of the file followed by at least kPad bytes.
-  ReadBuffer buf;
-  size_t size = 0;
-  // Absolute offset of buf[0] in its file.
-  uint64_t base_offset = 0;
-  bool file_start = false;
-  // Bytes at the start of the block that are not records (a BOM, a CSV header), and the line
-  // breaks inside them.
-  size_t skip = 0;
-  uint64_t skip_lines = 0;
-  // A Parquet file read with a row screen: which of its lines were not vouched for.
-  std::shared_ptr<const ScreenedLines> screened;
-  std::string_view text() const { return {buf.data(), size}; }
-};
-
-class BlockReader {
- public:
-  explicit BlockReader(FileSystem& fs) : fs_(fs) {}
-
-  // Parquet and Avro container files: their rows are read as JSON lines, a Parquet file's
-  // judged against `screen` when one is given.
-  Status Open(const std::string& path, RecordFormat format,
-              const parquet::RowScreen* screen = nullptr, bool text_free = false,
-              unsigned threads = 1) {
-    path_ = path;
-    carry_.clear();
-    offset_ = 0;
-    eof_ = false;
-    first_ = true;
-    screened_ = nullptr;
-    if (format == RecordFormat::kParquet && screen != nullptr) {
-      SLUICE_ASSIGN_OR_RETURN(file_, OpenParquetRows(fs_, path, *screen, &screened_, text_free,
-                                                     static_cast<int>(threads)));
-    } else if (format == RecordFormat::kParquet) {
-      SLUICE_ASSIGN_OR_RETURN(file_, OpenParquetRows(fs_, path));
-    } else if (format == RecordFormat::kAvro) {
-      SLUICE_ASSIGN_OR_RETURN(file_, OpenAvroRows(fs_, path));
-    } else {
-      SLUICE_ASSIGN_OR_RETURN(file_, OpenInput(fs_, path));
-    }
-    size_hint_ = file_->size().value_or(0);
-    return Ok();
-  }
-  void Close() { file_.reset(); }
-
-  // Fill `b` with the next block: whole lines, or the rest of the file. `whole` reads the file
-  // in one block. False at the end of the file.
-  Result<bool> Next(Block& b, size_t block_bytes, bool whole) {
-    if (eof_ && carry_.empty()) return false;
-    b.file_start = first_;
-    b.base_offset = offset_;
-    b.skip = 0;
-    b.skip_lines = 0;
-    b.screened = screened_;
-    size_t have = carry_.size();
-    size_t want = std::max(block_bytes, have + block_bytes / 2);
-    if (whole && size_hint_ > offset_) want = std::max<size_t>(want, size_hint_ - offset_ + 1);
-    b.buf.Reserve(want + kPad);
-    std::memcpy(b.buf.data(), carry_.data(), have);
-    carry_.clear();
-    size_t cut = std::string::npos;
-    size_t scan_from = 0;
-    while (true) {
-      while (!eof_ && have < want) {
-        SLUICE_ASSIGN_OR_RETURN(size_t n, file_->Read(b.buf.data() + have, want - have));
-        if (n == 0) {
-          eof_ = true;
-          break;
-        }
-        have += n;
-      }
-      if (eof_) break;
-      if (!whole) {
-        const void* nl = memrchr(b.buf.data() + scan_from, '\n', have - scan_from);
-        if (nl != nullptr) {
-          cut = static_cast<size_t>(static_cast<const char*>(nl) - b.buf.data()) + 1;
-          break;
-        }
-      }
-      // A line longer than the block (or a file longer than its size said): read on a block at a
-      // time, so that the read stops within a block of the line's end, into a buffer that grows
-      // by half its size, so that growing stays linear.
-      scan_from = have;
-      want = have + block_bytes;
-      if (want + kPad > b.buf.capacity()) {
-        b.buf.Reserve(std::max(want + kPad, b.buf.capacity() + b.buf.capacity() / 2));
-      }
-    }
-    if (cut == std::string::npos) cut = have;
-    carry_.assign(b.buf.data() + cut, have - cut);
-    b.size = cut;
-    std::memset(b.buf.data() + cut, 0, kPad);
-    offset_ += cut;
-    first_ = false;
-    if (cut == 0 && eof_) return false;
-    return true;
-  }
-
- private:
-  FileSystem& fs_;
-  std::unique_ptr<SequentialFile> file_;
-  std::shared_ptr<const ScreenedLines> screened_;
-  std::string path_;
-  uint64_t size_hint_ = 0;
-  uint64_t offset_ = 0;
-  std::string carry_;
-  bool eof_ = false;
-  bool first_ = true;
-};
 
 // ---------------------------------------------------------------------------------------------
 // What one block produced; lines are relative to the block (0 = its first line) until merged.

@@ -475,6 +475,54 @@ TEST(ValidateFilesTest, LinesLongerThanABlock) {
   EXPECT_NE(r.out.text.find(big), std::string::npos);
 }
 
+// Blocks cut anywhere: lines of every length around the block sizes (longer than a block too),
+// a BOM, CRLF, blank lines, a bad record and no line break at the end give the same records,
+// quarantine, report and inferred schema on a pool of workers as on one thread.
+TEST(ValidateFilesTest, BlocksCutAnywhereHoldEveryLine) {
+  TempDir dir;
+  std::string text = "\xEF\xBB\xBF";
+  for (int i = 0; i < 400; ++i) {
+    const size_t note = (i % 37 == 3)   ? 2000 + 700 * static_cast<size_t>(i % 5)
+                        : (i % 53 == 9) ? 9000
+                                        : static_cast<size_t>(i % 90);
+    text += "{\"order_id\": " + std::to_string(i) + ", \"customer_id\": " + std::to_string(i) +
+            ", \"note\": \"" + std::string(note, 'a' + static_cast<char>(i % 26)) + "\"}";
+    text += (i % 11 == 4) ? "\r\n" : (i % 17 == 6) ? "\n\n" : "\n";
+    if (i == 150) text += "{\"order_id\": 150, broken\n";
+  }
+  text += "{\"order_id\": 400, \"customer_id\": 1}";
+  std::string file = dir.Write("mixed.jsonl", text);
+  ValidateRunOptions one;
+  one.threads = 1;
+  RunResult base = Validate({file}, Schema(kOrders), one);
+  EXPECT_EQ(base.report.records_in, 402u);
+  EXPECT_EQ(base.report.malformed, 1u);
+  InferRunOptions infer_one;
+  infer_one.fs = MemFs();
+  infer_one.threads = 1;
+  auto inferred = InferFiles({file}, infer_one);
+  ASSERT_TRUE(inferred.has_value());
+  for (unsigned threads : {2u, 3u}) {
+    for (size_t block : {size_t{4096}, size_t{5000}, size_t{70000}}) {
+      ValidateRunOptions o;
+      o.threads = threads;
+      o.block_bytes = block;
+      RunResult r = Validate({file}, Schema(kOrders), o);
+      EXPECT_EQ(r.out.text, base.out.text) << threads << " " << block;
+      EXPECT_EQ(r.quarantine.text, base.quarantine.text) << threads << " " << block;
+      EXPECT_EQ(r.report, base.report) << threads << " " << block;
+      InferRunOptions io = infer_one;
+      io.threads = threads;
+      io.block_bytes = block;
+      auto r2 = InferFiles({file}, io);
+      ASSERT_TRUE(r2.has_value());
+      EXPECT_EQ(dialects::spark::WriteDdl(*r2->schema).value,
+                dialects::spark::WriteDdl(*inferred->schema).value);
+      EXPECT_EQ(r2->records, inferred->records);
+    }
+  }
+}
+
 TEST(ValidateFilesTest, DropMalformedHasNoRescuedColumn) {
   TempDir dir;
   std::string file = dir.Write("o.jsonl",

@@ -4,6 +4,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 #include "sluice/base/strings.h"
@@ -35,6 +36,12 @@ Result<bool> ParseBool(std::string_view key, std::string_view v) {
 
 // On cache lines of its own: the inferrers of different threads are allocated side by side and
 // write their state on every record.
+//
+// A record is read once to check it and to learn whether it adds anything to the type inferred
+// so far ("covered": merging it would change nothing, which after the first records is the common
+// case), and a second time, to merge it, only when it does. Checking first keeps a malformed
+// record from leaving a trace; since CompatibleType is a join (commutative, associative,
+// idempotent), a record every value of which the type already absorbs leaves it as it is.
 struct alignas(128) JsonInferrer::Impl {
   od::parser parser;
   std::vector<char> buffer;  // record text plus SIMDJSON_PADDING, reused
@@ -43,23 +50,60 @@ struct alignas(128) JsonInferrer::Impl {
   // The record being read and the end of its padding.
   const char* doc_begin = nullptr;
   const char* doc_limit = nullptr;
+  // Set by the check when merging the record would change the type inferred so far.
+  bool uncovered = false;
 
   // The key's bytes when it has no escapes or control bytes (the common case), without
-  // unescaping it.
-  bool RawKey(od::field& field, std::string_view* key) const {
+  // unescaping it. The key ends at the quote before the colon before its value: stage 1 put the
+  // colon in its index, so the bytes between are whitespace only.
+  bool RawKey(od::field& field, const char* value_start, std::string_view* key) const {
     const char* start = field.key().raw();
-    const char* limit = doc_limit;
-    if (start < doc_begin || start >= limit) return false;
-    const char* q =
-        static_cast<const char*>(std::memchr(start, '"', static_cast<size_t>(limit - start)));
-    if (q == nullptr) return false;
-    std::string_view k(start, static_cast<size_t>(q - start));
-    for (char c : k) {
-      // Escapes and control bytes go to simdjson's own key parser, which decides on them.
-      if (c == '\\' || static_cast<unsigned char>(c) < 0x20) return false;
-    }
+    if (start < doc_begin || value_start > doc_limit || value_start <= start) return false;
+    const char* p = value_start - 1;
+    while (p > start && IsJsonSpace(*p)) --p;
+    if (*p != ':') return false;
+    --p;
+    while (p >= start && IsJsonSpace(*p)) --p;
+    if (p < start || *p != '"') return false;
+    const std::string_view k(start, static_cast<size_t>(p - start));
+    // Escapes and control bytes go to simdjson's own key parser, which decides on them.
+    if (HasEscapeOrControl(k)) return false;
     *key = k;
     return true;
+  }
+  // Whether `s` holds a backslash or a byte below 0x20, eight bytes at a time. Reads up to 7
+  // bytes past `s`, which a key inside a padded record has.
+  static bool HasEscapeOrControl(std::string_view s) {
+    if constexpr (std::endian::native != std::endian::little) {
+      for (char c : s) {
+        if (c == '\\' || static_cast<unsigned char>(c) < 0x20) return true;
+      }
+      return false;
+    }
+    constexpr uint64_t kOnes = 0x0101010101010101ULL;
+    constexpr uint64_t kHighs = 0x8080808080808080ULL;
+    for (size_t i = 0; i < s.size(); i += 8) {
+      uint64_t w;
+      std::memcpy(&w, s.data() + i, 8);
+      const uint64_t slash = w ^ (kOnes * '\\');
+      // A byte's high bit is set where it is below 0x20 or a backslash; a borrow only marks
+      // bytes above a real one, so the bytes past the end are masked off afterwards.
+      uint64_t hits = ((w - kOnes * 0x20) & ~w & kHighs) | ((slash - kOnes) & ~slash & kHighs);
+      if (const size_t left = s.size() - i; left < 8) hits &= (uint64_t{1} << (8 * left)) - 1;
+      if (hits != 0) return true;
+    }
+    return false;
+  }
+  static bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+  // The field's key. Its value is read in place (field.value()): a copy of simdjson's value
+  // iterator, written as scalars and read back as a vector, stalls store forwarding.
+  Outcome Key(od::field& field, std::string_view* key) {
+    if (RawKey(field, field.value().raw_json_token().data(), key)) return Outcome::kOk;
+    if (auto e = field.unescaped_key().get(*key); e) {
+      return Fail(Outcome::kMalformed, simdjson::error_message(e));
+    }
+    return Outcome::kOk;
   }
 
   Outcome Fail(Outcome o, std::string why) { return rules.Fail(o, std::move(why)); }
@@ -68,12 +112,30 @@ struct alignas(128) JsonInferrer::Impl {
   }
   const JsonInferOptions& options() const { return *rules.options; }
 
-  Outcome Value(od::value v, InferredType* acc, uint32_t depth) {
+  // Whether merging the scalar type `t` into `seen` leaves it as it is.
+  static bool Covers(const InferredType& seen, const InferredType& t) {
+    if (t.is_null() || seen.kind() == InferredKind::kString) return true;
+    if (seen.kind() == t.kind() && t.kind() != InferredKind::kDecimal) return true;
+    if (seen.is_struct() || seen.is_array()) return false;
+    InferredType merged = seen;
+    MergeInto(&merged, t);
+    return merged == seen;
+  }
+  // After a scalar is checked: note whether `seen` absorbs its type `t`.
+  void Note(const InferredType* seen, const InferredType& t) {
+    if (seen != nullptr && !Covers(*seen, t)) uncovered = true;
+  }
+
+  // ---- The check: every byte of the record, and whether the type so far covers it. `seen` is
+  // the type the value would merge into; null below a point where the answer is known already.
+
+  Outcome Check(od::value& v, const InferredType* seen, uint32_t depth) {
     od::json_type type;
     if (auto e = v.type().get(type); e) {
       // NaN and Infinity are not JSON, but Jackson reads them (allowNonNumericNumbers).
       const std::string_view raw = v.raw_json_token();
-      return rules.NonNumeric(raw, acc, simdjson::error_message(e));
+      if (seen != nullptr && seen->kind() != InferredKind::kString) uncovered = true;
+      return rules.NonNumeric(raw, nullptr, simdjson::error_message(e));
     }
     switch (type) {
       case od::json_type::object: {
@@ -81,73 +143,26 @@ struct alignas(128) JsonInferrer::Impl {
         if (auto e = v.get_object().get(obj); e) {
           return Fail(Outcome::kMalformed, simdjson::error_message(e));
         }
-        return Object(obj, acc, depth + 1);
+        return CheckObject(obj, seen, depth + 1);
       }
       case od::json_type::array: {
         od::array arr;
         if (auto e = v.get_array().get(arr); e) {
           return Fail(Outcome::kMalformed, simdjson::error_message(e));
         }
-        return Array(arr, acc, depth + 1);
+        return CheckArray(arr, seen, depth + 1);
       }
-      case od::json_type::number: {
-        const std::string_view token = v.raw_json_token();
-        // Pass two of a record already checked: a long into a long (or a string) changes
-        // nothing.
-        if (acc != nullptr && !options().primitives_as_string && !options().prefers_decimal) {
-          // Any number merged into a double or a string stays what it is.
-          if (acc->kind() == InferredKind::kString || acc->kind() == InferredKind::kDouble) {
-            return Outcome::kOk;
-          }
-          if (acc->kind() == InferredKind::kLong && internal::JsonTypeRules::ShortLong(token))
-            return Outcome::kOk;
-        }
-        if (acc == nullptr && !options().prefers_decimal) {
-          // Pass one only asks whether the token is a number.
-          if (internal::JsonTypeRules::ShortLong(token)) return Outcome::kOk;
-          internal::DecimalShape shape;
-          if (internal::ClassifyJsonNumber(token, &shape) == internal::JsonNumberClass::kInvalid) {
-            return Fail(Outcome::kMalformed,
-                        fmt::format("invalid number \"{}\"", EscapeForMessage(token, 40)));
-          }
-          return Outcome::kOk;
-        }
-        InferredType t;
-        const Outcome o = rules.Number(token, &t);
-        if (o != Outcome::kOk) return o;
-        Merge(acc, t);
-        return Outcome::kOk;
-      }
-      case od::json_type::string: {
-        if (acc != nullptr) {
-          // Pass two: the record was checked, so the string's content is only needed when a
-          // rule looks at it.
-          if (acc->kind() == InferredKind::kString) return Outcome::kOk;
-          if (!options().prefers_decimal && !options().infer_timestamp) {
-            const std::string_view token = v.raw_json_token();
-            const bool empty = token.size() >= 2 && token[1] == '"';
-            Merge(acc, empty ? InferredType::Null() : InferredType::String());
-            return Outcome::kOk;
-          }
-        }
-        std::string_view s;
-        if (auto e = v.get_string().get(s); e) {
-          return Fail(Outcome::kMalformed, simdjson::error_message(e));
-        }
-        if (acc == nullptr || acc->kind() == InferredKind::kString) return Outcome::kOk;
-        InferredType t;
-        const Outcome o = rules.String(s, &t);
-        if (o != Outcome::kOk) return o;
-        Merge(acc, t);
-        return Outcome::kOk;
-      }
+      case od::json_type::number:
+        return CheckNumber(v.raw_json_token(), seen);
+      case od::json_type::string:
+        return CheckString(v, seen);
       case od::json_type::boolean: {
         bool b = false;
         if (auto e = v.get_bool().get(b); e) {
           return Fail(Outcome::kMalformed, simdjson::error_message(e));
         }
-        Merge(acc,
-              options().primitives_as_string ? InferredType::String() : InferredType::Boolean());
+        Note(seen,
+             options().primitives_as_string ? InferredType::String() : InferredType::Boolean());
         return Outcome::kOk;
       }
       case od::json_type::null: {
@@ -161,59 +176,226 @@ struct alignas(128) JsonInferrer::Impl {
     return Fail(Outcome::kMalformed, "unknown JSON value");
   }
 
-  // Merge the object's fields into `acc` in place: acc becomes (or stays) a struct, or a string
-  // when it already holds another kind (CompatibleType of anything and a struct).
-  Outcome Object(od::object& obj, InferredType* acc, uint32_t depth) {
-    if (Outcome o = rules.CheckDepth(depth); o != Outcome::kOk) return o;
-    if (acc != nullptr && acc->is_null()) *acc = InferredType::Struct({});
-    if (acc != nullptr && !acc->is_struct()) {
-      // The record was validated first, so nothing inside needs looking at.
-      *acc = InferredType::String();
-      return Outcome::kOk;
-    }
-    if (acc != nullptr) slots.Begin(depth);
-    uint32_t ordinal = 0;
-    for (auto field_result : obj) {
-      od::field field;
-      if (auto e = std::move(field_result).get(field); e) {
-        return Fail(Outcome::kMalformed, simdjson::error_message(e));
-      }
-      std::string_view key;
-      // A key without escapes is taken as it is written (stage 1 checked its UTF-8).
-      if (!RawKey(field, &key)) {
-        if (auto e = field.unescaped_key().get(key); e) {
-          return Fail(Outcome::kMalformed, simdjson::error_message(e));
+  Outcome CheckNumber(std::string_view token, const InferredType* seen) {
+    if (!options().prefers_decimal) {
+      const internal::JsonTypeRules::Form form = internal::JsonTypeRules::NumberForm(token);
+      const bool short_long = form == internal::JsonTypeRules::Form::kShortLong;
+      if (form == internal::JsonTypeRules::Form::kOther) {
+        internal::DecimalShape shape;
+        if (internal::ClassifyJsonNumber(token, &shape) == internal::JsonNumberClass::kInvalid) {
+          return Fail(Outcome::kMalformed,
+                      fmt::format("invalid number \"{}\"", EscapeForMessage(token, 40)));
         }
       }
-      InferredType* slot = nullptr;
-      if (acc != nullptr) slot = slots.Slot(acc->mutable_fields(), depth, ordinal++, key);
-      if (Outcome o = Value(field.value(), slot, depth); o != Outcome::kOk) return o;
+      if (seen == nullptr) return Outcome::kOk;
+      // Any number merged into a double or a string stays what it is; a long into a long too.
+      if (seen->kind() == InferredKind::kString) return Outcome::kOk;
+      if (!options().primitives_as_string) {
+        if (seen->kind() == InferredKind::kDouble) return Outcome::kOk;
+        if (seen->kind() == InferredKind::kLong && short_long) return Outcome::kOk;
+      }
     }
-    if (acc != nullptr) slots.End(acc->mutable_fields(), depth);
+    InferredType t;
+    if (Outcome o = rules.Number(token, &t); o != Outcome::kOk) return o;
+    Note(seen, t);
     return Outcome::kOk;
   }
 
-  Outcome Array(od::array& arr, InferredType* acc, uint32_t depth) {
-    if (Outcome o = rules.CheckDepth(depth); o != Outcome::kOk) return o;
-    if (acc != nullptr && acc->is_null()) *acc = InferredType::Array(InferredType::Null());
-    if (acc != nullptr && !acc->is_array()) {
-      *acc = InferredType::String();
+  Outcome CheckString(od::value& v, const InferredType* seen) {
+    // Stage 1 checked the UTF-8 and the control bytes; a string without a backslash needs
+    // nothing more. Its token runs from its opening quote to the next structural byte.
+    const std::string_view token = v.raw_json_token();
+    if (std::memchr(token.data(), '\\', token.size()) != nullptr) {
+      std::string_view s;
+      if (auto e = v.get_string().get(s); e) {
+        return Fail(Outcome::kMalformed, simdjson::error_message(e));
+      }
+      if (seen == nullptr || seen->kind() == InferredKind::kString) return Outcome::kOk;
+      InferredType t;
+      if (Outcome o = rules.String(s, &t); o != Outcome::kOk) return o;
+      Note(seen, t);
       return Outcome::kOk;
     }
-    InferredType* element = acc == nullptr ? nullptr : &acc->mutable_element();
+    if (seen == nullptr || seen->kind() == InferredKind::kString) return Outcome::kOk;
+    const bool empty = token.size() >= 2 && token[1] == '"';
+    if (empty) return Outcome::kOk;  // an empty string is a null
+    if (!options().prefers_decimal && !options().infer_timestamp) {
+      uncovered = true;  // a string into anything but a string
+      return Outcome::kOk;
+    }
+    std::string_view body = token.substr(1);
+    while (!body.empty() && body.back() != '"') body.remove_suffix(1);
+    if (!body.empty()) body.remove_suffix(1);
+    InferredType t;
+    if (Outcome o = rules.String(body, &t); o != Outcome::kOk) return o;
+    Note(seen, t);
+    return Outcome::kOk;
+  }
+
+  Outcome CheckObject(od::object& obj, const InferredType* seen, uint32_t depth) {
+    if (Outcome o = rules.CheckDepth(depth); o != Outcome::kOk) return o;
+    const std::vector<InferredField>* fields = nullptr;
+    internal::FieldSlots::Level* level = nullptr;
+    if (seen != nullptr) {
+      if (seen->is_struct()) {
+        fields = &seen->fields();
+        level = &slots.At(depth);
+      } else if (seen->kind() != InferredKind::kString) {
+        uncovered = true;  // null becomes a struct; anything else a string
+      }
+    }
+    uint32_t ordinal = 0;
+    for (auto field_result : obj) {
+      if (auto e = field_result.error(); e) {
+        return Fail(Outcome::kMalformed, simdjson::error_message(e));
+      }
+      // Used where it is: copying simdjson's iterators stalls (see Key).
+      od::field& field = field_result.value_unsafe();
+      std::string_view key;
+      if (Outcome o = Key(field, &key); o != Outcome::kOk) return o;
+      const InferredType* slot = nullptr;
+      if (fields != nullptr) {
+        slot = slots.Find(*fields, *level, ordinal++, key);
+        if (slot == nullptr) uncovered = true;  // a new field
+      }
+      if (Outcome o = Check(field.value(), slot, depth); o != Outcome::kOk) return o;
+    }
+    return Outcome::kOk;
+  }
+
+  Outcome CheckArray(od::array& arr, const InferredType* seen, uint32_t depth) {
+    if (Outcome o = rules.CheckDepth(depth); o != Outcome::kOk) return o;
+    const InferredType* element = nullptr;
+    if (seen != nullptr) {
+      if (seen->is_array()) {
+        element = &seen->element();
+      } else if (seen->kind() != InferredKind::kString) {
+        uncovered = true;
+      }
+    }
     for (auto item_result : arr) {
       od::value item;
       if (auto e = std::move(item_result).get(item); e) {
         return Fail(Outcome::kMalformed, simdjson::error_message(e));
       }
-      if (Outcome o = Value(item, element, depth); o != Outcome::kOk) return o;
+      if (Outcome o = Check(item, element, depth); o != Outcome::kOk) return o;
     }
     return Outcome::kOk;
   }
 
-  // The document's root. `root` is the accumulated struct; `root_type` gets the record's type
-  // when the root is not an object (null type for an object, which merges in place).
-  Outcome Document(od::document& doc, InferredType* root, InferredType* root_type) {
+  // ---- The merge, of a record the check passed: only what can change the type is looked at.
+
+  Outcome MergeValue(od::value& v, InferredType* acc, uint32_t depth) {
+    od::json_type type;
+    if (auto e = v.type().get(type); e) {
+      return rules.NonNumeric(v.raw_json_token(), acc, simdjson::error_message(e));
+    }
+    switch (type) {
+      case od::json_type::object: {
+        od::object obj;
+        if (auto e = v.get_object().get(obj); e) {
+          return Fail(Outcome::kMalformed, simdjson::error_message(e));
+        }
+        return MergeObject(obj, acc, depth + 1);
+      }
+      case od::json_type::array: {
+        od::array arr;
+        if (auto e = v.get_array().get(arr); e) {
+          return Fail(Outcome::kMalformed, simdjson::error_message(e));
+        }
+        return MergeArray(arr, acc, depth + 1);
+      }
+      case od::json_type::number: {
+        const std::string_view token = v.raw_json_token();
+        if (!options().primitives_as_string && !options().prefers_decimal) {
+          if (acc->kind() == InferredKind::kString || acc->kind() == InferredKind::kDouble) {
+            return Outcome::kOk;
+          }
+          if (acc->kind() == InferredKind::kLong && internal::JsonTypeRules::ShortLong(token))
+            return Outcome::kOk;
+        }
+        InferredType t;
+        const Outcome o = rules.Number(token, &t);
+        if (o != Outcome::kOk) return o;
+        Merge(acc, t);
+        return Outcome::kOk;
+      }
+      case od::json_type::string: {
+        // The string's content is only needed when a rule looks at it.
+        if (acc->kind() == InferredKind::kString) return Outcome::kOk;
+        if (!options().prefers_decimal && !options().infer_timestamp) {
+          const std::string_view token = v.raw_json_token();
+          const bool empty = token.size() >= 2 && token[1] == '"';
+          Merge(acc, empty ? InferredType::Null() : InferredType::String());
+          return Outcome::kOk;
+        }
+        std::string_view s;
+        if (auto e = v.get_string().get(s); e) {
+          return Fail(Outcome::kMalformed, simdjson::error_message(e));
+        }
+        InferredType t;
+        const Outcome o = rules.String(s, &t);
+        if (o != Outcome::kOk) return o;
+        Merge(acc, t);
+        return Outcome::kOk;
+      }
+      case od::json_type::boolean:
+        Merge(acc,
+              options().primitives_as_string ? InferredType::String() : InferredType::Boolean());
+        return Outcome::kOk;
+      case od::json_type::null:
+        return Outcome::kOk;
+    }
+    return Fail(Outcome::kMalformed, "unknown JSON value");
+  }
+
+  // Merge the object's fields into `acc` in place: acc becomes (or stays) a struct, or a string
+  // when it already holds another kind (CompatibleType of anything and a struct).
+  Outcome MergeObject(od::object& obj, InferredType* acc, uint32_t depth) {
+    if (acc->is_null()) *acc = InferredType::Struct({});
+    if (!acc->is_struct()) {
+      // The record was checked, so nothing inside needs looking at.
+      *acc = InferredType::String();
+      return Outcome::kOk;
+    }
+    slots.Begin(depth);
+    uint32_t ordinal = 0;
+    for (auto field_result : obj) {
+      if (auto e = field_result.error(); e) {
+        return Fail(Outcome::kMalformed, simdjson::error_message(e));
+      }
+      // Used where it is: copying simdjson's iterators stalls (see Key).
+      od::field& field = field_result.value_unsafe();
+      std::string_view key;
+      if (Outcome o = Key(field, &key); o != Outcome::kOk) return o;
+      InferredType* slot = slots.Slot(acc->mutable_fields(), depth, ordinal++, key);
+      if (Outcome o = MergeValue(field.value(), slot, depth); o != Outcome::kOk) return o;
+    }
+    slots.End(acc->mutable_fields(), depth);
+    return Outcome::kOk;
+  }
+
+  Outcome MergeArray(od::array& arr, InferredType* acc, uint32_t depth) {
+    if (acc->is_null()) *acc = InferredType::Array(InferredType::Null());
+    if (!acc->is_array()) {
+      *acc = InferredType::String();
+      return Outcome::kOk;
+    }
+    InferredType* element = &acc->mutable_element();
+    for (auto item_result : arr) {
+      od::value item;
+      if (auto e = std::move(item_result).get(item); e) {
+        return Fail(Outcome::kMalformed, simdjson::error_message(e));
+      }
+      if (Outcome o = MergeValue(item, element, depth); o != Outcome::kOk) return o;
+    }
+    return Outcome::kOk;
+  }
+
+  // The document's root. `root` is the accumulated struct. With `merge`, `root_type` gets the
+  // record's type when the root is not an object (null type for an object, which merges in
+  // place); without, the record is checked, and one whose root is not an object is uncovered.
+  Outcome Document(od::document& doc, InferredType* root, InferredType* root_type, bool merge) {
     od::json_type type;
     if (auto e = doc.type().get(type); e) {
       std::string_view raw;
@@ -224,24 +406,27 @@ struct alignas(128) JsonInferrer::Impl {
       if (Outcome o = rules.NonNumeric(raw, &t, simdjson::error_message(e)); o != Outcome::kOk) {
         return o;
       }
-      if (root_type != nullptr) *root_type = t;
+      uncovered = true;
+      if (merge) *root_type = t;
       return Outcome::kOk;
     }
+    if (type != od::json_type::object) uncovered = true;
     switch (type) {
       case od::json_type::object: {
         od::object obj;
         if (auto e = doc.get_object().get(obj); e) {
           return Fail(Outcome::kMalformed, simdjson::error_message(e));
         }
-        return Object(obj, root, 1);
+        return merge ? MergeObject(obj, root, 1) : CheckObject(obj, root, 1);
       }
       case od::json_type::array: {
         od::array arr;
         if (auto e = doc.get_array().get(arr); e) {
           return Fail(Outcome::kMalformed, simdjson::error_message(e));
         }
-        if (root_type != nullptr) *root_type = InferredType::Array(InferredType::Null());
-        return Array(arr, root_type, 1);
+        if (!merge) return CheckArray(arr, nullptr, 1);
+        *root_type = InferredType::Array(InferredType::Null());
+        return MergeArray(arr, root_type, 1);
       }
       case od::json_type::number: {
         std::string_view raw;
@@ -250,7 +435,7 @@ struct alignas(128) JsonInferrer::Impl {
         }
         InferredType t;
         if (Outcome o = rules.Number(raw, &t); o != Outcome::kOk) return o;
-        if (root_type != nullptr) *root_type = t;
+        if (merge) *root_type = t;
         return Outcome::kOk;
       }
       case od::json_type::string: {
@@ -260,7 +445,7 @@ struct alignas(128) JsonInferrer::Impl {
         }
         InferredType t;
         if (Outcome o = rules.String(s, &t); o != Outcome::kOk) return o;
-        if (root_type != nullptr) *root_type = t;
+        if (merge) *root_type = t;
         return Outcome::kOk;
       }
       case od::json_type::boolean: {
@@ -268,7 +453,7 @@ struct alignas(128) JsonInferrer::Impl {
         if (auto e = doc.get_bool().get(b); e) {
           return Fail(Outcome::kMalformed, simdjson::error_message(e));
         }
-        if (root_type != nullptr) {
+        if (merge) {
           *root_type =
               options().primitives_as_string ? InferredType::String() : InferredType::Boolean();
         }
@@ -460,15 +645,18 @@ Status JsonInferrer::AddPaddedRecord(std::string_view json) {
         e) {
       return malformed(simdjson::error_message(e));
     }
-    Outcome o = impl.Document(doc, nullptr, nullptr);
+    impl.uncovered = false;
+    Outcome o = impl.Document(doc, &root_, nullptr, /*merge=*/false);
     if (o == Outcome::kFatal) {
       --records_;
       return InvalidArgument(fmt::format("record {}: {}", records_ + 1, impl.rules.reason));
     }
     if (o == Outcome::kMalformed) return malformed(impl.rules.reason);
+    // A record the type inferred so far covers changes nothing.
+    if (!impl.uncovered) return Ok();
 
     doc.rewind();
-    o = impl.Document(doc, &root_, &root_type);
+    o = impl.Document(doc, &root_, &root_type, /*merge=*/true);
     if (o != Outcome::kOk) return Internal("record changed between passes: " + impl.rules.reason);
   }
 

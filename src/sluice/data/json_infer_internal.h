@@ -5,12 +5,13 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "sluice/base/strings.h"
 #include "sluice/data/inferred_type.h"
 #include "sluice/data/json_infer.h"
 #include "sluice/data/lexical_internal.h"
@@ -38,6 +39,11 @@ struct JsonTypeRules {
   /// An integer token of at most 18 digits (so it fits a long), trailing whitespace allowed:
   /// the common case, decided without the full number grammar.
   static bool ShortLong(std::string_view t);
+  /// What a number token is at a glance: kShortLong as ShortLong; kPlain any other number of
+  /// JSON's grammar (no leading zeros, as Jackson); kOther anything else (NaN, Infinity, not a
+  /// number), which ClassifyJsonNumber decides on.
+  enum class Form : uint8_t { kOther, kShortLong, kPlain };
+  static Form NumberForm(std::string_view t);
   /// A number token, as simdjson's raw_json_token gives it (with the whitespace after it).
   InferOutcome Number(std::string_view token, InferredType* out);
   /// A token that is not JSON (simdjson has no type for it): Jackson's NaN and Infinity are
@@ -51,6 +57,38 @@ struct JsonTypeRules {
   }
   InferOutcome CheckDepth(uint32_t depth);
 };
+
+inline JsonTypeRules::Form JsonTypeRules::NumberForm(std::string_view t) {
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  const char* p = t.data();
+  const char* end = p + t.size();
+  while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n' || end[-1] == '\r')) {
+    --end;
+  }
+  if (p < end && *p == '-') ++p;
+  const char* digits = p;
+  if (p < end && *p == '0') {
+    ++p;
+  } else {
+    while (p < end && digit(*p)) ++p;
+  }
+  if (p == digits) return Form::kOther;
+  if (p == end) return p - digits <= 18 ? Form::kShortLong : Form::kPlain;
+  if (digit(*p)) return Form::kOther;  // a leading zero
+  if (*p == '.') {
+    const char* fraction = ++p;
+    while (p < end && digit(*p)) ++p;
+    if (p == fraction) return Form::kOther;
+  }
+  if (p < end && (*p == 'e' || *p == 'E')) {
+    ++p;
+    if (p < end && (*p == '+' || *p == '-')) ++p;
+    const char* exponent = p;
+    while (p < end && digit(*p)) ++p;
+    if (p == exponent) return Form::kOther;
+  }
+  return p == end ? Form::kPlain : Form::kOther;
+}
 
 /// Where each key of an object goes in the struct inferred so far: the field of that name, or a
 /// new field. New fields are collected while the object is read and merged into the sorted
@@ -69,15 +107,44 @@ class FieldSlots {
   /// Merge the object's new fields into `fields`, keeping them sorted.
   void End(std::vector<InferredField>& fields, uint32_t depth);
 
- private:
+  /// What the slots keep for the objects at one depth. Levels stay where they are while deeper
+  /// ones are added: a walk holds on to its own.
   struct Level {
     std::vector<uint32_t> hints;       // per key position: the field it matched last
     std::vector<InferredField> added;  // this object's new fields, in key order
     StringMap<uint32_t> added_index;   // their positions in `added`, once there are several
   };
-  // Levels stay where they are while deeper ones are added: a walk holds on to its own.
-  Level& At(uint32_t depth);
-  std::deque<Level> levels_;
+  Level& At(uint32_t depth) {
+    if (depth < levels_.size()) return *levels_[depth];
+    return Grow(depth);
+  }
+  /// The field of `fields` named `key`, or null: Slot without adding (the check's lookup), at
+  /// the level of the object's depth.
+  const InferredType* Find(const std::vector<InferredField>& fields, Level& level, uint32_t ordinal,
+                           std::string_view key) {
+    const size_t i = Locate(fields, level, ordinal, key);
+    return i < fields.size() ? &fields[i].type : nullptr;
+  }
+
+ private:
+  Level& Grow(uint32_t depth);
+  // The position in `fields` of `key`, trying the hint for `ordinal` first; fields.size() when
+  // it is not there.
+  size_t Locate(const std::vector<InferredField>& fields, Level& level, uint32_t ordinal,
+                std::string_view key) {
+    const std::vector<uint32_t>& hints = level.hints;
+    if (ordinal < hints.size() && hints[ordinal] < fields.size()) {
+      const std::string& name = fields[hints[ordinal]].name;
+      if (name.size() == key.size() && SameBytes(name.data(), key.data(), key.size())) {
+        return hints[ordinal];
+      }
+    }
+    return Search(fields, level, ordinal, key);
+  }
+  // Locate's binary search, which sets the hint.
+  size_t Search(const std::vector<InferredField>& fields, Level& level, uint32_t ordinal,
+                std::string_view key);
+  std::vector<std::unique_ptr<Level>> levels_;
 };
 
 /// Infer one record from its text with a scanner of its own, for records whose simdjson index

@@ -133,9 +133,9 @@ InferOutcome JsonTypeRules::CheckDepth(uint32_t depth) {
   return InferOutcome::kOk;
 }
 
-FieldSlots::Level& FieldSlots::At(uint32_t depth) {
-  while (levels_.size() <= depth) levels_.emplace_back();
-  return levels_[depth];
+FieldSlots::Level& FieldSlots::Grow(uint32_t depth) {
+  while (levels_.size() <= depth) levels_.push_back(std::make_unique<Level>());
+  return *levels_[depth];
 }
 
 void FieldSlots::Begin(uint32_t depth) {
@@ -144,21 +144,23 @@ void FieldSlots::Begin(uint32_t depth) {
   if (!level.added_index.empty()) level.added_index = StringMap<uint32_t>();
 }
 
-InferredType* FieldSlots::Slot(std::vector<InferredField>& fields, uint32_t depth, uint32_t ordinal,
-                               std::string_view key) {
-  Level& level = At(depth);
-  std::vector<uint32_t>& hints = level.hints;
-  if (ordinal < hints.size() && hints[ordinal] < fields.size() &&
-      fields[hints[ordinal]].name == key) {
-    return &fields[hints[ordinal]].type;
-  }
+size_t FieldSlots::Search(const std::vector<InferredField>& fields, Level& level, uint32_t ordinal,
+                          std::string_view key) {
   auto it = std::lower_bound(
       fields.begin(), fields.end(), key,
       [](const InferredField& f, std::string_view k) { return JavaStringCompare(f.name, k) < 0; });
-  if (it != fields.end() && it->name == key) {
-    if (hints.size() <= ordinal) hints.resize(ordinal + 1);
-    hints[ordinal] = static_cast<uint32_t>(it - fields.begin());
-    return &it->type;
+  if (it == fields.end() || it->name != key) return fields.size();
+  std::vector<uint32_t>& hints = level.hints;
+  if (hints.size() <= ordinal) hints.resize(ordinal + 1);
+  hints[ordinal] = static_cast<uint32_t>(it - fields.begin());
+  return hints[ordinal];
+}
+
+InferredType* FieldSlots::Slot(std::vector<InferredField>& fields, uint32_t depth, uint32_t ordinal,
+                               std::string_view key) {
+  Level& level = At(depth);
+  if (const size_t i = Locate(fields, level, ordinal, key); i < fields.size()) {
+    return &fields[i].type;
   }
   // New in this record; or seen earlier in this object (a duplicate key, merged into one).
   std::vector<InferredField>& added = level.added;

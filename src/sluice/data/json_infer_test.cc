@@ -177,86 +177,97 @@ TEST(JsonInferTest, MalformedRecordsLeaveNoTraceAmongManyRecords) {
 // through both): the same type, the same verdict (malformed or not) and, for a FAILFAST error,
 // the same message. Seeded random records, valid and mutated (a byte deleted, replaced or
 // inserted, the record cut short), under the options that change how tokens are read.
-TEST(JsonInferTest, TheScannerAndSimdjsonAgreeOnEveryRecord) {
-  uint64_t state = 11;
-  auto next = [&](uint64_t n) {
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    return (state >> 33) % n;
-  };
-  const char* atoms[] = {"0",
-                         "-0",
-                         "17",
-                         "-42",
-                         "1.5",
-                         "-2.25e3",
-                         "1E400",
-                         "1e-400",
-                         "12345678901234567890",
-                         "0.1000",
-                         "NaN",
-                         "-Infinity",
-                         "true",
-                         "false",
-                         "null",
-                         "01",
-                         "1.",
-                         "+1",
-                         "\"\"",
-                         "\"a\"",
-                         "\"2024-01-02\"",
-                         "\"2024-01-02T03:04:05Z\"",
-                         "\"12.50\"",
-                         "\"x\\n\\u00e9\\ud83d\\ude00\"",
-                         "\"caf\xc3\xa9\"",
-                         "\"\\q\"",
-                         "\"\xff\"",
-                         "tru",
-                         "nul"};
-  auto value = [&](int depth, auto& self) -> std::string {
-    const uint64_t pick = next(depth > 3 ? 10 : 14);
-    if (pick < 10) return atoms[next(std::size(atoms))];
+// Seeded random records for the differential tests: JSON atoms of every kind (and some that are
+// not JSON), nested arrays and objects over a few keys, a third of the records mutated by a
+// byte.
+class RecordMaker {
+ public:
+  explicit RecordMaker(uint64_t seed) : state_(seed) {}
+  uint64_t Next(uint64_t n) {
+    state_ = state_ * 6364136223846793005ull + 1442695040888963407ull;
+    return (state_ >> 33) % n;
+  }
+  std::string Value(int depth) {
+    static const char* const kAtoms[] = {"0",
+                                         "-0",
+                                         "17",
+                                         "-42",
+                                         "1.5",
+                                         "-2.25e3",
+                                         "1E400",
+                                         "1e-400",
+                                         "12345678901234567890",
+                                         "0.1000",
+                                         "NaN",
+                                         "-Infinity",
+                                         "true",
+                                         "false",
+                                         "null",
+                                         "01",
+                                         "1.",
+                                         "+1",
+                                         "\"\"",
+                                         "\"a\"",
+                                         "\"2024-01-02\"",
+                                         "\"2024-01-02T03:04:05Z\"",
+                                         "\"12.50\"",
+                                         "\"x\\n\\u00e9\\ud83d\\ude00\"",
+                                         "\"caf\xc3\xa9\"",
+                                         "\"\\q\"",
+                                         "\"\xff\"",
+                                         "tru",
+                                         "nul"};
+    const uint64_t pick = Next(depth > 3 ? 10 : 14);
+    if (pick < 10) return kAtoms[Next(std::size(kAtoms))];
     if (pick < 12) {
       std::string a = "[";
-      for (uint64_t i = 0, n = next(4); i < n; ++i) a += (i ? ", " : "") + self(depth + 1, self);
+      for (uint64_t i = 0, n = Next(4); i < n; ++i) a += (i ? ", " : "") + Value(depth + 1);
       return a + "]";
     }
     std::string o = "{";
-    for (uint64_t i = 0, n = next(5); i < n; ++i) {
-      o += (i ? "," : "") + std::string(next(3) == 0 ? " " : "") + "\"k" + std::to_string(next(6)) +
-           (next(20) == 0 ? "\\u0041" : "") + "\"" + (next(3) == 0 ? " : " : ":") +
-           self(depth + 1, self);
+    for (uint64_t i = 0, n = Next(5); i < n; ++i) {
+      o += (i ? "," : "") + std::string(Next(3) == 0 ? " " : "") + "\"k" + std::to_string(Next(6)) +
+           (Next(20) == 0 ? "\\u0041" : "") + "\"" + (Next(3) == 0 ? " : " : ":") +
+           Value(depth + 1);
     }
     return o + "}";
-  };
-  const char mutations[] = {'"', '\\', '{', '}', '[', ']', ',', ':', ' ', '\x01', 'x', '0'};
-  auto record = [&] {
-    std::string r = next(10) == 0
-                        ? value(1, value)
-                        : "{\"id\":" + value(2, value) + "," + "\"v\":" + value(1, value) + "}";
-    if (next(3) == 0 && !r.empty()) {
-      const size_t at = next(r.size());
-      switch (next(4)) {
+  }
+  std::string Record() {
+    static const char kMutations[] = {'"', '\\', '{', '}',    '[', ']',
+                                      ',', ':',  ' ', '\x01', 'x', '0'};
+    std::string r =
+        Next(10) == 0 ? Value(1) : "{\"id\":" + Value(2) + "," + "\"v\":" + Value(1) + "}";
+    if (Next(3) == 0 && !r.empty()) {
+      const size_t at = Next(r.size());
+      switch (Next(4)) {
         case 0:
           r.erase(at, 1);
           break;
         case 1:
-          r[at] = mutations[next(std::size(mutations))];
+          r[at] = kMutations[Next(std::size(kMutations))];
           break;
         case 2:
           r.insert(r.begin() + static_cast<std::ptrdiff_t>(at),
-                   mutations[next(std::size(mutations))]);
+                   kMutations[Next(std::size(kMutations))]);
           break;
         default:
           r.resize(at);
       }
     }
     return r;
-  };
-  struct Variant {
-    const char* name;
-    JsonInferOptions options;
-  };
-  std::vector<Variant> variants(5);
+  }
+
+ private:
+  uint64_t state_;
+};
+
+struct InferVariant {
+  const char* name;
+  JsonInferOptions options;
+};
+
+std::vector<InferVariant> InferVariants() {
+  std::vector<InferVariant> variants(5);
   variants[0].name = "defaults";
   variants[1].name = "prefersDecimal";
   variants[1].options.prefers_decimal = true;
@@ -266,10 +277,15 @@ TEST(JsonInferTest, TheScannerAndSimdjsonAgreeOnEveryRecord) {
   variants[3].options.infer_timestamp = true;
   variants[4].name = "FAILFAST";
   variants[4].options.mode = ParseMode::kFailFast;
+  return variants;
+}
+
+TEST(JsonInferTest, TheScannerAndSimdjsonAgreeOnEveryRecord) {
+  RecordMaker maker(11);
   uint64_t malformed = 0;
   for (int i = 0; i < 3000; ++i) {
-    const std::string r = record();
-    for (const Variant& v : variants) {
+    const std::string r = maker.Record();
+    for (const InferVariant& v : InferVariants()) {
       JsonInferOptions scan = v.options;
       scan.scanner_min_record_bytes = 0;
       JsonInferOptions simd = v.options;
@@ -293,6 +309,38 @@ TEST(JsonInferTest, TheScannerAndSimdjsonAgreeOnEveryRecord) {
     }
   }
   EXPECT_GT(malformed, 1000u);  // the mutations do reach the malformed paths
+}
+
+// The simdjson walk checks a record and merges it only when it would change the type so far
+// ("covered" records are skipped); the scanner merges every record. Long runs of records over a
+// few keys, where most records are covered and some are not (a key first seen, a long that
+// becomes a double, a null that becomes a struct, a nested field), infer the same type after
+// every record under every option set.
+TEST(JsonInferTest, SkippingCoveredRecordsInfersWhatMergingEveryRecordDoes) {
+  RecordMaker maker(29);
+  uint64_t records = 0;
+  for (int run = 0; run < 40; ++run) {
+    std::vector<std::string> stream;
+    for (int i = 0; i < 60; ++i) stream.push_back(maker.Record());
+    for (const InferVariant& v : InferVariants()) {
+      JsonInferOptions scan = v.options;
+      scan.scanner_min_record_bytes = 0;
+      JsonInferOptions simd = v.options;
+      simd.scanner_min_record_bytes = SIZE_MAX;
+      auto a = JsonInferrer::Make(scan);
+      auto b = JsonInferrer::Make(simd);
+      ASSERT_TRUE(a.has_value() && b.has_value());
+      for (const std::string& r : stream) {
+        const Status sa = a->AddRecord(r);
+        const Status sb = b->AddRecord(r);
+        ASSERT_EQ(sa.has_value(), sb.has_value()) << v.name << ": " << r;
+        if (!sa.has_value()) break;  // FAILFAST
+        ++records;
+        ASSERT_EQ(a->FinishType().ToString(), b->FinishType().ToString()) << v.name << ": " << r;
+      }
+    }
+  }
+  EXPECT_GT(records, 7000u);
 }
 
 TEST(JsonInferTest, RootArraysMergeTheirElementsFirstAsSparkDoes) {

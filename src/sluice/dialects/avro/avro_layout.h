@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "sluice/base/result.h"
+#include "sluice/base/strings.h"
 #include "sluice/dialects/avro/avro_schema.h"
 
 namespace sluice::dialects::avro::internal {
@@ -31,32 +32,6 @@ struct LayoutName {
 
 /// The hash every LayoutName carries.
 uint64_t LayoutNameHash(std::string_view name);
-
-/// Whether the `size` bytes at `a` and `b` are equal; inline for the short names of schemas
-/// (two overlapping word loads per side up to 16 bytes).
-inline bool SameBytes(const char* a, const char* b, size_t size) {
-  if (size >= 8) {
-    if (size > 16) return std::memcmp(a, b, size) == 0;
-    uint64_t a0, b0, a1, b1;
-    std::memcpy(&a0, a, 8);
-    std::memcpy(&b0, b, 8);
-    std::memcpy(&a1, a + size - 8, 8);
-    std::memcpy(&b1, b + size - 8, 8);
-    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
-  }
-  if (size >= 4) {
-    uint32_t a0, b0, a1, b1;
-    std::memcpy(&a0, a, 4);
-    std::memcpy(&b0, b, 4);
-    std::memcpy(&a1, a + size - 4, 4);
-    std::memcpy(&b1, b + size - 4, 4);
-    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
-  }
-  for (size_t i = 0; i < size; ++i) {
-    if (a[i] != b[i]) return false;
-  }
-  return true;
-}
 
 struct LayoutNode {
   enum Flag : uint8_t {
