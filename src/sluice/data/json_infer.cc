@@ -274,10 +274,10 @@ struct alignas(128) JsonInferrer::Impl {
       }
     }
     for (auto item_result : arr) {
-      od::value item;
-      if (auto e = std::move(item_result).get(item); e) {
+      if (auto e = item_result.error(); e) {
         return Fail(Outcome::kMalformed, simdjson::error_message(e));
       }
+      od::value& item = item_result.value_unsafe();  // in place, as the fields (see Key)
       if (Outcome o = Check(item, element, depth); o != Outcome::kOk) return o;
     }
     return Outcome::kOk;
@@ -383,10 +383,10 @@ struct alignas(128) JsonInferrer::Impl {
     }
     InferredType* element = &acc->mutable_element();
     for (auto item_result : arr) {
-      od::value item;
-      if (auto e = std::move(item_result).get(item); e) {
+      if (auto e = item_result.error(); e) {
         return Fail(Outcome::kMalformed, simdjson::error_message(e));
       }
+      od::value& item = item_result.value_unsafe();  // in place, as the fields (see Key)
       if (Outcome o = MergeValue(item, element, depth); o != Outcome::kOk) return o;
     }
     return Outcome::kOk;
