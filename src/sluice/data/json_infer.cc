@@ -107,6 +107,19 @@ struct alignas(128) JsonInferrer::Impl {
   }
 
   Outcome Fail(Outcome o, std::string why) { return rules.Fail(o, std::move(why)); }
+  // The object or array a value starts.
+  Outcome Open(od::value& v, od::object* obj) {
+    if (auto e = v.get_object().get(*obj); e) {
+      return Fail(Outcome::kMalformed, simdjson::error_message(e));
+    }
+    return Outcome::kOk;
+  }
+  Outcome Open(od::value& v, od::array* arr) {
+    if (auto e = v.get_array().get(*arr); e) {
+      return Fail(Outcome::kMalformed, simdjson::error_message(e));
+    }
+    return Outcome::kOk;
+  }
   static void Merge(InferredType* acc, const InferredType& t) {
     internal::JsonTypeRules::Merge(acc, t);
   }
@@ -140,16 +153,12 @@ struct alignas(128) JsonInferrer::Impl {
     switch (type) {
       case od::json_type::object: {
         od::object obj;
-        if (auto e = v.get_object().get(obj); e) {
-          return Fail(Outcome::kMalformed, simdjson::error_message(e));
-        }
+        if (Outcome o = Open(v, &obj); o != Outcome::kOk) return o;
         return CheckObject(obj, seen, depth + 1);
       }
       case od::json_type::array: {
         od::array arr;
-        if (auto e = v.get_array().get(arr); e) {
-          return Fail(Outcome::kMalformed, simdjson::error_message(e));
-        }
+        if (Outcome o = Open(v, &arr); o != Outcome::kOk) return o;
         return CheckArray(arr, seen, depth + 1);
       }
       case od::json_type::number:
@@ -293,16 +302,12 @@ struct alignas(128) JsonInferrer::Impl {
     switch (type) {
       case od::json_type::object: {
         od::object obj;
-        if (auto e = v.get_object().get(obj); e) {
-          return Fail(Outcome::kMalformed, simdjson::error_message(e));
-        }
+        if (Outcome o = Open(v, &obj); o != Outcome::kOk) return o;
         return MergeObject(obj, acc, depth + 1);
       }
       case od::json_type::array: {
         od::array arr;
-        if (auto e = v.get_array().get(arr); e) {
-          return Fail(Outcome::kMalformed, simdjson::error_message(e));
-        }
+        if (Outcome o = Open(v, &arr); o != Outcome::kOk) return o;
         return MergeArray(arr, acc, depth + 1);
       }
       case od::json_type::number: {

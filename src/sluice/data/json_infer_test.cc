@@ -266,6 +266,14 @@ struct InferVariant {
   JsonInferOptions options;
 };
 
+// Two inferrers with `options`: one that reads every record with the scanner, one with simdjson.
+std::pair<Result<JsonInferrer>, Result<JsonInferrer>> ScannerAndSimdjson(JsonInferOptions options) {
+  JsonInferOptions scan = options;
+  scan.scanner_min_record_bytes = 0;
+  options.scanner_min_record_bytes = SIZE_MAX;
+  return {JsonInferrer::Make(scan), JsonInferrer::Make(options)};
+}
+
 std::vector<InferVariant> InferVariants() {
   std::vector<InferVariant> variants(5);
   variants[0].name = "defaults";
@@ -286,12 +294,7 @@ TEST(JsonInferTest, TheScannerAndSimdjsonAgreeOnEveryRecord) {
   for (int i = 0; i < 3000; ++i) {
     const std::string r = maker.Record();
     for (const InferVariant& v : InferVariants()) {
-      JsonInferOptions scan = v.options;
-      scan.scanner_min_record_bytes = 0;
-      JsonInferOptions simd = v.options;
-      simd.scanner_min_record_bytes = SIZE_MAX;
-      auto a = JsonInferrer::Make(scan);
-      auto b = JsonInferrer::Make(simd);
+      auto [a, b] = ScannerAndSimdjson(v.options);
       ASSERT_TRUE(a.has_value() && b.has_value());
       // A first record gives the walk a type to merge into, so the merge shortcuts run too.
       const std::string warm = R"({"id":1,"v":"s"})";
@@ -323,12 +326,7 @@ TEST(JsonInferTest, SkippingCoveredRecordsInfersWhatMergingEveryRecordDoes) {
     std::vector<std::string> stream;
     for (int i = 0; i < 60; ++i) stream.push_back(maker.Record());
     for (const InferVariant& v : InferVariants()) {
-      JsonInferOptions scan = v.options;
-      scan.scanner_min_record_bytes = 0;
-      JsonInferOptions simd = v.options;
-      simd.scanner_min_record_bytes = SIZE_MAX;
-      auto a = JsonInferrer::Make(scan);
-      auto b = JsonInferrer::Make(simd);
+      auto [a, b] = ScannerAndSimdjson(v.options);
       ASSERT_TRUE(a.has_value() && b.has_value());
       for (const std::string& r : stream) {
         const Status sa = a->AddRecord(r);
