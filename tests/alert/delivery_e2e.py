@@ -101,6 +101,11 @@ class Run:
         next_change = {s: 0 for s in SOURCES}
         kills = 0
         rounds = 0
+        # How long a deliverer may live before the kill: halved each time the deliverers of a
+        # round all finished first (once the receiver's script is spent, every answer is a quick
+        # 200), doubled again after a kill, so that the kills keep landing at random moments of
+        # a deliverer's life however fast the machine is.
+        cap = 0.8
         while kills < self.args.kills:
             rounds += 1
             if rounds > 20 * self.args.kills:
@@ -118,12 +123,15 @@ class Run:
             for _ in range(2 if self.rng.random() < 0.3 else 1):
                 procs.append((time.time(), subprocess.Popen(
                     self.deliver_cmd(60000), env=self.env, stdout=subprocess.DEVNULL)))
-            time.sleep(self.rng.choice([0.0, 0.01, 0.05]) + self.rng.random() * 0.8)
+            time.sleep(self.rng.choice([0.0, 0.01, 0.05]) * cap / 0.8 + self.rng.random() * cap)
+            killed = 0
             for start, p in procs:
                 p.send_signal(signal.SIGKILL)
                 p.wait()
                 self.lifetimes.append((start, time.time(), p.returncode == -signal.SIGKILL))
-                kills += p.returncode == -signal.SIGKILL
+                killed += p.returncode == -signal.SIGKILL
+            kills += killed
+            cap = min(0.8, cap * 2) if killed else max(0.002, cap / 2)
         for s in SOURCES:
             while next_change[s] < self.args.changes:
                 self.enqueue(s, next_change[s])
