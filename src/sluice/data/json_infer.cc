@@ -60,10 +60,10 @@ struct alignas(128) JsonInferrer::Impl {
     const char* start = field.key().raw();
     if (start < doc_begin || value_start > doc_limit || value_start <= start) return false;
     const char* p = value_start - 1;
-    while (p > start && IsJsonSpace(*p)) --p;
+    while (p > start && internal::IsJsonSpace(*p)) --p;
     if (*p != ':') return false;
     --p;
-    while (p >= start && IsJsonSpace(*p)) --p;
+    while (p >= start && internal::IsJsonSpace(*p)) --p;
     if (p < start || *p != '"') return false;
     const std::string_view k(start, static_cast<size_t>(p - start));
     // Escapes and control bytes go to simdjson's own key parser, which decides on them.
@@ -94,7 +94,6 @@ struct alignas(128) JsonInferrer::Impl {
     }
     return false;
   }
-  static bool IsJsonSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
   // The field's key. Its value is read in place (field.value()): a copy of simdjson's value
   // iterator, written as scalars and read back as a vector, stalls store forwarding.
@@ -107,16 +106,34 @@ struct alignas(128) JsonInferrer::Impl {
   }
 
   Outcome Fail(Outcome o, std::string why) { return rules.Fail(o, std::move(why)); }
-  // The object or array a value starts.
-  Outcome Open(od::value& v, od::object* obj) {
+  // The object or array a value (or the document's root) starts.
+  template <class V>
+  Outcome Open(V& v, od::object* obj) {
     if (auto e = v.get_object().get(*obj); e) {
       return Fail(Outcome::kMalformed, simdjson::error_message(e));
     }
     return Outcome::kOk;
   }
-  Outcome Open(od::value& v, od::array* arr) {
+  template <class V>
+  Outcome Open(V& v, od::array* arr) {
     if (auto e = v.get_array().get(*arr); e) {
       return Fail(Outcome::kMalformed, simdjson::error_message(e));
+    }
+    return Outcome::kOk;
+  }
+  // A boolean or null literal of `type`, checked (a value or the document's root).
+  template <class V>
+  Outcome Literal(V& v, od::json_type type) {
+    if (type == od::json_type::boolean) {
+      bool b = false;
+      if (auto e = v.get_bool().get(b); e) {
+        return Fail(Outcome::kMalformed, simdjson::error_message(e));
+      }
+      return Outcome::kOk;
+    }
+    bool is_null = false;
+    if (auto e = v.is_null().get(is_null); e || !is_null) {
+      return Fail(Outcome::kMalformed, e ? simdjson::error_message(e) : "invalid literal");
     }
     return Outcome::kOk;
   }
@@ -165,22 +182,13 @@ struct alignas(128) JsonInferrer::Impl {
         return CheckNumber(v.raw_json_token(), seen);
       case od::json_type::string:
         return CheckString(v, seen);
-      case od::json_type::boolean: {
-        bool b = false;
-        if (auto e = v.get_bool().get(b); e) {
-          return Fail(Outcome::kMalformed, simdjson::error_message(e));
-        }
+      case od::json_type::boolean:
+        if (Outcome o = Literal(v, type); o != Outcome::kOk) return o;
         Note(seen,
              options().primitives_as_string ? InferredType::String() : InferredType::Boolean());
         return Outcome::kOk;
-      }
-      case od::json_type::null: {
-        bool is_null = false;
-        if (auto e = v.is_null().get(is_null); e || !is_null) {
-          return Fail(Outcome::kMalformed, e ? simdjson::error_message(e) : "invalid literal");
-        }
-        return Outcome::kOk;
-      }
+      case od::json_type::null:
+        return Literal(v, type);
     }
     return Fail(Outcome::kMalformed, "unknown JSON value");
   }
@@ -211,32 +219,26 @@ struct alignas(128) JsonInferrer::Impl {
   }
 
   Outcome CheckString(od::value& v, const InferredType* seen) {
-    // Stage 1 checked the UTF-8 and the control bytes; a string without a backslash needs
-    // nothing more. Its token runs from its opening quote to the next structural byte.
+    // Stage 1 checked the UTF-8 and the control bytes: a string without a backslash needs
+    // nothing more, and its content only when a rule looks at it. Its token runs from its
+    // opening quote to the next structural byte.
     const std::string_view token = v.raw_json_token();
-    if (std::memchr(token.data(), '\\', token.size()) != nullptr) {
-      std::string_view s;
-      if (auto e = v.get_string().get(s); e) {
-        return Fail(Outcome::kMalformed, simdjson::error_message(e));
+    const bool absorbed = seen == nullptr || seen->kind() == InferredKind::kString;
+    if (std::memchr(token.data(), '\\', token.size()) == nullptr) {
+      const bool empty = token.size() >= 2 && token[1] == '"';  // a null
+      if (absorbed || empty) return Outcome::kOk;
+      if (!options().prefers_decimal && !options().infer_timestamp) {
+        uncovered = true;  // a string into anything but a string
+        return Outcome::kOk;
       }
-      if (seen == nullptr || seen->kind() == InferredKind::kString) return Outcome::kOk;
-      InferredType t;
-      if (Outcome o = rules.String(s, &t); o != Outcome::kOk) return o;
-      Note(seen, t);
-      return Outcome::kOk;
     }
-    if (seen == nullptr || seen->kind() == InferredKind::kString) return Outcome::kOk;
-    const bool empty = token.size() >= 2 && token[1] == '"';
-    if (empty) return Outcome::kOk;  // an empty string is a null
-    if (!options().prefers_decimal && !options().infer_timestamp) {
-      uncovered = true;  // a string into anything but a string
-      return Outcome::kOk;
+    std::string_view s;
+    if (auto e = v.get_string().get(s); e) {
+      return Fail(Outcome::kMalformed, simdjson::error_message(e));
     }
-    std::string_view body = token.substr(1);
-    while (!body.empty() && body.back() != '"') body.remove_suffix(1);
-    if (!body.empty()) body.remove_suffix(1);
+    if (absorbed) return Outcome::kOk;
     InferredType t;
-    if (Outcome o = rules.String(body, &t); o != Outcome::kOk) return o;
+    if (Outcome o = rules.String(s, &t); o != Outcome::kOk) return o;
     Note(seen, t);
     return Outcome::kOk;
   }
@@ -419,16 +421,12 @@ struct alignas(128) JsonInferrer::Impl {
     switch (type) {
       case od::json_type::object: {
         od::object obj;
-        if (auto e = doc.get_object().get(obj); e) {
-          return Fail(Outcome::kMalformed, simdjson::error_message(e));
-        }
+        if (Outcome o = Open(doc, &obj); o != Outcome::kOk) return o;
         return merge ? MergeObject(obj, root, 1) : CheckObject(obj, root, 1);
       }
       case od::json_type::array: {
         od::array arr;
-        if (auto e = doc.get_array().get(arr); e) {
-          return Fail(Outcome::kMalformed, simdjson::error_message(e));
-        }
+        if (Outcome o = Open(doc, &arr); o != Outcome::kOk) return o;
         if (!merge) return CheckArray(arr, nullptr, 1);
         *root_type = InferredType::Array(InferredType::Null());
         return MergeArray(arr, root_type, 1);
@@ -453,24 +451,15 @@ struct alignas(128) JsonInferrer::Impl {
         if (merge) *root_type = t;
         return Outcome::kOk;
       }
-      case od::json_type::boolean: {
-        bool b = false;
-        if (auto e = doc.get_bool().get(b); e) {
-          return Fail(Outcome::kMalformed, simdjson::error_message(e));
-        }
+      case od::json_type::boolean:
+        if (Outcome o = Literal(doc, type); o != Outcome::kOk) return o;
         if (merge) {
           *root_type =
               options().primitives_as_string ? InferredType::String() : InferredType::Boolean();
         }
         return Outcome::kOk;
-      }
-      case od::json_type::null: {
-        bool is_null = false;
-        if (auto e = doc.is_null().get(is_null); e || !is_null) {
-          return Fail(Outcome::kMalformed, e ? simdjson::error_message(e) : "invalid literal");
-        }
-        return Outcome::kOk;
-      }
+      case od::json_type::null:
+        return Literal(doc, type);
     }
     return Fail(Outcome::kMalformed, "unknown JSON value");
   }

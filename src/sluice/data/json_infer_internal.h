@@ -14,6 +14,7 @@
 #include "sluice/base/strings.h"
 #include "sluice/data/inferred_type.h"
 #include "sluice/data/json_infer.h"
+#include "sluice/data/json_text_internal.h"
 #include "sluice/data/lexical_internal.h"
 #include "sluice/data/name_index_internal.h"
 
@@ -36,14 +37,14 @@ struct JsonTypeRules {
   }
   /// A string's content (unescaped).
   InferOutcome String(std::string_view s, InferredType* out) const;
-  /// An integer token of at most 18 digits (so it fits a long), trailing whitespace allowed:
-  /// the common case, decided without the full number grammar.
-  static bool ShortLong(std::string_view t);
-  /// What a number token is at a glance: kShortLong as ShortLong; kPlain any other number of
-  /// JSON's grammar (no leading zeros, as Jackson); kOther anything else (NaN, Infinity, not a
-  /// number), which ClassifyJsonNumber decides on.
+  /// What a number token (trailing whitespace allowed) is at a glance: kShortLong an integer of
+  /// at most 18 digits (so it fits a long); kPlain any other number of JSON's grammar (no
+  /// leading zeros, as Jackson); kOther anything else (NaN, Infinity, not a number), which
+  /// ClassifyJsonNumber decides on.
   enum class Form : uint8_t { kOther, kShortLong, kPlain };
   static Form NumberForm(std::string_view t);
+  /// NumberForm's kShortLong: the common case, decided without the full number grammar.
+  static bool ShortLong(std::string_view t) { return NumberForm(t) == Form::kShortLong; }
   /// A number token, as simdjson's raw_json_token gives it (with the whitespace after it).
   InferOutcome Number(std::string_view token, InferredType* out);
   /// A token that is not JSON (simdjson has no type for it): Jackson's NaN and Infinity are
@@ -62,9 +63,7 @@ inline JsonTypeRules::Form JsonTypeRules::NumberForm(std::string_view t) {
   auto digit = [](char c) { return c >= '0' && c <= '9'; };
   const char* p = t.data();
   const char* end = p + t.size();
-  while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n' || end[-1] == '\r')) {
-    --end;
-  }
+  while (end > p && IsJsonSpace(end[-1])) --end;
   if (p < end && *p == '-') ++p;
   const char* digits = p;
   if (p < end && *p == '0') {

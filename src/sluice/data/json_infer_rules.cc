@@ -45,21 +45,6 @@ InferOutcome JsonTypeRules::String(std::string_view s, InferredType* out) const 
   return InferOutcome::kOk;
 }
 
-bool JsonTypeRules::ShortLong(std::string_view t) {
-  while (!t.empty() &&
-         (t.back() == ' ' || t.back() == '\t' || t.back() == '\n' || t.back() == '\r')) {
-    t.remove_suffix(1);
-  }
-  size_t i = (!t.empty() && t[0] == '-') ? 1 : 0;
-  const size_t digits = t.size() - i;
-  if (digits == 0 || digits > 18) return false;
-  if (t[i] == '0') return digits == 1;
-  for (; i < t.size(); ++i) {
-    if (t[i] < '0' || t[i] > '9') return false;
-  }
-  return true;
-}
-
 InferOutcome JsonTypeRules::Number(std::string_view token, InferredType* out) {
   if (ShortLong(token)) {
     *out = options->primitives_as_string ? InferredType::String() : InferredType::Long();
