@@ -101,11 +101,20 @@ struct LeafTape {
   size_t used = 0;
   std::vector<TapeRecord> records;
 
-  void Push(const TapeEntry& e) {
+  /// Appends an entry field by field: an entry just built by scalar stores and copied whole
+  /// would be read back as one 16-byte load that waits for those stores to retire.
+  void Push(uint32_t node, int16_t rep, TapeOp op, bool in_record, uint32_t begin, uint32_t size) {
     if (used == entries.size()) [[unlikely]]
       Grow();
-    entries[used++] = e;
+    TapeEntry& d = entries[used++];
+    d.node = node;
+    d.rep = rep;
+    d.op = op;
+    d.in_record = in_record;
+    d.begin = begin;
+    d.size = size;
   }
+  void Push(const TapeEntry& e) { Push(e.node, e.rep, e.op, e.in_record, e.begin, e.size); }
   void Clear() {
     used = 0;
     records.clear();

@@ -55,6 +55,29 @@ struct Frame {
   int64_t index = -1;     // an array index, when >= 0
 };
 
+// The frames of the place being read, outermost first. A frame is written in place, field by
+// field: one built on the stack and copied in is read back by a load wider than the stores
+// that wrote it, which waits for them to retire, once for every object and array.
+class FrameStack {
+ public:
+  void Push(int64_t index) {
+    if (used_ == slots_.size()) [[unlikely]]
+      slots_.resize(std::max<size_t>(32, 2 * slots_.size()));
+    Frame& f = slots_[used_++];
+    f.name = {};
+    f.index = index;
+  }
+  void Pop() { --used_; }
+  Frame& back() { return slots_[used_ - 1]; }
+  void clear() { used_ = 0; }
+  const Frame* begin() const { return slots_.data(); }
+  const Frame* end() const { return slots_.data() + used_; }
+
+ private:
+  std::vector<Frame> slots_;
+  size_t used_ = 0;
+};
+
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -247,7 +270,7 @@ struct alignas(128) RecordValidator::Impl {
   // prior_rescued_text (a CSV value made JSON).
   std::string_view prior_rescued;
   std::string prior_rescued_text;
-  std::vector<Frame> frames;
+  FrameStack frames;
   std::vector<std::vector<uint8_t>> seen;     // per depth: which fields of the object were seen
   std::vector<std::string> key_store;         // per depth: the current key, unescaped
   std::vector<internal::StringSet> map_keys;  // per depth: a map's keys so far
@@ -276,15 +299,16 @@ struct alignas(128) RecordValidator::Impl {
   size_t tape_first = 0;
   int16_t tape_rep = 0;
   // What the value just read is, when it is more than its output text (WalkNoted).
-  TapeEntry note;
-  bool noted = false;
+  // Each part is stored and loaded whole (a load across two narrower stores waits for them to
+  // retire): the kind of note, kValue for none, and its value or span (begin, size << 32).
+  TapeOp note_op = TapeOp::kValue;
+  uint64_t note_bits = 0;
 
   explicit Impl(std::shared_ptr<const ValidationPlan> pl) : plan(std::move(pl)) {
     nodes = &plan->nodes();
     max_depth = plan->options().max_depth;
     AppendJsonString(rescued_key, plan->options().rescued_column);
     rescued_key += ':';
-    frames.reserve(32);
     // One slot per nesting level, made up front: a nested walk must never reallocate these
     // while an outer level holds a reference into them.
     seen.resize(static_cast<size_t>(max_depth) + 2);
@@ -520,41 +544,29 @@ struct alignas(128) RecordValidator::Impl {
   size_t IndexOf(const Node& n) const { return static_cast<size_t>(&n - nodes->data()); }
   // Put `e` on the tape for writer node `w` at the current repetition level (a place the writer
   // does not store, w < 0, has none).
-  void PushEntry(int32_t w, TapeEntry e) {
+  void PushEntry(int32_t w, TapeOp op, bool in_record, uint32_t b, uint32_t size) {
     if (w < 0) return;
-    e.node = static_cast<uint32_t>(w);
-    e.rep = tape_rep;
-    tape->Push(e);
+    tape->Push(static_cast<uint32_t>(w), tape_rep, op, in_record, b, size);
   }
   // An entry of place `n` whose span is [b, b + size) of the output line.
   void Tape(TapeOp op, const Node& n, size_t b, size_t size) {
-    PushEntry(tape_map->node[IndexOf(n)], SpanEntry(op, b, size));
-  }
-  static TapeEntry SpanEntry(TapeOp op, size_t b, size_t size) {
-    TapeEntry e;
-    e.op = op;
-    e.begin = static_cast<uint32_t>(b);
-    e.size = static_cast<uint32_t>(size);
-    return e;
+    PushEntry(tape_map->node[IndexOf(n)], op, false, static_cast<uint32_t>(b),
+              static_cast<uint32_t>(size));
   }
   // What the value being read is, for WalkNoted: an integer, a boolean, null, or text of the
   // record that converts to it.
   template <bool kTape>
   void NoteValue(TapeOp op, int64_t v) {
     if constexpr (!kTape) return;
-    noted = true;
-    note.op = op;
-    note.in_record = false;
-    note.set_value(v);
+    note_op = op;
+    note_bits = static_cast<uint64_t>(v);
   }
   template <bool kTape>
   void NoteText(std::string_view text) {
     if constexpr (!kTape) return;
-    noted = true;
-    note.op = TapeOp::kText;
-    note.in_record = true;
-    note.begin = static_cast<uint32_t>(text.data() - begin);
-    note.size = static_cast<uint32_t>(text.size());
+    note_op = TapeOp::kText;
+    note_bits =
+        static_cast<uint32_t>(text.data() - begin) | (static_cast<uint64_t>(text.size()) << 32);
   }
   // The repetition level of the later entries of array or map `n`.
   int16_t NextRep(const Node& n) const { return tape_map->next_rep[IndexOf(n)]; }
@@ -567,16 +579,18 @@ struct alignas(128) RecordValidator::Impl {
     if constexpr (!kTape) return WalkValue<false>(n, out);
     const size_t b = out.size();
     const char c = *p;
-    noted = false;
+    note_op = TapeOp::kValue;
     if (!WalkValue<true>(n, out)) return false;
     const bool walked = (c == '{' && (n.kind == TypeKind::kStruct || n.kind == TypeKind::kMap)) ||
                         (c == '[' && n.kind == TypeKind::kArray);
     if (walked) return true;
     const int32_t w = tape_map->node[IndexOf(n)];
-    if (noted) {
-      PushEntry(w, note);
+    if (note_op != TapeOp::kValue) {
+      PushEntry(w, note_op, note_op == TapeOp::kText, static_cast<uint32_t>(note_bits),
+                static_cast<uint32_t>(note_bits >> 32));
     } else {
-      PushEntry(w, SpanEntry(TapeOp::kValue, b, out.size() - b));
+      PushEntry(w, TapeOp::kValue, false, static_cast<uint32_t>(b),
+                static_cast<uint32_t>(out.size() - b));
     }
     return true;
   }
@@ -911,7 +925,7 @@ struct alignas(128) RecordValidator::Impl {
       --depth;
       return true;
     }
-    frames.push_back({{}, 0});
+    frames.Push(0);
     int64_t index = 0;
     const int16_t rep_in = tape_rep;
     const int16_t rep_next = kTape ? NextRep(n) : 0;
@@ -929,7 +943,7 @@ struct alignas(128) RecordValidator::Impl {
       if (next == Next::kDone) break;
     }
     tape_rep = rep_in;
-    frames.pop_back();
+    frames.Pop();
     out += ']';
     --depth;
     return true;
@@ -951,7 +965,7 @@ struct alignas(128) RecordValidator::Impl {
       --depth;
       return true;
     }
-    frames.push_back({});
+    frames.Push(-1);
     bool first = true;
     const int16_t rep_in = tape_rep;
     const int16_t rep_next = kTape ? NextRep(n) : 0;
@@ -1002,7 +1016,7 @@ struct alignas(128) RecordValidator::Impl {
       if (next == Next::kDone) break;
     }
     tape_rep = rep_in;
-    frames.pop_back();
+    frames.Pop();
     out += '}';
     --depth;
     return true;
@@ -1059,7 +1073,7 @@ struct alignas(128) RecordValidator::Impl {
     uint32_t hint = 0;
     ++p;
     SkipSpace();
-    frames.push_back({});
+    frames.Push(-1);
     if (p < end && *p == '}') {
       ++p;
     } else {
@@ -1146,7 +1160,7 @@ struct alignas(128) RecordValidator::Impl {
         if (next == Next::kDone) break;
       }
     }
-    frames.pop_back();
+    frames.Pop();
     for (uint32_t i = 0; i < n.child_count; ++i) {
       if (seen_here[i]) continue;
       if (root && static_cast<int>(i) == n.rescued_child) continue;
@@ -1165,8 +1179,8 @@ struct alignas(128) RecordValidator::Impl {
       size_t value_at = 0;
       WriteRescuedColumn(out, first, &value_at);
       if (kTape && value_at != 0) {
-        PushEntry(tape_map->rescued_node,
-                  SpanEntry(TapeOp::kValue, value_at, out.size() - value_at));
+        PushEntry(tape_map->rescued_node, TapeOp::kValue, false, static_cast<uint32_t>(value_at),
+                  static_cast<uint32_t>(out.size() - value_at));
       }
     }
     out += '}';
@@ -1387,7 +1401,7 @@ const RecordResult& RecordValidator::CheckCsv(const CsvRecord& record, const Csv
   seen.assign(root.child_count, 0);
   out += '{';
   bool first = true;
-  s.frames.push_back({});
+  s.frames.Push(-1);
   for (size_t i = 0; i < record.fields.size(); ++i) {
     const CsvField& f = record.fields[i];
     int col = layout.columns[i];
@@ -1440,7 +1454,7 @@ const RecordResult& RecordValidator::CheckCsv(const CsvRecord& record, const Csv
       out += "null";
     }
   }
-  s.frames.pop_back();
+  s.frames.Pop();
   for (uint32_t i = 0; i < root.child_count; ++i) {
     if (seen[i] || static_cast<int>(i) == root.rescued_child) continue;
     const Node& c = s.child(root, i);

@@ -432,8 +432,15 @@ class ChunkBuilder final : public ColumnChunkBuilder {
 
   Status WriteDataPage(const ColumnWriter& column, const Values& values, size_t e0, size_t e1,
                        size_t v0, size_t v1) {
+    const bool dictionary_page = use_dict_;
+    if (dictionary_page) {
+      indexes_.clear();
+      for (size_t i = v0; i < v1; ++i) indexes_.push_back(dict_->Put(values[i]));
+    }
     Bounds<T> bounds(spec_.order);
-    for (size_t i = v0; i < v1; ++i) bounds.Update(values[i]);
+    if (!PageBoundsFromDictionary(dictionary_page, bounds)) {
+      for (size_t i = v0; i < v1; ++i) bounds.Update(values[i]);
+    }
     page_.clear();
     if (spec_.max_rep_level > 0) {
       EncodeLevels(column.rep_levels().data() + e0, e1 - e0, spec_.max_rep_level, page_);
@@ -444,8 +451,6 @@ class ChunkBuilder final : public ColumnChunkBuilder {
     Encoding encoding = Encoding::kPlain;
     if (use_dict_) {
       const size_t levels_size = page_.size();
-      indexes_.clear();
-      for (size_t i = v0; i < v1; ++i) indexes_.push_back(dict_->Put(values[i]));
       if (dict_->dictionary_page_bytes() > options_.dictionary_page_limit) {
         // Too many distinct values: this page and the rest of the chunk are PLAIN; pages
         // written before keep their indexes into the dictionary (as parquet-mr falls back).
@@ -486,6 +491,32 @@ class ChunkBuilder final : public ColumnChunkBuilder {
     return pages_.Write(std::move(header), page_, out_.data_pages);
   }
 
+  // A page's bounds from the distinct dictionary entries its values are (indexes_), each
+  // compared once: strings in byte order only, where equal means the same bytes (so which of
+  // two equal values becomes the bound cannot matter). False when they are to be found value by
+  // value.
+  bool PageBoundsFromDictionary(bool dictionary_page, Bounds<T>& bounds) {
+    if constexpr (!std::is_same_v<T, std::string_view>) {
+      return false;
+    } else {
+      if (!dictionary_page || spec_.order != StatisticsOrder::kUnsigned) return false;
+      const std::span<const std::string_view> entries = dict_->values();
+      if (seen_.size() < entries.size()) seen_.resize(entries.size(), 0);
+      distinct_.clear();
+      for (const uint32_t k : indexes_) {
+        if (seen_[k] == 0) {
+          seen_[k] = 1;
+          distinct_.push_back(k);
+        }
+      }
+      for (const uint32_t k : distinct_) {
+        bounds.Update(entries[k]);
+        seen_[k] = 0;
+      }
+      return true;
+    }
+  }
+
   const ColumnSpec spec_;
   std::unique_ptr<Dict> dict_;
   const ColumnEncodeOptions options_;
@@ -499,6 +530,8 @@ class ChunkBuilder final : public ColumnChunkBuilder {
   int64_t entries_ = 0;
   std::string page_;
   std::vector<uint32_t> indexes_;
+  std::vector<uint8_t> seen_;       // PageBoundsFromDictionary: entries met in this page
+  std::vector<uint32_t> distinct_;  // and which they are
   EncodedColumnChunk out_;
 };
 

@@ -278,6 +278,50 @@ TEST(ColumnWriterTest, DictionaryFallsBackToPlainPastItsLimitKeepingEarlierPages
             (std::vector<Encoding>{Encoding::kPlain, Encoding::kRle, Encoding::kRleDictionary}));
 }
 
+TEST(ColumnWriterTest, StringPageStatisticsCoverTheirOwnValuesThroughTheDictionary) {
+  // Pages of 100 strings: the first two reuse a few entries (one of them the chunk's minimum,
+  // met again on page 2), the third brings only new ones and passes the dictionary's limit,
+  // so it and the fourth are PLAIN. Each page's bounds are its own values', whichever way the
+  // page is encoded, and the chunk's are every page's.
+  ColumnWriter w(Spec(PhysicalType::kByteArray, 1, 0, StatisticsOrder::kUnsigned));
+  auto page = [&](const std::vector<std::string>& values) {
+    for (size_t i = 0; i < 100; ++i) {
+      if (i % 7 == 3) {
+        w.AppendNull(0, 0);
+      } else {
+        w.AppendBytes(values[i % values.size()], 0);
+      }
+    }
+  };
+  page({"mango", "kiwi", "melon"});
+  page({"kiwi", "banana", "kiwi", "fig"});
+  std::vector<std::string> fresh;
+  for (int i = 0; i < 100; ++i) fresh.push_back("pear-" + std::to_string(1000 + i));
+  page(fresh);
+  page({"zucchini", "apple", "quince"});
+  ColumnEncodeOptions options = Uncompressed();
+  options.page_row_limit = 100;
+  options.dictionary_page_limit = 200;
+  EncodedColumnChunk chunk;
+  DecodedChunk d = Roundtrip(w, options, &chunk);
+  ASSERT_EQ(d.headers.size(), 5u);
+  ASSERT_EQ(d.headers[0].type, PageType::kDictionaryPage);
+  const std::pair<std::string, std::string> expected[] = {
+      {"kiwi", "melon"}, {"banana", "kiwi"}, {"pear-1000", "pear-1099"}, {"apple", "zucchini"}};
+  const Encoding encodings[] = {Encoding::kRleDictionary, Encoding::kRleDictionary,
+                                Encoding::kPlain, Encoding::kPlain};
+  for (size_t i = 0; i < 4; ++i) {
+    const DataPageHeader& h = *d.headers[i + 1].data_page_header;
+    EXPECT_EQ(h.encoding, encodings[i]) << "page " << i;
+    ASSERT_TRUE(h.statistics) << "page " << i;
+    EXPECT_EQ(h.statistics->min_value, expected[i].first) << "page " << i;
+    EXPECT_EQ(h.statistics->max_value, expected[i].second) << "page " << i;
+    EXPECT_EQ(h.statistics->null_count, 14) << "page " << i;
+  }
+  EXPECT_EQ(chunk.meta.statistics->min_value, "apple");
+  EXPECT_EQ(chunk.meta.statistics->max_value, "zucchini");
+}
+
 TEST(ColumnWriterTest, UniqueValuesSkipTheDictionary) {
   ColumnWriter w(Spec(PhysicalType::kInt64, 0, 0));
   for (int64_t i = 0; i < 5000; ++i) w.AppendInt64(i * 7919, 0);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "sluice/base/strings.h"
 #include "sluice/parquet/encoding_internal.h"
 #include "sluice/parquet/plain.h"
 
@@ -42,8 +43,23 @@ uint64_t HashBytes(std::string_view s) {
     h ^= h >> 32;
   }
   if (n > 0) {
+    // The tail by whole loads (a copy of n bytes into a word is n byte stores that the word's
+    // load must wait for): the last 8 bytes when the string has them, else two overlapping
+    // halves, else its first, middle and last byte.
     uint64_t word = 0;
-    std::memcpy(&word, p, n);
+    if (s.size() >= 8) {
+      std::memcpy(&word, s.data() + s.size() - 8, 8);
+    } else if (n >= 4) {
+      uint32_t lo;
+      uint32_t hi;
+      std::memcpy(&lo, p, 4);
+      std::memcpy(&hi, p + n - 4, 4);
+      word = lo | (static_cast<uint64_t>(hi) << 32);
+    } else {
+      word = static_cast<uint64_t>(static_cast<unsigned char>(p[0])) |
+             static_cast<uint64_t>(static_cast<unsigned char>(p[n / 2])) << 8 |
+             static_cast<uint64_t>(static_cast<unsigned char>(p[n - 1])) << 16;
+    }
     h = (h ^ word) * 0xff51afd7ed558ccdULL;
   }
   h ^= h >> 29;
@@ -117,17 +133,23 @@ template class DictionaryBuilder<double>;
 uint32_t DictionaryBuilder<std::string_view>::Put(std::string_view value) {
   if (slots_.empty()) Grow();
   const uint64_t hash = HashBytes(value);
+  const uint64_t tag = hash >> 32 << 32;
   for (size_t i = hash & mask_;; i = (i + 1) & mask_) {
-    const uint32_t slot = slots_[i];
+    const uint64_t slot = slots_[i];
     if (slot == 0) {
       values_.push_back(Store(value));
       hashes_.push_back(hash);
       page_bytes_ += value.size() + (fixed_length_ ? 0 : 4);
-      slots_[i] = static_cast<uint32_t>(values_.size());
+      slots_[i] = tag | values_.size();
       if (values_.size() * 2 > slots_.size()) Grow();
       return static_cast<uint32_t>(values_.size() - 1);
     }
-    if (hashes_[slot - 1] == hash && values_[slot - 1] == value) return slot - 1;
+    if ((slot & ~uint64_t{0xffffffff}) != tag) continue;
+    const uint32_t k = static_cast<uint32_t>(slot) - 1;
+    const std::string_view entry = values_[k];
+    if (entry.size() == value.size() && SameBytes(entry.data(), value.data(), value.size())) {
+      return k;
+    }
   }
 }
 
@@ -151,7 +173,7 @@ void DictionaryBuilder<std::string_view>::Grow() {
   for (size_t k = 0; k < values_.size(); ++k) {
     size_t i = hashes_[k] & mask_;
     while (slots_[i] != 0) i = (i + 1) & mask_;
-    slots_[i] = static_cast<uint32_t>(k + 1);
+    slots_[i] = (hashes_[k] >> 32 << 32) | (k + 1);
   }
 }
 

@@ -91,7 +91,9 @@ class DictionaryBuilder<std::string_view> {
   bool copy_bytes_;
   std::vector<std::string_view> values_;
   std::vector<uint64_t> hashes_;  // of values_[i]
-  std::vector<uint32_t> slots_;   // index + 1, 0 = empty
+  // Open addressing: the entry's index + 1 in the low 32 bits (0 = empty), its hash's high 32
+  // bits above, so that most probes that miss are told apart without reading the entry.
+  std::vector<uint64_t> slots_;
   size_t mask_ = 0;
   size_t page_bytes_ = 0;
   ValueArena arena_{SIZE_MAX};  // copies of the entries' bytes
