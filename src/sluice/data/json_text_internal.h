@@ -63,8 +63,26 @@ inline const char* SkipJsonSpace(const char* p, const char* end) {
   return p;
 }
 
-/// The end of the bare token (a number or literal) at `p`: the first delimiter, or `end`.
-inline const char* FindTokenEnd(const char* p, const char* end) {
+/// The end of the bare token (a number or literal) at `p`: the first delimiter, or `end`. Reads
+/// nothing past `end`. With AVX2, 16 bytes at a time while 16 remain: a byte is a delimiter when
+/// the class of its low nibble and the class of its high nibble share a bit (one table lookup
+/// each, pshufb). The classes: bit 0 for 0x09 0x0A 0x0D, bit 1 for 0x20 0x22 0x2C, bit 2 for
+/// 0x3A, bit 3 for 0x5B 0x5D 0x7B 0x7D.
+static inline const char* FindTokenEnd(const char* p, const char* end) {
+#if defined(__AVX2__)
+  const __m128i low_class = _mm_setr_epi8(2, 0, 2, 0, 0, 0, 0, 0, 0, 1, 5, 8, 2, 9, 0, 0);
+  const __m128i high_class = _mm_setr_epi8(1, 0, 2, 4, 0, 8, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0);
+  const __m128i nibble = _mm_set1_epi8(0x0F);
+  while (end - p >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i lo = _mm_shuffle_epi8(low_class, _mm_and_si128(v, nibble));
+    const __m128i hi = _mm_shuffle_epi8(high_class, _mm_and_si128(_mm_srli_epi16(v, 4), nibble));
+    const __m128i none = _mm_cmpeq_epi8(_mm_and_si128(lo, hi), _mm_setzero_si128());
+    const uint32_t mask = static_cast<uint32_t>(_mm_movemask_epi8(none)) ^ 0xFFFFu;
+    if (mask != 0) return p + __builtin_ctz(mask);
+    p += 16;
+  }
+#endif
   while (p < end && !kJsonDelimiter[static_cast<unsigned char>(*p)]) ++p;
   return p;
 }

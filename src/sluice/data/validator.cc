@@ -595,6 +595,60 @@ struct alignas(128) RecordValidator::Impl {
     return true;
   }
 
+  // The common numbers in one pass over their digits: an integer in range for an integer
+  // place, a decimal written with exactly its scale's digits for a decimal place (what
+  // WalkAtom accepts there after ScanAtom, ClassifyAtom and IntegerValue or DecimalAsWritten
+  // have each read the token). False, with p where it was, for anything else, which the
+  // general path then reads.
+  template <bool kTape>
+  bool WalkPlainNumber(const Node& n, Out& out) {
+    const bool integer = n.kind == TypeKind::kInt64 || n.kind == TypeKind::kInt32 ||
+                         n.kind == TypeKind::kInt16 || n.kind == TypeKind::kInt8;
+    if (!integer && !(n.kind == TypeKind::kDecimal && n.scale > 0 && n.precision <= 18)) {
+      return false;
+    }
+    const char* q = p;
+    const bool negative = q < end && *q == '-';
+    q += negative;
+    const char* const digits = q;
+    uint64_t v = 0;
+    // At most 18 digits: their value fits without a check; a longer number takes the general
+    // path, as does one whose next byte is not a delimiter.
+    while (q < end && q - digits < 18 && static_cast<unsigned>(*q - '0') < 10) {
+      v = v * 10 + static_cast<unsigned>(*q++ - '0');
+    }
+    const size_t int_len = static_cast<size_t>(q - digits);
+    if (int_len == 0 || (int_len > 1 && *digits == '0')) return false;
+    int64_t value = 0;
+    if (integer) {
+      if (q < end && !kJsonDelimiter[static_cast<unsigned char>(*q)]) return false;
+      value = negative ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+      int64_t lo = 0;
+      int64_t hi = 0;
+      IntRange(n.kind, &lo, &hi);
+      if (value < lo || value > hi) return false;
+    } else {
+      const bool int_zero = int_len == 1 && *digits == '0';
+      if (negative && int_zero) return false;
+      if (q >= end || *q != '.') return false;
+      const char* const frac = ++q;
+      while (q < end && q - frac < n.scale && static_cast<unsigned>(*q - '0') < 10) {
+        v = v * 10 + static_cast<unsigned>(*q++ - '0');
+      }
+      if (q - frac != n.scale) return false;
+      if (q < end && !kJsonDelimiter[static_cast<unsigned char>(*q)]) return false;
+      if ((int_zero ? 0 : int_len) + static_cast<size_t>(n.scale) >
+          static_cast<size_t>(n.precision)) {
+        return false;
+      }
+      value = negative ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+    }
+    out += std::string_view(p, static_cast<size_t>(q - p));
+    p = q;
+    NoteValue<kTape>(integer ? TapeOp::kInt : TapeOp::kDecimal, value);
+    return true;
+  }
+
   // Read the value at p for place `n`, appending its output to `out`.
   template <bool kTape>
   bool WalkValue(const Node& n, Out& out) {
@@ -618,6 +672,7 @@ struct alignas(128) RecordValidator::Impl {
       std::string_view token(start, static_cast<size_t>(p - start));
       return WalkString<kTape>(n, token, body, esc, out);
     }
+    if (WalkPlainNumber<kTape>(n, out)) return true;
     std::string_view atom = ScanAtom();
     Atom kind = ClassifyAtom(atom);
     if (kind == Atom::kInvalid) return Malformed(InvalidToken(atom));
