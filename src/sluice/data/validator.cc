@@ -60,15 +60,18 @@ struct Frame {
 // that wrote it, which waits for them to retire, once for every object and array.
 class FrameStack {
  public:
-  void Push(int64_t index) {
+  __attribute__((always_inline)) void Push(int64_t index) {
     if (used_ == slots_.size()) [[unlikely]]
-      slots_.resize(std::max<size_t>(32, 2 * slots_.size()));
+      Grow();
     Frame& f = slots_[used_++];
     f.name = {};
     f.index = index;
   }
   void Pop() { --used_; }
   Frame& back() { return slots_[used_ - 1]; }
+  __attribute__((noinline)) void Grow() {
+    slots_.resize(std::max<size_t>(32, 2 * slots_.size()));
+  }
   void clear() { used_ = 0; }
   const Frame* begin() const { return slots_.data(); }
   const Frame* end() const { return slots_.data() + used_; }
@@ -168,11 +171,11 @@ inline Atom ClassifyAtom(std::string_view t) {
   if (t.empty()) return Atom::kInvalid;
   switch (t[0]) {
     case 'n':
-      return t == "null" ? Atom::kNull : Atom::kInvalid;
+      return t.size() == 4 && SameBytes(t.data(), "null", 4) ? Atom::kNull : Atom::kInvalid;
     case 't':
-      return t == "true" ? Atom::kTrue : Atom::kInvalid;
+      return t.size() == 4 && SameBytes(t.data(), "true", 4) ? Atom::kTrue : Atom::kInvalid;
     case 'f':
-      return t == "false" ? Atom::kFalse : Atom::kInvalid;
+      return t.size() == 5 && SameBytes(t.data(), "false", 5) ? Atom::kFalse : Atom::kInvalid;
     default:
       break;
   }
@@ -947,22 +950,30 @@ struct alignas(128) RecordValidator::Impl {
   // After a member or element: ',' (more follow) or the closing bracket; anything else makes
   // the record malformed.
   enum class Next : uint8_t { kMore, kDone, kError };
-  Next AfterItem(char close) {
-    SkipSpace();
-    if (p >= end) {
-      Malformed(close == ']' ? "the record ends inside an array"
-                             : "the record ends inside an object");
-      return Next::kError;
-    }
-    if (*p == ',') {
+  // Inline in the walks: it runs after every member and item.
+  __attribute__((always_inline)) Next AfterItem(char close) {
+    if (p < end && *p == ',') [[likely]] {
       ++p;
       return Next::kMore;
     }
-    if (*p == close) {
+    SkipSpace();
+    if (p < end && *p == ',') {
+      ++p;
+      return Next::kMore;
+    }
+    if (p < end && *p == close) {
       ++p;
       return Next::kDone;
     }
-    Malformed(close == ']' ? "expected ',' or ']'" : "expected ',' or '}'");
+    return AfterItemError(close);
+  }
+  __attribute__((noinline)) Next AfterItemError(char close) {
+    if (p >= end) {
+      Malformed(close == ']' ? "the record ends inside an array"
+                             : "the record ends inside an object");
+    } else {
+      Malformed(close == ']' ? "expected ',' or ']'" : "expected ',' or '}'");
+    }
     return Next::kError;
   }
 
