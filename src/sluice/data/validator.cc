@@ -69,9 +69,7 @@ class FrameStack {
   }
   void Pop() { --used_; }
   Frame& back() { return slots_[used_ - 1]; }
-  __attribute__((noinline)) void Grow() {
-    slots_.resize(std::max<size_t>(32, 2 * slots_.size()));
-  }
+  __attribute__((noinline)) void Grow() { slots_.resize(std::max<size_t>(32, 2 * slots_.size())); }
   void clear() { used_ = 0; }
   const Frame* begin() const { return slots_.data(); }
   const Frame* end() const { return slots_.data() + used_; }
@@ -605,6 +603,9 @@ struct alignas(128) RecordValidator::Impl {
   // general path then reads.
   template <bool kTape>
   bool WalkPlainNumber(const Node& n, Out& out) {
+    if (n.kind == TypeKind::kFloat64 || n.kind == TypeKind::kFloat32) {
+      return WalkPlainFloat<kTape>(n, out);
+    }
     const bool integer = n.kind == TypeKind::kInt64 || n.kind == TypeKind::kInt32 ||
                          n.kind == TypeKind::kInt16 || n.kind == TypeKind::kInt8;
     if (!integer && !(n.kind == TypeKind::kDecimal && n.scale > 0 && n.precision <= 18)) {
@@ -649,6 +650,31 @@ struct alignas(128) RecordValidator::Impl {
     out += std::string_view(p, static_cast<size_t>(q - p));
     p = q;
     NoteValue<kTape>(integer ? TapeOp::kInt : TapeOp::kDecimal, value);
+    return true;
+  }
+
+  // A number without an exponent for a float or double place: with at most 38 (float) or 300
+  // (double) integer digits its magnitude is below 10^38 or 10^300, finite in its type, so the
+  // grammar is all there is to check (what WalkAtom's DoubleValue would have found).
+  template <bool kTape>
+  bool WalkPlainFloat(const Node& n, Out& out) {
+    const long max_digits = n.kind == TypeKind::kFloat64 ? 300 : 38;
+    const char* q = p;
+    q += q < end && *q == '-';
+    const char* const digits = q;
+    while (q < end && static_cast<unsigned>(*q - '0') < 10) ++q;
+    const long int_len = q - digits;
+    if (int_len == 0 || int_len > max_digits || (int_len > 1 && *digits == '0')) return false;
+    if (q < end && *q == '.') {
+      const char* const frac = ++q;
+      while (q < end && static_cast<unsigned>(*q - '0') < 10) ++q;
+      if (q == frac) return false;
+    }
+    if (q < end && !kJsonDelimiter[static_cast<unsigned char>(*q)]) return false;
+    const std::string_view token(p, static_cast<size_t>(q - p));
+    out += token;
+    p = q;
+    NoteText<kTape>(token);
     return true;
   }
 
