@@ -1160,6 +1160,9 @@ struct alignas(128) RecordValidator::Impl {
     if (++depth > max_depth) return Malformed("nesting deeper than the limit");
     std::vector<uint8_t>& seen_here = seen[depth];
     seen_here.assign(n.child_count, 0);
+    // The children, held in a local: the output's char stores may alias any member, so a
+    // member read (nodes, then its data) would be redone after every write.
+    const Node* const kids = nodes->data() + n.first_child;
     out += '{';
     bool first = true;
     uint32_t hint = 0;
@@ -1176,7 +1179,7 @@ struct alignas(128) RecordValidator::Impl {
         std::string_view key;
         // Fast path: the key is the next field's name, byte for byte.
         if (hint < n.child_count) {
-          const Node& h = child(n, hint);
+          const Node& h = kids[hint];
           const size_t len = h.name.size();
           if (KeyAt(h, p + 1) && static_cast<size_t>(end - p) > len + 1) {
             idx = static_cast<int>(hint);
@@ -1197,7 +1200,7 @@ struct alignas(128) RecordValidator::Impl {
         }
         if (!Colon()) return false;
         if (idx >= 0) {
-          const Node& c = child(n, static_cast<uint32_t>(idx));
+          const Node& c = kids[idx];
           frames.back().name = c.name;
           if (seen_here[static_cast<size_t>(idx)]) {
             std::string_view raw;
@@ -1256,7 +1259,7 @@ struct alignas(128) RecordValidator::Impl {
     for (uint32_t i = 0; i < n.child_count; ++i) {
       if (seen_here[i]) continue;
       if (root && static_cast<int>(i) == n.rescued_child) continue;
-      const Node& c = child(n, i);
+      const Node& c = kids[i];
       if (!c.nullable) {
         Violation(c.path, ViolationKind::kMissingRequired);
         Fatal(out);
