@@ -1163,6 +1163,7 @@ struct alignas(128) RecordValidator::Impl {
     // The children, held in a local: the output's char stores may alias any member, so a
     // member read (nodes, then its data) would be redone after every write.
     const Node* const kids = nodes->data() + n.first_child;
+    uint32_t seen_count = 0;  // so that an object with every field needs no search for nulls
     out += '{';
     bool first = true;
     uint32_t hint = 0;
@@ -1209,6 +1210,7 @@ struct alignas(128) RecordValidator::Impl {
             AddRescued(raw);
           } else {
             seen_here[static_cast<size_t>(idx)] = 1;
+            ++seen_count;
             hint = static_cast<uint32_t>(idx) + 1;
             if (root && idx == n.rescued_child) {
               std::string_view raw;
@@ -1256,7 +1258,7 @@ struct alignas(128) RecordValidator::Impl {
       }
     }
     frames.Pop();
-    for (uint32_t i = 0; i < n.child_count; ++i) {
+    for (uint32_t i = 0; seen_count < n.child_count && i < n.child_count; ++i) {
       if (seen_here[i]) continue;
       if (root && static_cast<int>(i) == n.rescued_child) continue;
       const Node& c = kids[i];
