@@ -8,9 +8,14 @@
 // Use as the allocator of std::vector or std::basic_string: LargeVector<T>, LargeString.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <new>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace sluice {
@@ -63,5 +68,75 @@ class LargeBufferAllocator {
 template <class T>
 using LargeVector = std::vector<T, LargeBufferAllocator<T>>;
 using LargeString = std::basic_string<char, std::char_traits<char>, LargeBufferAllocator<char>>;
+
+/// Bytes appended a few at a time (a column's string values): LargeString's storage, with the
+/// append of a short piece inline (a few overlapping word moves) where std::string's calls
+/// memcpy for each one.
+class LargeBytes {
+ public:
+  LargeBytes() = default;
+  LargeBytes(const LargeBytes& other) { Append(other.view()); }
+  LargeBytes(LargeBytes&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)),
+        size_(std::exchange(other.size_, 0)),
+        capacity_(std::exchange(other.capacity_, 0)) {}
+  LargeBytes& operator=(LargeBytes other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+    std::swap(capacity_, other.capacity_);
+    return *this;
+  }
+  ~LargeBytes() {
+    if (data_ != nullptr) LargeBufferAllocator<char>().deallocate(data_, capacity_);
+  }
+
+  void Append(std::string_view s) {
+    const size_t n = s.size();
+    if (capacity_ - size_ < n) Grow(n);
+    char* d = data_ + size_;
+    const char* src = s.data();
+    if (n > 16) {
+      std::memcpy(d, src, n);
+    } else if (n >= 8) {
+      uint64_t a;
+      uint64_t b;
+      std::memcpy(&a, src, 8);
+      std::memcpy(&b, src + n - 8, 8);
+      std::memcpy(d, &a, 8);
+      std::memcpy(d + n - 8, &b, 8);
+    } else if (n >= 4) {
+      uint32_t a;
+      uint32_t b;
+      std::memcpy(&a, src, 4);
+      std::memcpy(&b, src + n - 4, 4);
+      std::memcpy(d, &a, 4);
+      std::memcpy(d + n - 4, &b, 4);
+    } else if (n > 0) {
+      d[0] = src[0];
+      d[n / 2] = src[n / 2];
+      d[n - 1] = src[n - 1];
+    }
+    size_ += n;
+  }
+  /// Empty, keeping the storage.
+  void clear() { size_ = 0; }
+  size_t size() const { return size_; }
+  size_t capacity() const { return capacity_; }
+  std::string_view view() const { return std::string_view(data_, size_); }
+
+ private:
+  void Grow(size_t n) {
+    const size_t want = std::max(size_ + n, capacity_ * 2 < 64 ? size_t{64} : capacity_ * 2);
+    char* bigger = LargeBufferAllocator<char>().allocate(want);
+    if (size_ > 0) std::memcpy(bigger, data_, size_);
+    if (data_ != nullptr) LargeBufferAllocator<char>().deallocate(data_, capacity_);
+    data_ = bigger;
+    capacity_ = want;
+  }
+
+  char* data_ = nullptr;
+  size_t size_ = 0;
+  size_t capacity_ = 0;
+};
 
 }  // namespace sluice

@@ -32,7 +32,7 @@ void ColumnWriter::AppendFrom(const ColumnWriter& other) {
   AppendAll(floats_, other.floats_);
   AppendAll(doubles_, other.doubles_);
   const uint64_t base = arena_.size();
-  arena_.append(other.arena_);
+  arena_.Append(other.arena_.view());
   const size_t at = ends_.size();
   ends_.resize(at + other.ends_.size());
   for (size_t i = 0; i < other.ends_.size(); ++i) ends_[at + i] = other.ends_[i] + base;

@@ -90,7 +90,7 @@ class ColumnWriter {
   }
   void AppendBytes(std::string_view v, int16_t rep) {
     PutLevels(spec_.max_def_level, rep);
-    arena_.append(v);
+    arena_.Append(v);
     ends_.push_back(arena_.size());
   }
 
@@ -122,11 +122,11 @@ class ColumnWriter {
   const LargeVector<float>& floats() const { return floats_; }
   const LargeVector<double>& doubles() const { return doubles_; }
   /// Byte array value i is arena[start(i), ends[i]), start(0) = 0, start(i) = ends[i - 1].
-  std::string_view arena() const { return arena_; }
+  std::string_view arena() const { return arena_.view(); }
   const LargeVector<uint64_t>& ends() const { return ends_; }
   std::string_view bytes_value(size_t i) const {
     const uint64_t start = i == 0 ? 0 : ends_[i - 1];
-    return std::string_view(arena_).substr(start, ends_[i] - start);
+    return std::string_view(arena_.view().data() + start, ends_[i] - start);
   }
 
  private:
@@ -153,7 +153,7 @@ class ColumnWriter {
   LargeVector<Int96> int96s_;
   LargeVector<float> floats_;
   LargeVector<double> doubles_;
-  LargeString arena_;
+  LargeBytes arena_;
   LargeVector<uint64_t> ends_;
 };
 
