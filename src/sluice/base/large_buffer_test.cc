@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <random>
 #include <string>
+#include <utility>
 
 namespace sluice {
 namespace {
@@ -64,6 +66,39 @@ TEST(LargeBufferTest, FreedBlocksStayForTheNextAllocation) {
     // Nothing went back to the system: the heap is as large as while the block was held.
     EXPECT_EQ(after.arena, held.arena) << n;
   }
+}
+
+// LargeBytes holds what std::string would for pieces of every size (the short ones copied by
+// overlapping moves), across growth past the large-buffer threshold, copies, moves and clears.
+TEST(LargeBufferTest, LargeBytesHoldWhatAStringHolds) {
+  std::mt19937 rng(7);
+  LargeBytes bytes;
+  std::string expected;
+  std::string piece;
+  while (expected.size() < (size_t{5} << 20)) {
+    const size_t n = rng() % 4 == 0 ? rng() % 300 : rng() % 20;
+    piece.assign(n, '\0');
+    for (char& c : piece) c = static_cast<char>(rng());
+    bytes.Append(piece);
+    expected += piece;
+  }
+  ASSERT_EQ(bytes.size(), expected.size());
+  EXPECT_TRUE(bytes.view() == expected);
+  LargeBytes copy(bytes);
+  EXPECT_TRUE(copy.view() == expected);
+  LargeBytes moved(std::move(copy));
+  EXPECT_TRUE(moved.view() == expected);
+  EXPECT_EQ(copy.size(), 0u);  // NOLINT(bugprone-use-after-move): a moved-from buffer is empty
+  const size_t capacity = bytes.capacity();
+  bytes.clear();
+  EXPECT_EQ(bytes.size(), 0u);
+  EXPECT_EQ(bytes.capacity(), capacity);
+  bytes.Append("abc");
+  EXPECT_EQ(bytes.view(), "abc");
+  moved = bytes;
+  EXPECT_EQ(moved.view(), "abc");
+  bytes.Append("");
+  EXPECT_EQ(bytes.size(), 3u);
 }
 
 }  // namespace
