@@ -602,7 +602,7 @@ struct alignas(128) RecordValidator::Impl {
   // have each read the token). False, with p where it was, for anything else, which the
   // general path then reads.
   template <bool kTape>
-  bool WalkPlainNumber(const Node& n, Out& out) {
+  __attribute__((always_inline)) bool WalkPlainNumber(const Node& n, Out& out) {
     if (n.kind == TypeKind::kFloat64 || n.kind == TypeKind::kFloat32) {
       return WalkPlainFloat<kTape>(n, out);
     }
@@ -657,7 +657,7 @@ struct alignas(128) RecordValidator::Impl {
   // (double) integer digits its magnitude is below 10^38 or 10^300, finite in its type, so the
   // grammar is all there is to check (what WalkAtom's DoubleValue would have found).
   template <bool kTape>
-  bool WalkPlainFloat(const Node& n, Out& out) {
+  __attribute__((always_inline)) bool WalkPlainFloat(const Node& n, Out& out) {
     const long max_digits = n.kind == TypeKind::kFloat64 ? 300 : 38;
     const char* q = p;
     q += q < end && *q == '-';
@@ -678,9 +678,34 @@ struct alignas(128) RecordValidator::Impl {
     return true;
   }
 
-  // Read the value at p for place `n`, appending its output to `out`.
+  // Read the value at p for place `n`, appending its output to `out`. The common values, a
+  // number that fits its place and a string for a string place, are read here, inline in the
+  // walks; the rest by WalkAnyValue, whose frame (it handles every case) costs more to set up
+  // than such a value costs to read.
   template <bool kTape>
-  bool WalkValue(const Node& n, Out& out) {
+  __attribute__((always_inline)) bool WalkValue(const Node& n, Out& out) {
+    if (WalkPlainNumber<kTape>(n, out)) return true;
+    if (*p == '"' && n.kind == TypeKind::kString && n.max_length < 0) {
+      const char* start = p;
+      std::string_view body;
+      bool esc = false;
+      // A string of plain ASCII, without escapes, found whole here; any other by ScanString.
+      const char* q = FindStringSpecial(p + 1, end);
+      if (q < end && *q == '"') {
+        body = std::string_view(p + 1, static_cast<size_t>(q - p - 1));
+        p = q + 1;
+      } else if (!ScanString(&body, &esc)) {
+        return false;
+      }
+      out += std::string_view(start, static_cast<size_t>(p - start));
+      if (!esc) NoteText<kTape>(body);
+      return true;
+    }
+    return WalkAnyValue<kTape>(n, out);
+  }
+
+  template <bool kTape>
+  __attribute__((noinline)) bool WalkAnyValue(const Node& n, Out& out) {
     const char* start = p;
     const char c = *p;
     if (c == '{' || c == '[') {
@@ -701,7 +726,6 @@ struct alignas(128) RecordValidator::Impl {
       std::string_view token(start, static_cast<size_t>(p - start));
       return WalkString<kTape>(n, token, body, esc, out);
     }
-    if (WalkPlainNumber<kTape>(n, out)) return true;
     std::string_view atom = ScanAtom();
     Atom kind = ClassifyAtom(atom);
     if (kind == Atom::kInvalid) return Malformed(InvalidToken(atom));
