@@ -685,6 +685,13 @@ struct alignas(128) RecordValidator::Impl {
   template <bool kTape>
   __attribute__((always_inline)) bool WalkValue(const Node& n, Out& out) {
     if (WalkPlainNumber<kTape>(n, out)) return true;
+    if (*p == 'n' && n.nullable && end - p >= 4 && SameBytes(p, "null", 4) &&
+        (end - p == 4 || kJsonDelimiter[static_cast<unsigned char>(p[4])])) {
+      p += 4;
+      out += std::string_view("null", 4);
+      NoteValue<kTape>(TapeOp::kNull, 0);
+      return true;
+    }
     if (*p == '"' && n.kind == TypeKind::kString && n.max_length < 0) {
       const char* start = p;
       std::string_view body;
