@@ -51,8 +51,15 @@ using internal::UnescapeJsonString;
 using internal::Utf8Sequence;
 
 struct Frame {
-  std::string_view name;  // a struct key or map key
-  int64_t index = -1;     // an array index, when >= 0
+  // A struct field's name is its node's (set per field, one store, read only for messages);
+  // any other key (a map's, an unknown field's) is `name`.
+  const std::string* field = nullptr;
+  std::string_view name;
+  int64_t index = -1;  // an array index, when >= 0
+  void SetKey(std::string_view key) {
+    field = nullptr;
+    name = key;
+  }
 };
 
 // The frames of the place being read, outermost first. A frame is written in place, field by
@@ -64,6 +71,7 @@ class FrameStack {
     if (used_ == slots_.size()) [[unlikely]]
       Grow();
     Frame& f = slots_[used_++];
+    f.field = nullptr;
     f.name = {};
     f.index = index;
   }
@@ -349,7 +357,7 @@ struct alignas(128) RecordValidator::Impl {
         path += ']';
       } else {
         if (!path.empty()) path += '.';
-        path += f.name;
+        path += f.field != nullptr ? std::string_view(*f.field) : f.name;
       }
     }
     return path;
@@ -1104,7 +1112,7 @@ struct alignas(128) RecordValidator::Impl {
         UnescapeJsonString(body, key_store[depth]);
         key = key_store[depth];
       }
-      frames.back().name = key;
+      frames.back().SetKey(key);
       std::string_view key_token(ks, static_cast<size_t>(p - ks));
       if (!Colon()) return false;
       if (!map_keys[depth].emplace(key).second) {
@@ -1230,10 +1238,16 @@ struct alignas(128) RecordValidator::Impl {
           }
           idx = FindChild(n, key);
         }
-        if (!Colon()) return false;
+        // The colon right after the key and a value right after it, as compact JSON has
+        // them, without Colon's whitespace steps.
+        if (end - p > 1 && p[0] == ':' && static_cast<unsigned char>(p[1]) > ' ') {
+          ++p;
+        } else if (!Colon()) {
+          return false;
+        }
         if (idx >= 0) {
           const Node& c = kids[idx];
-          frames.back().name = c.name;
+          frames.back().field = &c.name;
           if (seen_here[static_cast<size_t>(idx)]) {
             std::string_view raw;
             if (!SkipValue(&raw)) return false;
@@ -1264,7 +1278,7 @@ struct alignas(128) RecordValidator::Impl {
         } else {
           // Not a field of this struct: a case variant of one, or unknown.
           const bool case_variant = FindChildIgnoringCase(n, key) >= 0;
-          frames.back().name = key;
+          frames.back().SetKey(key);
           std::string_view raw;
           if (!SkipValue(&raw)) return false;
           auto path = [&] {
@@ -1534,7 +1548,7 @@ const RecordResult& RecordValidator::CheckCsv(const CsvRecord& record, const Csv
     const CsvField& f = record.fields[i];
     int col = layout.columns[i];
     if (col < 0) {
-      s.frames.back().name = layout.header[i];
+      s.frames.back().SetKey(layout.header[i]);
       if (col == -1 && s.plan->options().ignore_unknown_fields) continue;
       if (col == -1 && s.NewFieldAllowed(false)) {
         s.KeepNewField(schema::QuoteFieldName(layout.header[i]), f.value, true);
@@ -1575,7 +1589,7 @@ const RecordResult& RecordValidator::CheckCsv(const CsvRecord& record, const Csv
     }
     ViolationKind kind;
     if (!CsvValue(c, value, out, &kind)) {
-      s.frames.back().name = c.name;
+      s.frames.back().SetKey(c.name);
       s.Violation(c.path, kind);
       if (!c.nullable) s.fatal = true;
       s.AddRescuedString(f.value);
