@@ -52,8 +52,12 @@ std::vector<JsonValue> JsonLines(const std::string& text) {
   return lines;
 }
 
+// `prior_possible`: the input may hold the rescued column itself (its name, or an escape that
+// may spell it), whose value a record with nothing else to rescue keeps as it is (the rescued
+// column of an earlier pass); such a line's column need not be an object sluice made.
 void CheckOutput(const std::vector<JsonValue>& lines, const schema::Schema& schema,
-                 const std::string& rescued_column, uint64_t rescued, const std::string& path) {
+                 const std::string& rescued_column, uint64_t rescued, const std::string& path,
+                 bool prior_possible) {
   uint64_t non_null_rescued = 0;
   for (const JsonValue& line : lines) {
     const auto& members = line.members();
@@ -75,6 +79,7 @@ void CheckOutput(const std::vector<JsonValue>& lines, const schema::Schema& sche
       const JsonValue& r = members.back().value;
       if (!r.is_null()) {
         if (!r.is_string()) std::abort();
+        if (prior_possible) continue;
         ++non_null_rescued;
         // A JSON object's text (rescued values may repeat keys inside; its own names may not),
         // the file's path last.
@@ -93,7 +98,7 @@ void CheckOutput(const std::vector<JsonValue>& lines, const schema::Schema& sche
       }
     }
   }
-  if (non_null_rescued != rescued) std::abort();
+  if (prior_possible ? non_null_rescued > rescued : non_null_rescued != rescued) std::abort();
 }
 
 void CheckQuarantine(const std::vector<JsonValue>& lines, const std::string& path,
@@ -217,7 +222,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
       std::abort();
     }
     if (threads == 1) {
-      CheckOutput(out_lines, *schema, rescued_column, report->rescued, path);
+      const bool prior_possible =
+          !rescued_column.empty() && (input.find(rescued_column) != std::string_view::npos ||
+                                      input.find('\\') != std::string_view::npos);
+      CheckOutput(out_lines, *schema, rescued_column, report->rescued, path, prior_possible);
       CheckQuarantine(quarantine_lines, path, input);
       first_out = out.text;
       first_quarantine = quarantine.text;

@@ -18,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+#include "sluice/base/strings.h"
+
 namespace sluice {
 
 inline constexpr size_t kLargeBufferBytes = size_t{2} << 20;
@@ -93,29 +95,7 @@ class LargeBytes {
   void Append(std::string_view s) {
     const size_t n = s.size();
     if (capacity_ - size_ < n) Grow(n);
-    char* d = data_ + size_;
-    const char* src = s.data();
-    if (n > 16) {
-      std::memcpy(d, src, n);
-    } else if (n >= 8) {
-      uint64_t a;
-      uint64_t b;
-      std::memcpy(&a, src, 8);
-      std::memcpy(&b, src + n - 8, 8);
-      std::memcpy(d, &a, 8);
-      std::memcpy(d + n - 8, &b, 8);
-    } else if (n >= 4) {
-      uint32_t a;
-      uint32_t b;
-      std::memcpy(&a, src, 4);
-      std::memcpy(&b, src + n - 4, 4);
-      std::memcpy(d, &a, 4);
-      std::memcpy(d + n - 4, &b, 4);
-    } else if (n > 0) {
-      d[0] = src[0];
-      d[n / 2] = src[n / 2];
-      d[n - 1] = src[n - 1];
-    }
+    CopyBytes(data_ + size_, s.data(), n);
     size_ += n;
   }
   /// Empty, keeping the storage.

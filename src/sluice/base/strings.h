@@ -42,6 +42,31 @@ inline bool SameBytes(const char* a, const char* b, size_t size) {
   return true;
 }
 
+/// Copy `n` bytes from `src` to `dst` and return `dst + n`; inline for short pieces (a token, a
+/// value): two overlapping word moves up to 16 bytes, where memcpy would be a call.
+__attribute__((always_inline)) inline char* CopyBytes(char* dst, const char* src, size_t n) {
+  if (n > 16) {
+    std::memcpy(dst, src, n);
+  } else if (n >= 8) {
+    uint64_t a, b;
+    std::memcpy(&a, src, 8);
+    std::memcpy(&b, src + n - 8, 8);
+    std::memcpy(dst, &a, 8);
+    std::memcpy(dst + n - 8, &b, 8);
+  } else if (n >= 4) {
+    uint32_t a, b;
+    std::memcpy(&a, src, 4);
+    std::memcpy(&b, src + n - 4, 4);
+    std::memcpy(dst, &a, 4);
+    std::memcpy(dst + n - 4, &b, 4);
+  } else if (n > 0) {
+    dst[0] = src[0];
+    dst[n / 2] = src[n / 2];
+    dst[n - 1] = src[n - 1];
+  }
+  return dst + n;
+}
+
 /// Append the UTF-8 encoding of code point `cp` (the caller passes a valid scalar value).
 void AppendUtf8(std::string& out, uint32_t cp);
 

@@ -216,30 +216,8 @@ class Out {
       overflow_ = !discard_;
       return *this;
     }
-    // Tokens are short: copy them with a few overlapping moves instead of a call.
-    const char* src = s.data();
-    char* d = pos_;
-    if (n >= 16) {
-      std::memcpy(d, src, n);
-    } else if (n >= 8) {
-      uint64_t a;
-      uint64_t b;
-      std::memcpy(&a, src, 8);
-      std::memcpy(&b, src + n - 8, 8);
-      std::memcpy(d, &a, 8);
-      std::memcpy(d + n - 8, &b, 8);
-    } else if (n >= 4) {
-      uint32_t a;
-      uint32_t b;
-      std::memcpy(&a, src, 4);
-      std::memcpy(&b, src + n - 4, 4);
-      std::memcpy(d, &a, 4);
-      std::memcpy(d + n - 4, &b, 4);
-    } else if (n > 0) {
-      d[0] = src[0];
-      d[n / 2] = src[n / 2];
-      d[n - 1] = src[n - 1];
-    }
+    // Tokens are short: copied with a few overlapping moves instead of a call.
+    CopyBytes(pos_, s.data(), n);
     pos_ += n;
     return *this;
   }

@@ -125,9 +125,9 @@ bool RecordAssembler::WriteFlatBatch(size_t batch) {
       for (size_t k = 0; k < flat_.size(); ++k) {
         const FlatField& f = flat_[k];
         if (k > 0) *p++ = ',';
-        p = CopyText(p, f.key.data(), f.key.size());
+        p = CopyBytes(p, f.key.data(), f.key.size());
         if (f.absent) {
-          p = CopyText(p, "null", 4);
+          p = CopyBytes(p, "null", 4);
           continue;
         }
         Cursor& c = cursors_[f.leaf];
@@ -143,10 +143,10 @@ bool RecordAssembler::WriteFlatBatch(size_t batch) {
           }
           const ValueRef& v = c.values[c.vpos++];
           if (f.node->screen.check != ScreenCheck::kNone) ScreenValue(*f.node, v);
-          p = CopyText(p, v.data, v.size);
+          p = CopyBytes(p, v.data, v.size);
         } else if (d == f.null_def) {
           ScreenNull(*f.node);
-          p = CopyText(p, "null", 4);
+          p = CopyBytes(p, "null", 4);
         } else {
           ok = BadDefinition(*f.node, d);
           break;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "sluice/base/result.h"
+#include "sluice/base/strings.h"
 #include "sluice/parquet/column_reader.h"
 
 namespace sluice::parquet::internal {
@@ -118,35 +119,12 @@ class RecordAssembler {
   void Grow(size_t n);
   void Put(const char* s, size_t n) {
     if (out_.size() - used_ < n) Grow(n);
-    CopyText(out_.data() + used_, s, n);
+    CopyBytes(out_.data() + used_, s, n);
     used_ += n;
   }
   void Put(char c) {
     if (out_.size() == used_) Grow(1);
     out_[used_++] = c;
-  }
-  // Copy `n` bytes to `p` and return the end; small copies (most values) without a call.
-  static char* CopyText(char* p, const char* s, size_t n) {
-    if (n > 16) {
-      std::memcpy(p, s, n);
-    } else if (n >= 8) {
-      uint64_t a, b;
-      std::memcpy(&a, s, 8);
-      std::memcpy(&b, s + n - 8, 8);
-      std::memcpy(p, &a, 8);
-      std::memcpy(p + n - 8, &b, 8);
-    } else if (n >= 4) {
-      uint32_t a, b;
-      std::memcpy(&a, s, 4);
-      std::memcpy(&b, s + n - 4, 4);
-      std::memcpy(p, &a, 4);
-      std::memcpy(p + n - 4, &b, 4);
-    } else if (n > 0) {
-      p[0] = s[0];
-      p[n / 2] = s[n / 2];
-      p[n - 1] = s[n - 1];
-    }
-    return p + n;
   }
   bool WriteNode(const AssemblyNode& n, int16_t rep);
   bool WriteList(const AssemblyNode& n, int16_t rep);
