@@ -678,7 +678,8 @@ struct alignas(128) RecordValidator::Impl {
       NoteValue<kTape>(TapeOp::kNull, 0);
       return true;
     }
-    if (*p == '"' && n.kind == TypeKind::kString && n.max_length < 0) {
+    const char c = *p;
+    if (c == '"') {
       const char* start = p;
       std::string_view body;
       bool esc = false;
@@ -690,10 +691,16 @@ struct alignas(128) RecordValidator::Impl {
       } else if (!ScanString(&body, &esc)) {
         return false;
       }
-      out += std::string_view(start, static_cast<size_t>(p - start));
-      if (!esc) NoteText<kTape>(body);
-      return true;
+      const std::string_view token(start, static_cast<size_t>(p - start));
+      if (n.kind == TypeKind::kString && n.max_length < 0) {
+        out += token;
+        if (!esc) NoteText<kTape>(body);
+        return true;
+      }
+      return WalkString<kTape>(n, token, body, esc, out);
     }
+    if (c == '{' && n.kind == TypeKind::kStruct) return WalkObject<kTape>(n, out, false);
+    if (c == '[' && n.kind == TypeKind::kArray) return WalkArray<kTape>(n, out);
     return WalkAnyValue<kTape>(n, out);
   }
 
