@@ -12,7 +12,6 @@
 #include "sluice/base/powers_of_ten.h"
 #include "sluice/base/strings.h"
 #include "sluice/data/json_text_internal.h"
-#include "sluice/data/name_index_internal.h"
 #include "sluice/data/parquet_values_internal.h"
 
 namespace sluice::data::internal {
@@ -29,11 +28,10 @@ struct LineShredder::Walk {
   const char* p = nullptr;                // the scanner's position in the line
   const char* begin = nullptr;            // the line
   const char* end = nullptr;
-  std::string key_scratch;                    // an escaped key, resolved
-  std::string text_scratch;                   // an escaped string value, resolved
-  std::string scratch;                        // decoded bytes of one value
-  std::vector<std::vector<uint8_t>> seen;     // per depth: which fields of a struct were seen
-  std::vector<internal::StringSet> map_keys;  // per depth: the keys of a map so far
+  std::string key_scratch;                 // an escaped key, resolved
+  std::string text_scratch;                // an escaped string value, resolved
+  std::string scratch;                     // decoded bytes of one value
+  std::vector<std::vector<uint8_t>> seen;  // per depth: which fields of a struct were seen
   int64_t line = 0;
 
   const Node& P(const SchemaNode& n) const {
@@ -475,18 +473,9 @@ struct LineShredder::Walk {
     }
     int16_t r = rep;
     bool done = false;
-    // A map's keys are unique (a map with a key twice is no map Spark or Parquet readers take).
-    if (map_keys.size() <= depth) map_keys.resize(depth + 1);
-    internal::StringSet& keys = map_keys[depth];
-    if (keys.bucket_count() > 64) {
-      keys = internal::StringSet();  // clear() would keep the largest map's buckets
-    } else {
-      keys.clear();
-    }
     while (!done) {
       if (!Expect('"')) return Json(n, "expected a key");
       SLUICE_ASSIGN_OR_RETURN(std::string_view key, String(n, key_scratch));
-      if (!keys.emplace(key).second) return Bad(n, "the key appears twice in one map");
       SLUICE_TRY(LeafText(key_node, key, r, /*is_key=*/true));
       if (!Expect(':')) return Json(n, "expected ':'");
       SLUICE_TRY(Value(value_node, r, depth));
