@@ -664,21 +664,21 @@ struct alignas(128) RecordValidator::Impl {
     return true;
   }
 
-  // Read the value at p for place `n`, appending its output to `out`. The common values, a
-  // number that fits its place and a string for a string place, are read here, inline in the
-  // walks; the rest by WalkAnyValue, whose frame (it handles every case) costs more to set up
-  // than such a value costs to read.
+  // Read the value at p for place `n`, appending its output to `out`. Inline in the walks: a
+  // number that fits its place, a null in a nullable place, any string, an object for a
+  // struct and an array for an array. The rest (maps, misfits, other tokens) is WalkAnyValue's,
+  // whose frame costs more to set up than a common value costs to read.
   template <bool kTape>
   __attribute__((always_inline)) bool WalkValue(const Node& n, Out& out) {
     if (WalkPlainNumber<kTape>(n, out)) return true;
-    if (*p == 'n' && n.nullable && end - p >= 4 && SameBytes(p, "null", 4) &&
+    const char c = *p;
+    if (c == 'n' && n.nullable && end - p >= 4 && SameBytes(p, "null", 4) &&
         (end - p == 4 || kJsonDelimiter[static_cast<unsigned char>(p[4])])) {
       p += 4;
       out += std::string_view("null", 4);
       NoteValue<kTape>(TapeOp::kNull, 0);
       return true;
     }
-    const char c = *p;
     if (c == '"') {
       const char* start = p;
       std::string_view body;
@@ -704,27 +704,18 @@ struct alignas(128) RecordValidator::Impl {
     return WalkAnyValue<kTape>(n, out);
   }
 
+  // What WalkValue leaves: never a string, an object for a struct or an array for an array.
   template <bool kTape>
   __attribute__((noinline)) bool WalkAnyValue(const Node& n, Out& out) {
-    const char* start = p;
     const char c = *p;
     if (c == '{' || c == '[') {
-      if (c == '{' && n.kind == TypeKind::kStruct) return WalkObject<kTape>(n, out, false);
       if (c == '{' && n.kind == TypeKind::kMap) return WalkMap<kTape>(n, out);
-      if (c == '[' && n.kind == TypeKind::kArray) return WalkArray<kTape>(n, out);
       std::string_view raw;
       if (!SkipValue(&raw)) return false;
       if (n.kind == TypeKind::kString) return StringFromText<kTape>(n, raw, out);
       Mismatch(n, ViolationKind::kTypeMismatch, raw, out,
                c == '{' ? "an object does not fit" : "an array does not fit");
       return true;
-    }
-    if (c == '"') {
-      std::string_view body;
-      bool esc = false;
-      if (!ScanString(&body, &esc)) return false;
-      std::string_view token(start, static_cast<size_t>(p - start));
-      return WalkString<kTape>(n, token, body, esc, out);
     }
     std::string_view atom = ScanAtom();
     Atom kind = ClassifyAtom(atom);
