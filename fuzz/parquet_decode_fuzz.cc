@@ -299,8 +299,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
       // (scaled, up to 256 KiB).
       if (data.size() < 2) return 0;
       const auto codec = static_cast<pq::Codec>(param % 8);
-      const size_t declared =
-          (size_t(uint8_t(data[0])) | size_t(uint8_t(data[1])) << 8) * (mode == 9 ? 1 : 4);
+      const size_t declared = (static_cast<size_t>(static_cast<uint8_t>(data[0])) |
+                               static_cast<size_t>(static_cast<uint8_t>(data[1])) << 8) *
+                              (mode == 9 ? 1 : 4);
       FuzzDecompress(data.substr(2), codec, declared);
       break;
     }
