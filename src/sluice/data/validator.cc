@@ -583,7 +583,8 @@ struct alignas(128) RecordValidator::Impl {
   }
 
   // The common numbers in one pass over their digits: an integer in range for an integer
-  // place, a decimal written with exactly its scale's digits for a decimal place (what
+  // place, a decimal written with exactly its scale's digits for a decimal place, a number
+  // without an exponent for a float, double or string place (what
   // WalkAtom accepts there after ScanAtom, ClassifyAtom and IntegerValue or DecimalAsWritten
   // have each read the token). False, with p where it was, for anything else, which the
   // general path then reads.
@@ -591,6 +592,9 @@ struct alignas(128) RecordValidator::Impl {
   __attribute__((always_inline)) bool WalkPlainNumber(const Node& n, Out& out) {
     if (n.kind == TypeKind::kFloat64 || n.kind == TypeKind::kFloat32) {
       return WalkPlainFloat<kTape>(n, out);
+    }
+    if (n.kind == TypeKind::kString) {
+      return *p != '"' && n.max_length < 0 && WalkPlainFloat<kTape>(n, out);
     }
     const bool integer = n.kind == TypeKind::kInt64 || n.kind == TypeKind::kInt32 ||
                          n.kind == TypeKind::kInt16 || n.kind == TypeKind::kInt8;
@@ -641,10 +645,14 @@ struct alignas(128) RecordValidator::Impl {
 
   // A number without an exponent for a float or double place: with at most 38 (float) or 300
   // (double) integer digits its magnitude is below 10^38 or 10^300, finite in its type, so the
-  // grammar is all there is to check (what WalkAtom's DoubleValue would have found).
+  // grammar is all there is to check (what WalkAtom's DoubleValue would have found). For a
+  // string place of any length (Spark keeps a number's text), the same, written quoted.
   template <bool kTape>
   __attribute__((always_inline)) bool WalkPlainFloat(const Node& n, Out& out) {
-    const long max_digits = n.kind == TypeKind::kFloat64 ? 300 : 38;
+    const bool text = n.kind == TypeKind::kString;
+    const long max_digits = text                           ? std::numeric_limits<long>::max()
+                            : n.kind == TypeKind::kFloat64 ? 300
+                                                           : 38;
     const char* q = p;
     q += q < end && *q == '-';
     const char* const digits = q;
@@ -658,7 +666,9 @@ struct alignas(128) RecordValidator::Impl {
     }
     if (q < end && !kJsonDelimiter[static_cast<unsigned char>(*q)]) return false;
     const std::string_view token(p, static_cast<size_t>(q - p));
+    if (text) out += '"';
     out += token;
+    if (text) out += '"';
     p = q;
     NoteText<kTape>(token);
     return true;
@@ -740,8 +750,15 @@ struct alignas(128) RecordValidator::Impl {
       Mismatch(n, ViolationKind::kStringTooLong, raw, out);
       return true;
     }
+    if (plain) {
+      // A number or literal token: ASCII letters, digits and signs, nothing to escape.
+      out += '"';
+      out += raw;
+      out += '"';
+      NoteText<kTape>(raw);
+      return true;
+    }
     AppendJsonQuoted(out, raw);
-    if (plain) NoteText<kTape>(raw);
     return true;
   }
 
