@@ -266,6 +266,13 @@ struct alignas(128) RecordValidator::Impl {
   std::string decimal;                        // a decimal's normalized text
   std::string rescued_key;                    // "<rescued column>": as JSON
   std::string skip_stack;                     // open brackets while skipping a value
+  // The order keys come in, learned from the records read so far: for the node at index i,
+  // key_order[i] is the position (among its siblings) of the key that followed it last time,
+  // and key_order[nodes + c] that of the first key of the struct whose first child is at c
+  // (a struct's children are a range of their own). The object walk tries that field's
+  // name first. Records of one producer keep one order, which need not be the schema's (Spark
+  // infers fields in alphabetical order); until a record says otherwise, the schema's order.
+  std::vector<uint32_t> key_order;
   bool fatal = false;
   bool needs_rescue = false;
   // The record carries new fields the options allow: kept in the rescued column.
@@ -301,6 +308,10 @@ struct alignas(128) RecordValidator::Impl {
     seen.resize(static_cast<size_t>(max_depth) + 2);
     key_store.resize(static_cast<size_t>(max_depth) + 2);
     map_keys.resize(static_cast<size_t>(max_depth) + 2);
+    key_order.assign(2 * nodes->size() + 1, 0);
+    for (const Node& n : *nodes) {
+      for (uint32_t i = 0; i < n.child_count; ++i) key_order[n.first_child + i] = i + 1;
+    }
   }
 
   const Node& child(const Node& n, uint32_t i) const { return (*nodes)[n.first_child + i]; }
@@ -1146,6 +1157,12 @@ struct alignas(128) RecordValidator::Impl {
     return true;
   }
 
+  // Field `idx` of struct `n` came after field `last` (-1: first): expect it there next time.
+  __attribute__((noinline)) void LearnKeyOrder(const Node& n, int last, int idx) {
+    const size_t slot = n.first_child + (last >= 0 ? static_cast<size_t>(last) : nodes->size());
+    key_order[slot] = static_cast<uint32_t>(idx);
+  }
+
   // Whether the bytes at `q` are `h`'s name followed by a closing quote. Reads 16 bytes (the
   // record's padding covers it).
   static bool KeyAt(const Node& h, const char* q) {
@@ -1198,7 +1215,11 @@ struct alignas(128) RecordValidator::Impl {
     uint32_t seen_count = 0;  // so that an object with every field needs no search for nulls
     out += '{';
     bool first = true;
-    uint32_t hint = 0;
+    // The field expected next (key_order), and the one read last (-1: none yet), whose
+    // successor is learned when the expected name is not the one that comes.
+    uint32_t* const kids_order = key_order.data() + n.first_child;
+    uint32_t hint = kids_order[nodes->size()];
+    int last = -1;
     ++p;
     SkipSpace();
     frames.Push(-1);
@@ -1230,6 +1251,7 @@ struct alignas(128) RecordValidator::Impl {
             key = key_store[depth];
           }
           idx = FindChild(n, key);
+          if (idx >= 0) LearnKeyOrder(n, last, idx);
         }
         // The colon right after the key and a value right after it, as compact JSON has
         // them, without Colon's whitespace steps.
@@ -1249,7 +1271,8 @@ struct alignas(128) RecordValidator::Impl {
           } else {
             seen_here[static_cast<size_t>(idx)] = 1;
             ++seen_count;
-            hint = static_cast<uint32_t>(idx) + 1;
+            last = idx;
+            hint = kids_order[idx];
             if (root && idx == n.rescued_child) {
               std::string_view raw;
               if (!SkipValue(&raw)) return false;
