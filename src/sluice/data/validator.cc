@@ -1157,12 +1157,6 @@ struct alignas(128) RecordValidator::Impl {
     return true;
   }
 
-  // Field `idx` of struct `n` came after field `last` (-1: first): expect it there next time.
-  __attribute__((noinline)) void LearnKeyOrder(const Node& n, int last, int idx) {
-    const size_t slot = n.first_child + (last >= 0 ? static_cast<size_t>(last) : nodes->size());
-    key_order[slot] = static_cast<uint32_t>(idx);
-  }
-
   // Whether the bytes at `q` are `h`'s name followed by a closing quote. Reads 16 bytes (the
   // record's padding covers it).
   static bool KeyAt(const Node& h, const char* q) {
@@ -1215,11 +1209,10 @@ struct alignas(128) RecordValidator::Impl {
     uint32_t seen_count = 0;  // so that an object with every field needs no search for nulls
     out += '{';
     bool first = true;
-    // The field expected next (key_order), and the one read last (-1: none yet), whose
-    // successor is learned when the expected name is not the one that comes.
+    // Where key_order says which field comes next: the struct's first key, then the one
+    // after the field read last. Set to the field that came when the expected name is not it.
     uint32_t* const kids_order = key_order.data() + n.first_child;
-    uint32_t hint = kids_order[nodes->size()];
-    int last = -1;
+    uint32_t* next_slot = kids_order + nodes->size();
     ++p;
     SkipSpace();
     frames.Push(-1);
@@ -1232,7 +1225,7 @@ struct alignas(128) RecordValidator::Impl {
         int idx = -1;
         std::string_view key;
         // Fast path: the key is the next field's name, byte for byte.
-        if (hint < n.child_count) {
+        if (const uint32_t hint = *next_slot; hint < n.child_count) {
           const Node& h = kids[hint];
           const size_t len = h.name.size();
           if (KeyAt(h, p + 1) && static_cast<size_t>(end - p) > len + 1) {
@@ -1251,7 +1244,7 @@ struct alignas(128) RecordValidator::Impl {
             key = key_store[depth];
           }
           idx = FindChild(n, key);
-          if (idx >= 0) LearnKeyOrder(n, last, idx);
+          if (idx >= 0) *next_slot = static_cast<uint32_t>(idx);
         }
         // The colon right after the key and a value right after it, as compact JSON has
         // them, without Colon's whitespace steps.
@@ -1271,8 +1264,7 @@ struct alignas(128) RecordValidator::Impl {
           } else {
             seen_here[static_cast<size_t>(idx)] = 1;
             ++seen_count;
-            last = idx;
-            hint = kids_order[idx];
+            next_slot = kids_order + idx;
             if (root && idx == n.rescued_child) {
               std::string_view raw;
               if (!SkipValue(&raw)) return false;
