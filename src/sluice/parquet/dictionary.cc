@@ -16,7 +16,11 @@ namespace {
 // Open addressing starts at this many slots and doubles at half full.
 constexpr size_t kInitialSlots = 1024;
 
-// A multiplicative mix of the value's bits: fixed-width values compare and hash by bit pattern.
+// A mix of the value's bits in which every bit of the result (the table's index is its low
+// bits) depends on every bit of the value: fixed-width values compare and hash by bit pattern.
+// A single multiply is not enough: its low bits depend only on the value's low bits, and the
+// low mantissa bits of doubles such as prices (2943.07, 12.34) repeat the binary pattern of
+// their cents, which made long probe runs in a table of a few hundred thousand of them.
 template <class T>
 uint64_t HashBits(const T& value) {
   uint64_t h = 0;
@@ -25,8 +29,10 @@ uint64_t HashBits(const T& value) {
     uint64_t word = 0;
     std::memcpy(&word, bytes + i, std::min<size_t>(8, sizeof(T) - i));
     h = (h ^ word) * 0x9e3779b97f4a7c15ULL;
-    h ^= h >> 29;
   }
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
   return h;
 }
 
