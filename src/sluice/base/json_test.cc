@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstring>
+#include <memory>
 #include <string>
 
 #include "sluice/base/json_writer.h"
@@ -146,6 +149,58 @@ TEST(JsonWriterTest, StreamingWriterBalancesSeparators) {
   w.BeginObject().Key("a").Int(1).Key("b").BeginArray().String("x").Bool(false).Null().EndArray();
   w.Key("c").Double(2.0).EndObject();
   EXPECT_EQ(w.str(), R"({"a":1,"b":["x",false,null],"c":2.0})");
+}
+
+// Plain bytes are copied in runs found eight at a time: every byte value at every position of
+// strings of every length up to 40 is written as a byte-by-byte escaper writes it.
+TEST(JsonWriterTest, StringsEscapeEveryByteWhereverItIs) {
+  // Bytes of 0x80 and above are kept as they are: ascii_only is tested on ASCII only here.
+  auto expected = [](std::string_view s) {
+    std::string out = "\"";
+    for (size_t i = 0; i < s.size(); ++i) {
+      const unsigned char c = static_cast<unsigned char>(s[i]);
+      const char* named = c == '"'    ? "\\\""
+                          : c == '\\' ? "\\\\"
+                          : c == '\n' ? "\\n"
+                          : c == '\r' ? "\\r"
+                          : c == '\t' ? "\\t"
+                          : c == '\b' ? "\\b"
+                          : c == '\f' ? "\\f"
+                                      : nullptr;
+      if (named != nullptr) {
+        out += named;
+      } else if (c < 0x20) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\u%04x", c);
+        out += buf;
+      } else {
+        out += static_cast<char>(c);
+      }
+    }
+    return out + "\"";
+  };
+  for (size_t len = 1; len <= 40; ++len) {
+    for (size_t at = 0; at < len; ++at) {
+      for (int b = 0; b < 256; ++b) {
+        std::string s(len, 'x');
+        s[at] = static_cast<char>(b);
+        auto copy = std::make_unique<char[]>(s.size());
+        std::memcpy(copy.get(), s.data(), s.size());
+        const std::string_view view(copy.get(), s.size());
+        std::string got;
+        AppendJsonString(got, view);
+        ASSERT_EQ(got, expected(s)) << "byte " << b << " at " << at << " of " << len;
+        if (b < 0x80) {
+          got.clear();
+          AppendJsonString(got, view, /*ascii_only=*/true);
+          ASSERT_EQ(got, expected(s)) << "byte " << b << " at " << at << " of " << len;
+        }
+      }
+    }
+  }
+  std::string got;
+  AppendJsonString(got, "caf\xc3\xa9 \xf0\x9f\x98\x80 ok", /*ascii_only=*/true);
+  EXPECT_EQ(got, "\"caf\\u00e9 \\ud83d\\ude00 ok\"");
 }
 
 }  // namespace

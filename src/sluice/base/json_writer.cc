@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 
 #include "sluice/base/strings.h"
 
@@ -27,12 +29,44 @@ uint32_t DecodeUtf8(std::string_view s, size_t& i) {
 
 void AppendUnicodeEscape(std::string& out, uint32_t unit) { out += fmt::format("\\u{:04x}", unit); }
 
+// The end of the run from `i` of bytes a JSON string keeps as they are: not a control
+// character, quote or backslash, and ASCII when `ascii_only`. Eight bytes at a time while
+// none of them is special.
+size_t PlainRunEnd(std::string_view s, size_t i, bool ascii_only) {
+  constexpr uint64_t kOnes = 0x0101010101010101ULL;
+  constexpr uint64_t kHigh = 0x8080808080808080ULL;
+  const uint64_t high_mask = ascii_only ? kHigh : 0;
+  while (i + 8 <= s.size()) {
+    uint64_t w;
+    std::memcpy(&w, s.data() + i, 8);
+    // A byte below 0x20, or equal to '"' or '\\', sets its high bit in `special` (the usual
+    // zero-byte test, on w itself and on w xor each character); bytes of 0x80 and above are
+    // masked off, except where ascii_only keeps them.
+    const uint64_t quote = w ^ (kOnes * '"');
+    const uint64_t slash = w ^ (kOnes * '\\');
+    const uint64_t special = ((w - kOnes * 0x20) | (quote - kOnes) | (slash - kOnes)) & ~w & kHigh;
+    if ((special | (w & high_mask)) != 0) break;
+    i += 8;
+  }
+  while (i < s.size()) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x20 || c == '"' || c == '\\' || (ascii_only && c >= 0x80)) break;
+    ++i;
+  }
+  return i;
+}
+
 }  // namespace
 
 void AppendJsonString(std::string& out, std::string_view s, bool ascii_only) {
   out += '"';
   size_t i = 0;
   while (i < s.size()) {
+    if (const size_t run = PlainRunEnd(s, i, ascii_only); run > i) {
+      out.append(s.data() + i, run - i);
+      i = run;
+      if (i == s.size()) break;
+    }
     unsigned char c = static_cast<unsigned char>(s[i]);
     switch (c) {
       case '"':

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <optional>
 
 namespace sluice {
@@ -13,6 +15,14 @@ size_t FindInvalidUtf8(std::string_view s) {
   size_t n = s.size();
   size_t i = 0;
   while (i < n) {
+    // ASCII, eight bytes at a time.
+    while (i + 8 <= n) {
+      uint64_t w;
+      std::memcpy(&w, p + i, 8);
+      if ((w & 0x8080808080808080ULL) != 0) break;
+      i += 8;
+    }
+    if (i >= n) break;
     unsigned char c = p[i];
     if (c < 0x80) {
       ++i;

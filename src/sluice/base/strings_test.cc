@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <iterator>
+#include <memory>
+#include <string>
+
 namespace sluice {
 namespace {
 
@@ -13,6 +18,31 @@ TEST(Utf8Test, FindsFirstInvalidByte) {
   EXPECT_EQ(FindInvalidUtf8("a\xed\xa0\x80"), 1u);     // surrogate
   EXPECT_EQ(FindInvalidUtf8("\xf4\x90\x80\x80"), 0u);  // above U+10FFFF
   EXPECT_EQ(FindInvalidUtf8("\xe2\x82"), 0u);          // truncated
+}
+
+// ASCII is stepped over eight bytes at a time: a flaw or a multi-byte character at any
+// position of buffers of every length up to 40, in heap copies of exactly that size (so the
+// sanitizers see a read past the end), is found where a byte-by-byte reading finds it.
+TEST(Utf8Test, FindsTheFirstInvalidByteAtEveryPosition) {
+  const std::string_view pieces[] = {"\xff", "\xc3\xa9",     "\xe2\x82\xac", "\xf0\x9f\x98\x80",
+                                     "\xc3", "\xed\xa0\x80", "\x80"};
+  const bool valid[] = {false, true, true, true, false, false, false};
+  for (size_t len = 0; len <= 40; ++len) {
+    for (size_t at = 0; at <= len; ++at) {
+      for (size_t k = 0; k < std::size(pieces); ++k) {
+        std::string text(at, 'a');
+        text += pieces[k];
+        text += std::string(len - at, 'b');
+        auto copy = std::make_unique<char[]>(text.size());
+        std::memcpy(copy.get(), text.data(), text.size());
+        const size_t found = FindInvalidUtf8(std::string_view(copy.get(), text.size()));
+        EXPECT_EQ(found, valid[k] ? std::string_view::npos : at)
+            << "piece " << k << " at " << at << " of " << text.size();
+      }
+      const std::string ascii(len, 'z');
+      EXPECT_EQ(FindInvalidUtf8(ascii), std::string_view::npos);
+    }
+  }
 }
 
 TEST(StringsTest, CaseFoldingIsAsciiOnly) {

@@ -4,6 +4,9 @@
 
 #include <array>
 #include <cctype>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
 
 #include "sluice/base/strings.h"
@@ -250,6 +253,25 @@ bool ParseJavaDouble(std::string_view s) {
   }
   if (j < rest.size() && std::string_view("fFdD").find(rest[j]) != std::string_view::npos) ++j;
   return j == rest.size();
+}
+
+double JavaDoubleValue(std::string_view t) {
+  // from_chars is exact and fast; it gives up on a value outside double's range and on hex
+  // literals, which strtod then reads as Java does.
+  double value = 0;
+  const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
+  if (ec == std::errc() && end == t.data() + t.size()) return value;
+  char buf[128];
+  std::string big;
+  const char* s = buf;
+  if (t.size() < sizeof buf) {
+    std::memcpy(buf, t.data(), t.size());
+    buf[t.size()] = '\0';
+  } else {
+    big.assign(t);
+    s = big.c_str();
+  }
+  return std::strtod(s, nullptr);
 }
 
 bool ParseScalaBoolean(std::string_view s) {

@@ -24,6 +24,10 @@ bool ParseJavaLong(std::string_view s);
 /// Double.parseDouble: surrounding whitespace (<= ' '), sign, NaN, Infinity, decimal or hex
 /// floating literal, optional f/F/d/D suffix.
 bool ParseJavaDouble(std::string_view s);
+/// The value of a decimal or hex floating literal without whitespace, suffix or '+' (a text
+/// ParseJavaDouble accepts, so trimmed), as Double.parseDouble reads it: overflow is infinite,
+/// underflow zero or subnormal.
+double JavaDoubleValue(std::string_view t);
 /// Scala's StringOps.toBoolean: "true" or "false" in any case.
 bool ParseScalaBoolean(std::string_view s);
 /// `new java.math.BigDecimal(s)`; false where Java throws NumberFormatException.

@@ -117,27 +117,6 @@ inline bool IntegerValue(std::string_view t, int64_t* value) {
   return true;
 }
 
-// A number token as a double, as Java's Double.parseDouble reads it: overflow is infinite,
-// underflow is zero or subnormal.
-inline double DoubleValue(std::string_view t) {
-  // from_chars is exact and fast; it gives up on a value outside double's range, which strtod
-  // then reads as Java does (infinite, or zero and subnormals).
-  double value = 0;
-  const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
-  if (ec == std::errc() && end == t.data() + t.size()) return value;
-  char buf[128];
-  std::string big;
-  const char* s = buf;
-  if (t.size() < sizeof buf) {
-    std::memcpy(buf, t.data(), t.size());
-    buf[t.size()] = '\0';
-  } else {
-    big.assign(t);
-    s = big.c_str();
-  }
-  return std::strtod(s, nullptr);
-}
-
 // Whether a JSON number token is already a decimal(p,s) as sluice writes it: exactly s fraction
 // digits, no exponent, no leading zeros, no negative zero, and at most p digits. If so, and p is
 // at most 18, *unscaled (when given) is its unscaled value.
@@ -656,7 +635,7 @@ struct alignas(128) RecordValidator::Impl {
 
   // A number without an exponent for a float or double place: with at most 38 (float) or 300
   // (double) integer digits its magnitude is below 10^38 or 10^300, finite in its type, so the
-  // grammar is all there is to check (what WalkAtom's DoubleValue would have found). For a
+  // grammar is all there is to check (what WalkAtom's JavaDoubleValue would have found). For a
   // string place of any length (Spark keeps a number's text), the same, written quoted.
   template <bool kTape>
   __attribute__((always_inline)) bool WalkPlainFloat(const Node& n, Out& out) {
@@ -950,7 +929,7 @@ struct alignas(128) RecordValidator::Impl {
           return true;
         }
         if (kind == Atom::kInteger || kind == Atom::kFloat) {
-          double d = DoubleValue(atom);
+          double d = internal::JavaDoubleValue(atom);
           if (!std::isfinite(d) ||
               (n.kind == TypeKind::kFloat32 &&
                std::fabs(d) > static_cast<double>(std::numeric_limits<float>::max()))) {

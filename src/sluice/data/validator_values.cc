@@ -291,14 +291,17 @@ bool CsvValue(const Node& n, std::string_view v, std::string& out, ViolationKind
         return true;
       }
       if (!internal::ParseJavaDouble(v)) return false;
-      std::string t(v);
-      while (!t.empty() && static_cast<unsigned char>(t.back()) <= ' ') t.pop_back();
+      // What the grammar allows around the literal: control characters and spaces (Java's
+      // trim), a '+' and a type suffix.
+      std::string_view t = v;
+      while (!t.empty() && static_cast<unsigned char>(t.front()) <= ' ') t.remove_prefix(1);
+      while (!t.empty() && static_cast<unsigned char>(t.back()) <= ' ') t.remove_suffix(1);
       if (!t.empty() &&
           (t.back() == 'd' || t.back() == 'D' || t.back() == 'f' || t.back() == 'F')) {
-        t.pop_back();
+        t.remove_suffix(1);
       }
-      char* end = nullptr;
-      double d = std::strtod(t.c_str(), &end);
+      if (!t.empty() && t.front() == '+') t.remove_prefix(1);
+      const double d = internal::JavaDoubleValue(t);
       if (!std::isfinite(d) ||
           (n.kind == TypeKind::kFloat32 &&
            std::fabs(d) > static_cast<double>(std::numeric_limits<float>::max()))) {
