@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <bit>
+#include <cstdint>
+#include <cstring>
 #include <utility>
 
 namespace sluice::data {
@@ -9,6 +12,28 @@ namespace sluice::data {
 namespace {
 
 bool IsBlank(char c) { return c == ' ' || c == '\t'; }
+
+// The position of the first `sep` or newline in text[p, size), or size: eight bytes at a time
+// (a byte equal to either is a zero byte of w xor that byte). Little-endian loads.
+size_t FindSepOrNewline(std::string_view text, size_t p, char sep) {
+  constexpr uint64_t kOnes = 0x0101010101010101ULL;
+  constexpr uint64_t kHigh = 0x8080808080808080ULL;
+  const uint64_t seps = kOnes * static_cast<unsigned char>(sep);
+  const uint64_t newlines = kOnes * static_cast<unsigned char>('\n');
+  const size_t size = text.size();
+  while (p + 8 <= size) {
+    uint64_t w;
+    std::memcpy(&w, text.data() + p, 8);
+    const uint64_t x = w ^ seps;
+    const uint64_t y = w ^ newlines;
+    // The lowest marked byte is a match (a borrow only marks bytes above one).
+    const uint64_t found = (((x - kOnes) & ~x) | ((y - kOnes) & ~y)) & kHigh;
+    if (found != 0) return p + static_cast<size_t>(std::countr_zero(found) >> 3);
+    p += 8;
+  }
+  while (p < size && text[p] != sep && text[p] != '\n') ++p;
+  return p;
+}
 
 // A printable description of a byte for messages.
 std::string Shown(char c) {
@@ -129,8 +154,7 @@ bool CsvReader::Next(CsvRecord& record) {
       }
       pos_ = p;
     } else {
-      size_t end = p;
-      while (end < size && text_[end] != sep && text_[end] != '\n') ++end;
+      const size_t end = FindSepOrNewline(text_, p, sep);
       size_t value_end = end;
       if (value_end > p && text_[value_end - 1] == '\r' && (end == size || text_[end] == '\n')) {
         --value_end;

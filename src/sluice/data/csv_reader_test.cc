@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -136,6 +138,55 @@ TEST(CsvReaderTest, SparkOptionsSepQuoteCommentAndWhitespace) {
   rows = ReadAll(" a , \"b\"\n", plain);
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].values, (Values{" a ", " \"b\""}));
+}
+
+// Unquoted values end at the separator or the line's end found eight bytes at a time: a
+// separator and a line break at every pair of positions of lines up to 40 bytes (with '\t' and
+// ';' as separators too, and bytes of 0x80 and above around them), in heap copies of exactly
+// that size, cut where a byte-by-byte reading cuts them.
+TEST(CsvReaderTest, ValuesEndAtEverySeparatorPosition) {
+  for (const char sep : {',', '\t', ';'}) {
+    CsvOptions options;
+    options.sep = sep;
+    for (size_t len = 1; len <= 40; ++len) {
+      for (size_t at = 0; at < len; ++at) {
+        for (size_t nl = at; nl <= len; ++nl) {
+          std::string text;
+          for (size_t i = 0; i < len; ++i)
+            text += static_cast<char>(i % 3 == 0 ? '\xc3' : 'a' + i % 26);
+          text[at] = sep;
+          if (nl < len) text[nl] = '\n';
+          auto copy = std::make_unique<char[]>(text.size());
+          std::memcpy(copy.get(), text.data(), text.size());
+          const std::vector<Row> rows = ReadAll(std::string_view(copy.get(), text.size()), options);
+          // What a byte-by-byte split gives: lines at '\n', values at the separator.
+          std::vector<Values> want;
+          size_t line_start = 0;
+          for (size_t i = 0; i <= text.size(); ++i) {
+            if (i == text.size() || text[i] == '\n') {
+              const std::string line = text.substr(line_start, i - line_start);
+              if (!line.empty()) {
+                Values values;
+                size_t v = 0;
+                for (size_t k = 0; k <= line.size(); ++k) {
+                  if (k == line.size() || line[k] == sep) {
+                    values.push_back(line.substr(v, k - v));
+                    v = k + 1;
+                  }
+                }
+                want.push_back(values);
+              }
+              line_start = i + 1;
+            }
+          }
+          ASSERT_EQ(rows.size(), want.size()) << "len " << len << " sep at " << at;
+          for (size_t r = 0; r < rows.size(); ++r) {
+            ASSERT_EQ(rows[r].values, want[r]) << "len " << len << " sep at " << at << " nl " << nl;
+          }
+        }
+      }
+    }
+  }
 }
 
 TEST(CsvReaderTest, ChunksReportFilePositions) {
