@@ -40,6 +40,7 @@ fuzz:
 bench: build
 	bench/run
 	bench/data-plane
+	bench/csv
 	bench/registry
 
 # Every C++ file tracked by git, formatted with the repository's .clang-format (clang-format 14).
