@@ -14,7 +14,38 @@ namespace sluice::data::internal {
 using schema::TypeKind;
 using Node = ValidatorNode;
 
+namespace {
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// Whether `t` is already what NormalizeDecimal writes for it: [-]I[.F] with I without leading
+// zeros, exactly `scale` digits F, within `precision`, and not a negative zero.
+bool IsNormalDecimal(std::string_view t, int precision, int scale) {
+  size_t i = t.empty() || t[0] != '-' ? 0 : 1;
+  const bool negative = i == 1;
+  const size_t int_start = i;
+  while (i < t.size() && IsDigit(t[i])) ++i;
+  const size_t int_len = i - int_start;
+  if (int_len == 0 || (int_len > 1 && t[int_start] == '0')) return false;
+  const bool int_zero = int_len == 1 && t[int_start] == '0';
+  bool zero = int_zero;
+  if (scale > 0) {
+    if (i >= t.size() || t[i] != '.') return false;
+    const size_t frac_start = ++i;
+    while (i < t.size() && IsDigit(t[i])) zero &= t[i++] == '0';
+    if (i - frac_start != static_cast<size_t>(scale)) return false;
+  }
+  if (i != t.size() || (negative && zero)) return false;
+  return (int_zero ? 0 : int_len) + static_cast<size_t>(scale) <= static_cast<size_t>(precision);
+}
+
+}  // namespace
+
 DecimalResult NormalizeDecimal(std::string_view text, int precision, int scale, std::string& out) {
+  if (IsNormalDecimal(text, precision, scale)) {
+    out += text;
+    return DecimalResult::kOk;
+  }
   size_t i = 0;
   bool negative = false;
   if (i < text.size() && (text[i] == '+' || text[i] == '-')) {
@@ -281,7 +312,13 @@ bool CsvValue(const Node& n, std::string_view v, std::string& out, ViolationKind
         *kind = ViolationKind::kOutOfRange;
         return false;
       }
-      out += std::to_string(value);
+      // The text is the value's own form unless it has leading zeros or is "-0".
+      const size_t lead = t[0] == '-' ? 1 : 0;
+      if (t[lead] != '0' || t.size() == 1) {
+        out += t;
+      } else {
+        out += std::to_string(value);
+      }
       return true;
     }
     case TypeKind::kFloat32:
