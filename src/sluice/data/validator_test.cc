@@ -5,8 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <charconv>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <memory>
+#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -244,6 +248,47 @@ TEST(ValidatorCsvTest, RowsFromTheCsvReader) {
   ASSERT_TRUE(reader.Next(record));
   EXPECT_EQ(Csv(v, record, layout).line,
             R"({"id":8,"amount":null,"active":null,"day":null,"name":"","_rescued_data":null})");
+}
+
+// A CSV double is written as to_chars writes the value Double.parseDouble reads (the text as it
+// is when that is the same): random decimals of 1 to 17 digits, some negative, some with
+// trailing zeros, leading zeros, a '+' or an exponent, and a float column beside.
+TEST(ValidatorCsvTest, DoublesAreWrittenInTheirShortestForm) {
+  auto plan = Plan(Ddl("d DOUBLE, f FLOAT"));
+  RecordValidator v(plan);
+  auto layout = Layout({0, 1}, {"d", "f"});
+  std::mt19937_64 rng(20261206);
+  auto shortest = [](double x) {
+    char buf[64];
+    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, x);
+    std::string s(buf, end);
+    if (s.find_first_of(".eE") == std::string::npos) s += ".0";
+    return s;
+  };
+  for (int round = 0; round < 20000; ++round) {
+    std::string text = rng() % 4 == 0 ? "-" : (rng() % 16 == 0 ? "+" : "");
+    if (rng() % 8 == 0) text += '0';
+    const int int_digits = static_cast<int>(rng() % 9);
+    for (int i = 0; i < int_digits; ++i) text += static_cast<char>('0' + rng() % 10);
+    if (int_digits == 0 || rng() % 8 != 0) {
+      text += '.';
+      const int frac_digits = 1 + static_cast<int>(rng() % 9);
+      for (int i = 0; i < frac_digits; ++i) text += static_cast<char>('0' + rng() % 10);
+    }
+    if (rng() % 16 == 0) text += "e" + std::to_string(static_cast<int>(rng() % 40) - 20);
+    const std::string row = text + "," + text + "\n";
+    CsvReader reader(row, CsvOptions{});
+    CsvRecord record;
+    ASSERT_TRUE(reader.Next(record));
+    const Outcome o = Csv(v, record, layout);
+    std::string_view t = text;
+    if (t.front() == '+') t.remove_prefix(1);
+    double value = 0;
+    std::from_chars(t.data(), t.data() + t.size(), value);
+    const std::string want = shortest(value);
+    if (std::fabs(value) > std::numeric_limits<float>::max()) continue;
+    ASSERT_EQ(o.line, R"({"d":)" + want + R"(,"f":)" + want + R"(,"_rescued_data":null})") << text;
+  }
 }
 
 // Output far larger than the record (every element of a long array rescued under its own

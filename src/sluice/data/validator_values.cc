@@ -39,6 +39,22 @@ bool IsNormalDecimal(std::string_view t, int precision, int scale) {
   return (int_zero ? 0 : int_len) + static_cast<size_t>(scale) <= static_cast<size_t>(precision);
 }
 
+// Whether `t` is what to_chars writes for the double it denotes: at most 15 significant digits
+// (so the double's shortest form has exactly these), an integer part of 1 or more without
+// leading zeros (so the fixed form, which is then the shorter, is chosen), and a fraction that
+// does not end in 0.
+bool IsShortestDouble(std::string_view t) {
+  size_t i = t.empty() || t[0] != '-' ? 0 : 1;
+  const size_t int_start = i;
+  while (i < t.size() && IsDigit(t[i])) ++i;
+  const size_t int_len = i - int_start;
+  if (int_len == 0 || t[int_start] == '0' || i >= t.size() || t[i] != '.') return false;
+  const size_t frac_start = ++i;
+  while (i < t.size() && IsDigit(t[i])) ++i;
+  const size_t frac_len = i - frac_start;
+  return i == t.size() && frac_len > 0 && t.back() != '0' && int_len + frac_len <= 15;
+}
+
 }  // namespace
 
 DecimalResult NormalizeDecimal(std::string_view text, int precision, int scale, std::string& out) {
@@ -338,6 +354,10 @@ bool CsvValue(const Node& n, std::string_view v, std::string& out, ViolationKind
         t.remove_suffix(1);
       }
       if (!t.empty() && t.front() == '+') t.remove_prefix(1);
+      if (IsShortestDouble(t)) {
+        out += t;
+        return true;
+      }
       const double d = internal::JavaDoubleValue(t);
       if (!std::isfinite(d) ||
           (n.kind == TypeKind::kFloat32 &&
