@@ -128,10 +128,9 @@ bool CsvReader::Next(CsvRecord& record) {
   record.offset = base_offset_ + start;
   buffer_.clear();
   spans_.clear();
-  quoted_.clear();
   bool at_end = false;
   while (!at_end) {
-    size_t field_start = buffer_.size();
+    Span span;
     size_t p = pos_;
     if (options_.ignore_leading_white_space) {
       while (p < size && IsBlank(text_[p])) ++p;
@@ -139,7 +138,10 @@ bool CsvReader::Next(CsvRecord& record) {
     bool is_quoted = p < size && text_[p] == options_.quote;
     if (is_quoted) {
       pos_ = p + 1;
+      span.begin = buffer_.size();
+      span.quoted = true;
       if (!ReadQuoted(record)) break;
+      span.size = buffer_.size() - span.begin;
       p = pos_;
       if (options_.ignore_trailing_white_space) {
         while (p < size && IsBlank(text_[p])) ++p;
@@ -162,11 +164,11 @@ bool CsvReader::Next(CsvRecord& record) {
       if (options_.ignore_trailing_white_space) {
         while (value_end > p && IsBlank(text_[value_end - 1])) --value_end;
       }
-      buffer_.append(text_.substr(p, value_end - p));
+      span.begin = p;
+      span.size = value_end - p;
       pos_ = end;
     }
-    spans_.emplace_back(field_start, buffer_.size() - field_start);
-    quoted_.push_back(is_quoted);
+    spans_.push_back(span);
     if (pos_ < size && text_[pos_] == sep) {
       ++pos_;
       continue;
@@ -186,9 +188,9 @@ bool CsvReader::Next(CsvRecord& record) {
   record.raw = text_.substr(start, raw_end - start);
   if (!record.malformed()) {
     record.fields.reserve(spans_.size());
-    for (size_t i = 0; i < spans_.size(); ++i) {
-      record.fields.push_back(CsvField{
-          std::string_view(buffer_).substr(spans_[i].first, spans_[i].second), quoted_[i]});
+    for (const Span& span : spans_) {
+      const std::string_view from = span.quoted ? std::string_view(buffer_) : text_;
+      record.fields.push_back(CsvField{from.substr(span.begin, span.size), span.quoted});
     }
   }
   return true;

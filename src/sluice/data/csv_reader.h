@@ -89,11 +89,16 @@ class CsvReader {
   size_t pos_ = 0;
   uint64_t line_ = 1;
   uint64_t base_offset_ = 0;
+  // Quoted values, with their quotes removed and escapes resolved.
   std::string buffer_;
-  // Where each field's value lies in buffer_, resolved into views once the record is complete
-  // (buffer_ may move while it grows).
-  std::vector<std::pair<size_t, size_t>> spans_;
-  std::vector<bool> quoted_;
+  // Where each field's value lies: an unquoted one in the input, a quoted one in buffer_;
+  // resolved into views once the record is complete (buffer_ may move while it grows).
+  struct Span {
+    size_t begin = 0;
+    size_t size = 0;
+    bool quoted = false;  // and so in buffer_
+  };
+  std::vector<Span> spans_;
 };
 
 }  // namespace sluice::data
