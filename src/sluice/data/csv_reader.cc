@@ -13,25 +13,33 @@ namespace {
 
 bool IsBlank(char c) { return c == ' ' || c == '\t'; }
 
-// The position of the first `sep` or newline in text[p, size), or size: eight bytes at a time
-// (a byte equal to either is a zero byte of w xor that byte). Little-endian loads.
-size_t FindSepOrNewline(std::string_view text, size_t p, char sep) {
+// The position of the first `a`, newline or (kTwo) `b` in text[p, size), or size: eight bytes
+// at a time (a byte equal to one of them is a zero byte of w xor that byte). Little-endian
+// loads.
+template <bool kTwo>
+inline size_t FindByteOrNewline(std::string_view text, size_t p, char a, char b) {
   constexpr uint64_t kOnes = 0x0101010101010101ULL;
   constexpr uint64_t kHigh = 0x8080808080808080ULL;
-  const uint64_t seps = kOnes * static_cast<unsigned char>(sep);
+  const uint64_t as = kOnes * static_cast<unsigned char>(a);
+  const uint64_t bs = kOnes * static_cast<unsigned char>(b);
   const uint64_t newlines = kOnes * static_cast<unsigned char>('\n');
   const size_t size = text.size();
   while (p + 8 <= size) {
     uint64_t w;
     std::memcpy(&w, text.data() + p, 8);
-    const uint64_t x = w ^ seps;
-    const uint64_t y = w ^ newlines;
+    const uint64_t x = w ^ as;
+    const uint64_t z = w ^ newlines;
+    uint64_t found = ((x - kOnes) & ~x) | ((z - kOnes) & ~z);
+    if constexpr (kTwo) {
+      const uint64_t y = w ^ bs;
+      found |= (y - kOnes) & ~y;
+    }
     // The lowest marked byte is a match (a borrow only marks bytes above one).
-    const uint64_t found = (((x - kOnes) & ~x) | ((y - kOnes) & ~y)) & kHigh;
+    found &= kHigh;
     if (found != 0) return p + static_cast<size_t>(std::countr_zero(found) >> 3);
     p += 8;
   }
-  while (p < size && text[p] != sep && text[p] != '\n') ++p;
+  while (p < size && text[p] != a && text[p] != '\n' && (!kTwo || text[p] != b)) ++p;
   return p;
 }
 
@@ -76,13 +84,16 @@ bool CsvReader::ReadQuoted(CsvRecord& record) {
           "span lines only with multiLine)",
           spans_.size() + 1);
       return false;
-    } else {
-      if (c == '\n') {
-        ++line_;
-        if (first_break == std::string_view::npos) first_break = pos_;
-      }
+    } else if (c == '\n') {
+      ++line_;
+      if (first_break == std::string_view::npos) first_break = pos_;
       buffer_ += c;
       ++pos_;
+    } else {
+      // The bytes up to the next quote, escape or line break, at once.
+      const size_t run_end = FindByteOrNewline<true>(text_, pos_ + 1, quote, escape);
+      buffer_.append(text_.data() + pos_, run_end - pos_);
+      pos_ = run_end;
     }
   }
   record.error = fmt::format("field {} opens a quote that is not closed at the end of the input",
@@ -156,7 +167,7 @@ bool CsvReader::Next(CsvRecord& record) {
       }
       pos_ = p;
     } else {
-      const size_t end = FindSepOrNewline(text_, p, sep);
+      const size_t end = FindByteOrNewline<false>(text_, p, sep, sep);
       size_t value_end = end;
       if (value_end > p && text_[value_end - 1] == '\r' && (end == size || text_[end] == '\n')) {
         --value_end;

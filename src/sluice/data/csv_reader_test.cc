@@ -189,6 +189,34 @@ TEST(CsvReaderTest, ValuesEndAtEverySeparatorPosition) {
   }
 }
 
+// A quoted value's plain bytes are copied in runs up to the next quote, escape or line break:
+// an escaped quote, a doubled quote, a lone backslash and (with multiLine) a line break at
+// every position of values up to 40 bytes come out as a byte-by-byte reading gives them.
+TEST(CsvReaderTest, QuotedValuesResolveEscapesAtEveryPosition) {
+  struct Piece {
+    std::string_view written;
+    std::string_view value;
+  };
+  const Piece pieces[] = {{"\\\"", "\""}, {"\"\"", "\""}, {"\\a", "\\a"}, {"\n", "\n"}};
+  CsvOptions options;
+  options.multi_line = true;
+  for (size_t len = 0; len <= 40; ++len) {
+    for (size_t at = 0; at <= len; ++at) {
+      for (const Piece& piece : pieces) {
+        const std::string before(at, 'x');
+        const std::string after(len - at, 'y');
+        const std::string text = "1,\"" + before + std::string(piece.written) + after + "\",2\n";
+        auto copy = std::make_unique<char[]>(text.size());
+        std::memcpy(copy.get(), text.data(), text.size());
+        const std::vector<Row> rows = ReadAll(std::string_view(copy.get(), text.size()), options);
+        ASSERT_EQ(rows.size(), 1u) << text;
+        ASSERT_EQ(rows[0].values, (Values{"1", before + std::string(piece.value) + after, "2"}))
+            << text;
+      }
+    }
+  }
+}
+
 TEST(CsvReaderTest, ChunksReportFilePositions) {
   CsvReader reader("7,8\n9,10\n", CsvOptions{}, 101, 5000);
   CsvRecord record;
