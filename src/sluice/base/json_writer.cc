@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
-#include <cstring>
 
 #include "sluice/base/strings.h"
+#include "sluice/base/swar.h"
 
 namespace sluice {
 
@@ -33,19 +33,11 @@ void AppendUnicodeEscape(std::string& out, uint32_t unit) { out += fmt::format("
 // character, quote or backslash, and ASCII when `ascii_only`. Eight bytes at a time while
 // none of them is special.
 size_t PlainRunEnd(std::string_view s, size_t i, bool ascii_only) {
-  constexpr uint64_t kOnes = 0x0101010101010101ULL;
-  constexpr uint64_t kHigh = 0x8080808080808080ULL;
-  const uint64_t high_mask = ascii_only ? kHigh : 0;
   while (i + 8 <= s.size()) {
-    uint64_t w;
-    std::memcpy(&w, s.data() + i, 8);
-    // A byte below 0x20, or equal to '"' or '\\', sets its high bit in `special` (the usual
-    // zero-byte test, on w itself and on w xor each character); bytes of 0x80 and above are
-    // masked off, except where ascii_only keeps them.
-    const uint64_t quote = w ^ (kOnes * '"');
-    const uint64_t slash = w ^ (kOnes * '\\');
-    const uint64_t special = ((w - kOnes * 0x20) | (quote - kOnes) | (slash - kOnes)) & ~w & kHigh;
-    if ((special | (w & high_mask)) != 0) break;
+    const uint64_t w = swar::Load8(s.data() + i);
+    const uint64_t special =
+        swar::BytesBelow(w, 0x20) | swar::BytesEqual(w, '"') | swar::BytesEqual(w, '\\');
+    if ((special | (ascii_only ? swar::BytesNonAscii(w) : 0)) != 0) break;
     i += 8;
   }
   while (i < s.size()) {

@@ -5,8 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <optional>
+
+#include "sluice/base/swar.h"
 
 namespace sluice {
 
@@ -17,9 +18,7 @@ size_t FindInvalidUtf8(std::string_view s) {
   while (i < n) {
     // ASCII, eight bytes at a time.
     while (i + 8 <= n) {
-      uint64_t w;
-      std::memcpy(&w, p + i, 8);
-      if ((w & 0x8080808080808080ULL) != 0) break;
+      if (swar::BytesNonAscii(swar::Load8(s.data() + i)) != 0) break;
       i += 8;
     }
     if (i >= n) break;

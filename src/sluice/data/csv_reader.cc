@@ -4,8 +4,9 @@
 
 #include <bit>
 #include <cstdint>
-#include <cstring>
 #include <utility>
+
+#include "sluice/base/swar.h"
 
 namespace sluice::data {
 
@@ -14,28 +15,14 @@ namespace {
 bool IsBlank(char c) { return c == ' ' || c == '\t'; }
 
 // The position of the first `a`, newline or (kTwo) `b` in text[p, size), or size: eight bytes
-// at a time (a byte equal to one of them is a zero byte of w xor that byte). Little-endian
-// loads.
+// at a time (base/swar.h; little-endian loads).
 template <bool kTwo>
 inline size_t FindByteOrNewline(std::string_view text, size_t p, char a, char b) {
-  constexpr uint64_t kOnes = 0x0101010101010101ULL;
-  constexpr uint64_t kHigh = 0x8080808080808080ULL;
-  const uint64_t as = kOnes * static_cast<unsigned char>(a);
-  const uint64_t bs = kOnes * static_cast<unsigned char>(b);
-  const uint64_t newlines = kOnes * static_cast<unsigned char>('\n');
   const size_t size = text.size();
   while (p + 8 <= size) {
-    uint64_t w;
-    std::memcpy(&w, text.data() + p, 8);
-    const uint64_t x = w ^ as;
-    const uint64_t z = w ^ newlines;
-    uint64_t found = ((x - kOnes) & ~x) | ((z - kOnes) & ~z);
-    if constexpr (kTwo) {
-      const uint64_t y = w ^ bs;
-      found |= (y - kOnes) & ~y;
-    }
-    // The lowest marked byte is a match (a borrow only marks bytes above one).
-    found &= kHigh;
+    const uint64_t w = swar::Load8(text.data() + p);
+    uint64_t found = swar::BytesEqual(w, static_cast<unsigned char>(a)) | swar::BytesEqual(w, '\n');
+    if constexpr (kTwo) found |= swar::BytesEqual(w, static_cast<unsigned char>(b));
     if (found != 0) return p + static_cast<size_t>(std::countr_zero(found) >> 3);
     p += 8;
   }

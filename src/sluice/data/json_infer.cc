@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "sluice/base/strings.h"
+#include "sluice/base/swar.h"
 #include "sluice/data/json_infer_internal.h"
 #include "sluice/data/lexical_internal.h"
 
@@ -80,15 +81,11 @@ struct alignas(128) JsonInferrer::Impl {
       }
       return false;
     }
-    constexpr uint64_t kOnes = 0x0101010101010101ULL;
-    constexpr uint64_t kHighs = 0x8080808080808080ULL;
     for (size_t i = 0; i < s.size(); i += 8) {
-      uint64_t w;
-      std::memcpy(&w, s.data() + i, 8);
-      const uint64_t slash = w ^ (kOnes * '\\');
+      const uint64_t w = swar::Load8(s.data() + i);
       // A byte's high bit is set where it is below 0x20 or a backslash; a borrow only marks
       // bytes above a real one, so the bytes past the end are masked off afterwards.
-      uint64_t hits = ((w - kOnes * 0x20) & ~w & kHighs) | ((slash - kOnes) & ~slash & kHighs);
+      uint64_t hits = swar::BytesBelow(w, 0x20) | swar::BytesEqual(w, '\\');
       if (const size_t left = s.size() - i; left < 8) hits &= (uint64_t{1} << (8 * left)) - 1;
       if (hits != 0) return true;
     }

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "sluice/base/swar.h"
 #include "sluice/parquet/value_text_internal.h"
 
 namespace sluice::parquet {
@@ -37,14 +38,8 @@ constexpr size_t kMaxDecimalBytes = 128;
 // Whether any of the 8 bytes of `w` needs escaping or UTF-8 checking: below 0x20, '"', '\\'
 // or non-ASCII. The tests are the exact "has a byte less than / equal to" bit tricks.
 inline bool NeedsAttention(uint64_t w) {
-  constexpr uint64_t kOnes = 0x0101010101010101ULL;
-  constexpr uint64_t kHigh = 0x8080808080808080ULL;
-  const uint64_t below_space = (w - kOnes * 0x20) & ~w & kHigh;
-  const uint64_t q = w ^ (kOnes * '"');
-  const uint64_t quote = (q - kOnes) & ~q & kHigh;
-  const uint64_t b = w ^ (kOnes * '\\');
-  const uint64_t backslash = (b - kOnes) & ~b & kHigh;
-  return ((w & kHigh) | below_space | quote | backslash) != 0;
+  return (swar::BytesNonAscii(w) | swar::BytesBelow(w, 0x20) | swar::BytesEqual(w, '"') |
+          swar::BytesEqual(w, '\\')) != 0;
 }
 
 // The length of the valid UTF-8 sequence at p[0] (a byte >= 0x80), or 0 with `*bad` set to the
