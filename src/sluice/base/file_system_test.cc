@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "sluice/base/std_io.h"
+#include "sluice/base/temp_dir_testing.h"
 
 namespace sluice {
 namespace {
@@ -187,6 +189,53 @@ TEST(FileSystemTest, LocalDevicesAreWrittenInPlace) {
   ASSERT_TRUE((*w)->Write("discarded").has_value());
   ASSERT_TRUE((*w)->Commit().has_value());
   EXPECT_EQ(fs.Stat("/dev/null")->kind, FileKind::kOther);
+}
+
+// A link to a descriptor (/dev/stdout is one: /proc/self/fd/1) is written through: the bytes
+// reach the descriptor's file and the link stays a link.
+TEST(FileSystemTest, LocalDescriptorLinksAreWrittenInPlace) {
+  testing::ScopedTempDir dir;
+  const std::string captured = dir.File("captured.txt");
+  FILE* sink = std::fopen(captured.c_str(), "w");
+  ASSERT_NE(sink, nullptr);
+  const std::string link = dir.File("out");
+  std::filesystem::create_symlink("/proc/self/fd/" + std::to_string(::fileno(sink)), link);
+  auto& fs = *LocalFileSystem();
+  ASSERT_TRUE(fs.WriteFile(link, "one\n").has_value());
+  auto w = fs.OpenWritable(link);
+  ASSERT_TRUE(w.has_value());
+  ASSERT_TRUE((*w)->Write("two\n").has_value());
+  ASSERT_TRUE((*w)->Commit().has_value());
+  std::fclose(sink);
+  EXPECT_TRUE(std::filesystem::is_symlink(link));
+  EXPECT_EQ(*fs.ReadFile(captured), "one\ntwo\n");
+}
+
+// A link to a regular file: the file it names is replaced (atomically, as any file), the link
+// is kept.
+TEST(FileSystemTest, LocalLinksToFilesKeepTheLink) {
+  testing::ScopedTempDir dir;
+  auto& fs = *LocalFileSystem();
+  ASSERT_TRUE(fs.CreateDirs(dir.File("real")).has_value());
+  const std::string real = dir.File("real/data.txt");
+  ASSERT_TRUE(fs.WriteFile(real, "old").has_value());
+  const std::string link = dir.File("link.txt");
+  std::filesystem::create_symlink("real/data.txt", link);  // relative, as ln -s makes them
+  ASSERT_TRUE(fs.WriteFile(link, "new").has_value());
+  EXPECT_TRUE(std::filesystem::is_symlink(link));
+  EXPECT_EQ(*fs.ReadFile(real), "new");
+  auto w = fs.OpenWritable(link);
+  ASSERT_TRUE(w.has_value());
+  ASSERT_TRUE((*w)->Write("newer").has_value());
+  ASSERT_TRUE((*w)->Commit().has_value());
+  EXPECT_TRUE(std::filesystem::is_symlink(link));
+  EXPECT_EQ(*fs.ReadFile(real), "newer");
+  // Nothing left beside either name.
+  size_t entries = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir.path())) {
+    entries += e.is_regular_file() || e.is_symlink();
+  }
+  EXPECT_EQ(entries, 2u);
 }
 
 TEST(FileSystemTest, LocalFolderIsNotAFile) {

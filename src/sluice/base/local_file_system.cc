@@ -85,12 +85,43 @@ FileKind KindOf(const struct stat& st) {
   return FileKind::kOther;
 }
 
-// Whether `path` exists and is neither a regular file nor a folder, after following links:
-// /dev/stdout is a link to a descriptor, /dev/null a character device. Such files are written
-// in place; renaming over them would replace the device.
-bool IsSpecial(const std::string& path) {
+// Where a write to `path` goes. A device, a pipe or a descriptor is written in place:
+// renaming over /dev/null would replace the device, and /dev/stdout, /dev/fd/N and
+// /proc/self/fd/N are links to a descriptor of this process (whatever file that descriptor
+// is). Any other file is replaced by a temporary file renamed over it; when `path` is a
+// symbolic link, over the file the link names, so the link stays a link.
+struct WriteTarget {
+  std::string path;
+  bool in_place = false;
+};
+
+WriteTarget TargetOf(std::string_view path) {
+  WriteTarget t{std::string(path), false};
+  // Follow the links one at a time (at most 40, as the kernel does) to see whether one goes
+  // through /proc: a descriptor link must not be resolved to the file behind it.
+  for (int hops = 0; hops < 40; ++hops) {
+    struct stat lst {};
+    if (::lstat(t.path.c_str(), &lst) != 0 || !S_ISLNK(lst.st_mode)) break;
+    std::string target(static_cast<size_t>(std::max<off_t>(lst.st_size, 0)) + 256, '\0');
+    const ssize_t n = ::readlink(t.path.c_str(), target.data(), target.size());
+    if (n < 0 || static_cast<size_t>(n) >= target.size()) {
+      t.in_place = true;  // a link that cannot be read: write through it
+      return t;
+    }
+    target.resize(static_cast<size_t>(n));
+    if (!target.empty() && target.front() != '/') {
+      const size_t slash = t.path.rfind('/');
+      target = (slash == std::string::npos ? std::string() : t.path.substr(0, slash + 1)) + target;
+    }
+    t.path = std::move(target);
+    if (t.path.rfind("/proc/", 0) == 0) {
+      t.in_place = true;
+      return t;
+    }
+  }
   struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && KindOf(st) == FileKind::kOther;
+  if (::stat(t.path.c_str(), &st) == 0 && KindOf(st) == FileKind::kOther) t.in_place = true;
+  return t;
 }
 
 std::string TempNameFor(std::string_view path) {
@@ -219,13 +250,14 @@ class LocalWritableFile final : public WritableFile {
  public:
   static Result<std::unique_ptr<WritableFile>> Open(std::string_view path,
                                                     const WriteOptions& options) {
+    const WriteTarget target = TargetOf(path);
     auto f = std::unique_ptr<LocalWritableFile>(new LocalWritableFile(path, options));
-    std::string p(path);
-    if (IsSpecial(p)) {
-      f->fd_ = Fd(::open(p.c_str(), O_WRONLY | O_CLOEXEC));
+    if (target.in_place) {
+      f->fd_ = Fd(::open(target.path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC));
       if (f->fd_.get() < 0) return ErrnoError("cannot write", path, errno);
     } else {
-      f->tmp_ = TempNameFor(path);
+      f->target_ = target.path;
+      f->tmp_ = TempNameFor(target.path);
       f->fd_ = Fd(::open(f->tmp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
       if (f->fd_.get() < 0) {
         int err = errno;
@@ -248,7 +280,7 @@ class LocalWritableFile final : public WritableFile {
     }
     SLUICE_TRY(fd_.Close(path_));
     if (!tmp_.empty()) {
-      if (::rename(tmp_.c_str(), path_.c_str()) != 0) {
+      if (::rename(tmp_.c_str(), target_.c_str()) != 0) {
         return ErrnoError("cannot move into place", path_, errno);
       }
       tmp_.clear();
@@ -260,6 +292,7 @@ class LocalWritableFile final : public WritableFile {
   LocalWritableFile(std::string_view path, const WriteOptions& options)
       : path_(path), sync_(options.sync) {}
   std::string path_;
+  std::string target_;  // the file renamed over: path_, or the file its links name
   std::string tmp_;
   bool sync_;
   Fd fd_;
@@ -287,15 +320,15 @@ class LocalFileSystemImpl final : public FileSystem {
   }
 
   Status WriteFile(std::string_view path, std::string_view data) override {
-    std::string p(path);
-    if (IsSpecial(p)) {
-      Fd fd(::open(p.c_str(), O_WRONLY | O_CLOEXEC));
+    const WriteTarget target = TargetOf(path);
+    if (target.in_place) {
+      Fd fd(::open(target.path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC));
       if (fd.get() < 0) return ErrnoError("cannot write", path, errno);
       SLUICE_TRY(WriteAllToFd(fd.get(), data, path));
       return fd.Close(path);
     }
-    SLUICE_ASSIGN_OR_RETURN(std::string tmp, WriteTemp(path, data, /*sync=*/true));
-    if (::rename(tmp.c_str(), p.c_str()) != 0) {
+    SLUICE_ASSIGN_OR_RETURN(std::string tmp, WriteTemp(target.path, data, /*sync=*/true));
+    if (::rename(tmp.c_str(), target.path.c_str()) != 0) {
       int err = errno;
       ::unlink(tmp.c_str());
       return ErrnoError("cannot rename into place", path, err);
