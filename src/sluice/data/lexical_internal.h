@@ -28,6 +28,10 @@ bool ParseJavaDouble(std::string_view s);
 /// ParseJavaDouble accepts, so trimmed), as Double.parseDouble reads it: overflow is infinite,
 /// underflow zero or subnormal.
 double JavaDoubleValue(std::string_view t);
+/// Whether a finite double is a finite float once rounded to one, as Java's `(float) d` (and
+/// so Jackson's getFloatValue) rounds it: 3.4028235e38, Float.MAX_VALUE as Java prints it, is
+/// one; from 2^128 - 2^103 (half an ulp past the largest float) up, the float is infinite.
+inline bool FitsFloat(double d) { return d < 0x1.ffffffp127 && d > -0x1.ffffffp127; }
 /// Scala's StringOps.toBoolean: "true" or "false" in any case.
 bool ParseScalaBoolean(std::string_view s);
 /// `new java.math.BigDecimal(s)`; false where Java throws NumberFormatException.

@@ -112,9 +112,17 @@ int64_t UnitsPerSecond(schema::TimeUnit unit) {
 
 bool Scale(int64_t seconds, int32_t nanos, schema::TimeUnit unit, int64_t* out) {
   const int64_t per_second = UnitsPerSecond(unit);
+  const int64_t sub = nanos / (1000000000 / per_second);  // in [0, per_second)
   int64_t v = 0;
+  if (seconds < 0 && sub > 0) {
+    // Before 1970 the fraction brings the value back up: the second after, less the rest, so
+    // that the long's first values (DuckDB's -infinity, 1677-09-21T00:12:43.145224192 in
+    // nanoseconds) do not overflow on the way.
+    if (__builtin_mul_overflow(seconds + 1, per_second, &v)) return false;
+    return !__builtin_sub_overflow(v, per_second - sub, out);
+  }
   if (__builtin_mul_overflow(seconds, per_second, &v)) return false;
-  return !__builtin_add_overflow(v, nanos / (1000000000 / per_second), out);
+  return !__builtin_add_overflow(v, sub, out);
 }
 
 }  // namespace

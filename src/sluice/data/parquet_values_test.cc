@@ -74,6 +74,29 @@ TEST(ParquetValuesTest, TimestampsThatCannotBeWrittenSayWhy) {
   EXPECT_TRUE(TimestampFromText("2300-01-01T00:00:00Z", TimeUnit::kMicros, false, &v, &why));
 }
 
+// The long's whole range is written, its first values included: before 1970 the fraction is
+// added to the second before it, which alone would not fit.
+TEST(ParquetValuesTest, TimestampsReachBothEndsOfTheLong) {
+  int64_t v = 0;
+  const char* why = "";
+  ASSERT_TRUE(
+      TimestampFromText("-290308-12-21T19:59:05.224192Z", TimeUnit::kMicros, false, &v, &why));
+  EXPECT_EQ(v, INT64_MIN);
+  EXPECT_FALSE(
+      TimestampFromText("-290308-12-21T19:59:05.224191Z", TimeUnit::kMicros, false, &v, &why));
+  ASSERT_TRUE(
+      TimestampFromText("294247-01-10T04:00:54.775807Z", TimeUnit::kMicros, false, &v, &why));
+  EXPECT_EQ(v, INT64_MAX);
+  ASSERT_TRUE(TimestampFromText("1677-09-21T00:12:43.145224192", TimeUnit::kNanos, true, &v, &why));
+  EXPECT_EQ(v, INT64_MIN);
+  EXPECT_FALSE(
+      TimestampFromText("1677-09-21T00:12:43.145224191", TimeUnit::kNanos, true, &v, &why));
+  ASSERT_TRUE(TimestampFromText("2262-04-11T23:47:16.854775807", TimeUnit::kNanos, true, &v, &why));
+  EXPECT_EQ(v, INT64_MAX);
+  ASSERT_TRUE(TimestampFromText("1969-12-31T23:59:59.5Z", TimeUnit::kMillis, false, &v, &why));
+  EXPECT_EQ(v, -500);
+}
+
 TEST(ParquetValuesTest, IntegerTimestampsAreSeconds) {
   int64_t v = 0;
   ASSERT_TRUE(TimestampFromSeconds(-2, TimeUnit::kMicros, &v));

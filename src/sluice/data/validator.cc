@@ -930,9 +930,7 @@ struct alignas(128) RecordValidator::Impl {
         }
         if (kind == Atom::kInteger || kind == Atom::kFloat) {
           double d = internal::JavaDoubleValue(atom);
-          if (!std::isfinite(d) ||
-              (n.kind == TypeKind::kFloat32 &&
-               std::fabs(d) > static_cast<double>(std::numeric_limits<float>::max()))) {
+          if (!std::isfinite(d) || (n.kind == TypeKind::kFloat32 && !internal::FitsFloat(d))) {
             Mismatch(n, ViolationKind::kOutOfRange, atom, out);
             return true;
           }
@@ -964,10 +962,13 @@ struct alignas(128) RecordValidator::Impl {
       case TypeKind::kTimestamp:
         if (kind == Atom::kInteger) {
           // Seconds since the epoch, as Spark reads an integer into a timestamp; the
-          // microseconds must fit a long.
+          // microseconds must fit a long, and so must the value in the place's own unit.
           int64_t secs = 0;
+          int64_t stored = 0;
           if (!IntegerValue(atom, &secs) || secs > INT64_MAX / 1000000 ||
-              secs < INT64_MIN / 1000000) {
+              secs < INT64_MIN / 1000000 ||
+              !internal::TimestampFromSeconds(secs, static_cast<schema::TimeUnit>(n.unit),
+                                              &stored)) {
             Mismatch(n, ViolationKind::kOutOfRange, atom, out);
             return true;
           }

@@ -31,6 +31,8 @@ struct alignas(64) ValidationPlan::Node {
   int precision = 0;
   int scale = 0;
   int max_length = -1;  // char/varchar
+  /// Timestamps: the unit the value is stored in (a schema::TimeUnit).
+  uint8_t unit = 0;
   /// Root only: the position of the rescued column among the children, or -1.
   int rescued_child = -1;
   std::string name;      // struct children only

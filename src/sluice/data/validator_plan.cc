@@ -83,6 +83,9 @@ Status CompileNode(const schema::Type& type, bool nullable, std::string path, ui
         type.string_length() != schema::StringLength::kUnbounded) {
       n.max_length = type.length();
     }
+    if (type.kind() == TypeKind::kTimestamp || type.kind() == TypeKind::kTimestampNtz) {
+      n.unit = static_cast<uint8_t>(type.unit());
+    }
   }
   auto add_children = [&](size_t count) {
     uint32_t first = static_cast<uint32_t>(nodes.size());

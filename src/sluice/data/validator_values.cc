@@ -7,6 +7,7 @@
 #include "sluice/base/json_writer.h"
 #include "sluice/data/json_text_internal.h"
 #include "sluice/data/lexical_internal.h"
+#include "sluice/data/parquet_values_internal.h"
 #include "sluice/data/validator_internal.h"
 
 namespace sluice::data::internal {
@@ -216,9 +217,35 @@ bool IsTimeOfDay(std::string_view s) {
   return i == s.size();
 }
 
+// Whether parsed date or timestamp fields name a value the place's type can store: a date's
+// days in int32, a timestamp in int64 of its unit (nanoseconds reach only 1677-2262). Spark's
+// parsers refuse a value past that range (stringToTimestamp's overflow is None), and a writer
+// could not store it.
+bool StorableTemporal(const Node& n, const DateTimeFields& f) {
+  // Every unit and a date hold the years in between; only the rest needs working out.
+  if (f.year > 1677 && f.year < 2262) return true;
+  if (n.kind == TypeKind::kDate) {
+    int32_t days = 0;
+    return DateFromFields(f, &days);
+  }
+  if (f.time_only) return true;  // today's date
+  DateTimeFields at = f;
+  int32_t offset = 0;
+  if (at.has_zone && !FixedZoneOffset(at.zone, &offset)) {
+    // A region id: its offset is within a day of UTC's; checked at UTC, the writer refuses
+    // region ids itself.
+    at.has_zone = false;
+  }
+  int64_t value = 0;
+  const char* why = "";
+  return TimestampFromFields(at, static_cast<schema::TimeUnit>(n.unit),
+                             n.kind == TypeKind::kTimestampNtz, &value, &why);
+}
+
 bool TemporalFits(const Node& n, std::string_view s, DateTimeFields* f) {
-  if (n.kind == TypeKind::kDate) return ParseLenientDate(s, f);
-  return ParseLenientTimestamp(s, f) && (n.kind != TypeKind::kTimestampNtz || !f->has_zone);
+  if (n.kind == TypeKind::kDate) return ParseLenientDate(s, f) && StorableTemporal(n, *f);
+  return ParseLenientTimestamp(s, f) && (n.kind != TypeKind::kTimestampNtz || !f->has_zone) &&
+         StorableTemporal(n, *f);
 }
 
 bool TextFits(const Node& n, std::string_view s) {
@@ -359,9 +386,7 @@ bool CsvValue(const Node& n, std::string_view v, std::string& out, ViolationKind
         return true;
       }
       const double d = internal::JavaDoubleValue(t);
-      if (!std::isfinite(d) ||
-          (n.kind == TypeKind::kFloat32 &&
-           std::fabs(d) > static_cast<double>(std::numeric_limits<float>::max()))) {
+      if (!std::isfinite(d) || (n.kind == TypeKind::kFloat32 && !internal::FitsFloat(d))) {
         *kind = ViolationKind::kOutOfRange;
         return false;
       }
