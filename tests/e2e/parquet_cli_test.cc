@@ -204,6 +204,30 @@ TEST(ParquetCliTest, InferMergesFootersAndDiffComparesThem) {
   EXPECT_TRUE(Contains(conflict.err, "cannot merge the types")) << conflict.err;
 }
 
+// Decimals of one scale merge to the larger precision (StructType.merge); other scales do not.
+TEST(ParquetCliTest, InferMergesDecimalsOfOneScale) {
+  const std::string dir = Folder("decimals");
+  auto write = [&](const std::string& name, const std::string& ddl) {
+    const std::string path = dir + "/" + name;
+    EXPECT_EQ(RunSluice({"validate", TempFile(".jsonl", "{\"d\":1.5}\n"), "--schema",
+                         TempFile(".ddl", ddl), "-o", path, "--rescued-column", "", "-q"})
+                  .exit_code,
+              0);
+    return path;
+  };
+  const std::string a = write("a.parquet", "d DECIMAL(10,2)");
+  const std::string b = write("b.parquet", "d DECIMAL(12,2)");
+  const std::string c = write("c.parquet", "d DECIMAL(12,3)");
+  RunResult merged = RunSluice({"infer", a, b, "--as", "spark-ddl"});
+  EXPECT_EQ(merged.exit_code, 0) << merged.err;
+  EXPECT_EQ(merged.out, "d DECIMAL(12,2)\n");
+  merged = RunSluice({"infer", b, a, "--as", "spark-ddl"});
+  EXPECT_EQ(merged.out, "d DECIMAL(12,2)\n");
+  RunResult conflict = RunSluice({"infer", a, c});
+  EXPECT_EQ(conflict.exit_code, 2);
+  EXPECT_TRUE(Contains(conflict.err, "cannot merge the types")) << conflict.err;
+}
+
 TEST(ParquetCliTest, BrokenFilesAreErrorsWithTheirPlace) {
   const std::string dir = Folder("broken");
   const std::string good = dir + "/good.parquet";

@@ -247,6 +247,11 @@ class SchemaMerger {
       return schema::Type::Map(std::move(k), std::move(v),
                                a->value_contains_null() || b->value_contains_null());
     }
+    if (a->kind() == schema::TypeKind::kDecimal && b->kind() == schema::TypeKind::kDecimal &&
+        a->scale() == b->scale()) {
+      // StructType.merge: decimals of one scale take the larger precision.
+      return a->precision() >= b->precision() ? a : b;
+    }
     if (a->Equals(*b)) return a;
     return InvalidArgument(fmt::format(
         "{}: cannot merge the types of {} ({}) and {} ({}), as Spark's mergeSchema cannot",
