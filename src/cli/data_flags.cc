@@ -1,5 +1,7 @@
 #include "cli/data_flags.h"
 
+#include <algorithm>
+
 #include "sluice/base/std_io.h"
 #include "sluice/data/input_files.h"
 
@@ -22,7 +24,16 @@ Status CheckCpu() {
 
 // The format of the inputs: the flag, or each file's own (they must agree).
 Result<RecordFormat> ResolveFormat(const std::string& flag, const std::vector<std::string>& files) {
-  if (flag != "auto") return data::ParseRecordFormat(flag);
+  if (flag != "auto") {
+    SLUICE_ASSIGN_OR_RETURN(RecordFormat format, data::ParseRecordFormat(flag));
+    if (format == RecordFormat::kParquet &&
+        std::find(files.begin(), files.end(), "-") != files.end()) {
+      return InvalidArgument(
+          "-: Parquet is read from a file, not from standard input (its footer, at the end, "
+          "says where everything is); write it to a file first (`sluice cat -` reads it whole)");
+    }
+    return format;
+  }
   std::optional<RecordFormat> found;
   for (const std::string& f : files) {
     // Standard input cannot be read twice: its format is guessed from its name alone.

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "e2e/run.h"
@@ -45,6 +47,33 @@ TEST(CatCliTest, ABadLineStopsWithItsPlaceAfterTheRecordsBeforeIt) {
   EXPECT_NE(r.err.find("examples/orders_landing.jsonl:6: not a JSON object"), std::string::npos)
       << r.err;
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 5);
+}
+
+// A Parquet file on standard input is read whole (its footer is at the end); bytes that only
+// start like one are an error, not an empty result.
+TEST(CatCliTest, ParquetOnStandardInput) {
+  const std::string file = TempFile(".parquet", "");
+  ASSERT_EQ(RunSluice({"validate", TempFile(".jsonl", "{\"a\":1}\n{\"a\":2}\n"), "--schema",
+                       TempFile(".ddl", "a INT"), "-o", file, "--rescued-column", "", "-q"})
+                .exit_code,
+            0);
+  std::ifstream in(file, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_EQ(bytes.substr(0, 4), "PAR1");
+  RunResult guessed = RunSluice({"cat", "-"}, bytes);
+  EXPECT_EQ(guessed.exit_code, 0) << guessed.err;
+  EXPECT_EQ(guessed.out, "{\"a\":1}\n{\"a\":2}\n");
+  RunResult named = RunSluice({"cat", "-", "--input-format", "parquet", "--limit", "1"}, bytes);
+  EXPECT_EQ(named.exit_code, 0) << named.err;
+  EXPECT_EQ(named.out, "{\"a\":1}\n");
+  RunResult junk = RunSluice({"cat", "-"}, "PAR1 junk\n");
+  EXPECT_EQ(junk.exit_code, 2);
+  EXPECT_NE(junk.err.find("-: not a Parquet file"), std::string::npos) << junk.err;
+  // validate and infer read Parquet from files only, and say so.
+  RunResult validate =
+      RunSluice({"validate", "-", "--input-format", "parquet", "--schema", file}, bytes);
+  EXPECT_EQ(validate.exit_code, 2);
+  EXPECT_NE(validate.err.find("not from standard input"), std::string::npos) << validate.err;
 }
 
 }  // namespace

@@ -253,7 +253,7 @@ Result<uint64_t> CatFiles(const std::vector<std::string>& files, const CatOption
                                         : path != "-" && IsParquetFile(path, head);
     const bool avro = options.format ? *options.format == RecordFormat::kAvro
                                      : path != "-" && IsAvroContainer(path, head);
-    if (parquet || avro) {
+    if ((parquet || avro) && path != "-") {
       Status status = parquet ? CatParquet(*options.fs, path, options.columns, printer)
                               : CatAvro(*options.fs, path, printer);
       if (!status.has_value()) {
@@ -266,6 +266,16 @@ Result<uint64_t> CatFiles(const std::vector<std::string>& files, const CatOption
                             ReadInput(*options.fs, path, FileSystem::kDefaultMaxRead));
     const RecordFormat format = options.format.value_or(GuessRecordFormat(path, text));
     Status status = Ok();
+    if (format == RecordFormat::kParquet || format == RecordFormat::kAvro) {
+      // Standard input, read whole: its Parquet footer or Avro blocks are found in memory
+      // (under a name other than "-", which would name standard input again).
+      const std::string name = format == RecordFormat::kParquet ? path : "/dev/stdin";
+      MemoryFileSystem memory;
+      SLUICE_TRY(memory.WriteFile(name, text));
+      text.clear();
+      status = format == RecordFormat::kParquet ? CatParquet(memory, name, options.columns, printer)
+                                                : CatAvro(memory, name, printer);
+    }
     switch (format) {
       case RecordFormat::kJsonLines:
         status = CatJsonLines(path, text, printer);
@@ -278,7 +288,7 @@ Result<uint64_t> CatFiles(const std::vector<std::string>& files, const CatOption
         break;
       case RecordFormat::kParquet:
       case RecordFormat::kAvro:
-        break;  // read above
+        break;  // read above, from the file or from memory
     }
     if (!status.has_value()) {
       // The records before the bad one are printed, as a stream would have them.
