@@ -21,39 +21,49 @@ Result<std::string> ReadInput(const std::string& path) {
 
 namespace {
 
-// A Parquet file's schema is in its footer: only the file's tail is read, whatever its size.
+// A Parquet file's schema is in its footer: only the file's tail is read, whatever its size,
+// and checked here, where its place in the file is known (errors name file offsets).
 Result<std::string> ReadParquetTail(const std::string& path) {
+  namespace pqd = dialects::parquet;
   SLUICE_ASSIGN_OR_RETURN(std::unique_ptr<RandomAccessFile> file,
                           LocalFileSystem()->OpenRandomAccess(path));
   const uint64_t size = file->size();
-  if (size < 12) return InvalidArgument(path + ": not a Parquet file: too short");
-  std::string tail(dialects::parquet::kTailBytes, '\0');
+  if (size < 12) {
+    return InvalidArgument(fmt::format(
+        "{}: not a Parquet file: {} bytes, a Parquet file has at least 12", path, size));
+  }
+  std::string tail(pqd::kTailBytes, '\0');
   SLUICE_TRY(file->ReadAt(size - tail.size(), tail.size(), tail.data()));
-  auto length = dialects::parquet::FooterLength(tail);
+  auto length = pqd::FooterLength(tail, size - tail.size());
   if (!length.has_value()) return Fail(length.error().WithContext(path));
   if (*length > size - 12) {
     return InvalidArgument(
-        fmt::format("{}: the footer's length ({} bytes) runs past the start "
+        fmt::format("{}: byte {}: the footer's length ({} bytes) runs past the start "
                     "of the file ({} bytes)",
-                    path, *length, size));
+                    path, size - tail.size(), *length, size));
   }
   std::string content(*length + tail.size(), '\0');
   SLUICE_TRY(file->ReadAt(size - content.size(), content.size(), content.data()));
+  auto read = pqd::ReadSchema(content, size - content.size());
+  if (!read.has_value()) return Fail(read.error().WithContext(path));
   return content;
+}
+
+bool IsParquetPath(const std::string& path, const std::string& from) {
+  return EndsWith(AsciiLower(path), ".parquet") && (from.empty() || AsciiLower(from) == "parquet");
 }
 
 }  // namespace
 
+Result<std::string> ReadSchemaInput(const std::string& path, const std::string& from) {
+  if (IsParquetPath(path, from) && path != "-") return ReadParquetTail(path);
+  return ReadInput(path);
+}
+
 Result<LoadedSchema> LoadSchema(const std::string& path, const std::string& from) {
   LoadedSchema out;
   out.path = path;
-  const bool parquet_file =
-      EndsWith(AsciiLower(path), ".parquet") && (from.empty() || AsciiLower(from) == "parquet");
-  if (parquet_file) {
-    SLUICE_ASSIGN_OR_RETURN(out.content, ReadParquetTail(path));
-  } else {
-    SLUICE_ASSIGN_OR_RETURN(out.content, ReadInput(path));
-  }
+  SLUICE_ASSIGN_OR_RETURN(out.content, ReadSchemaInput(path, from));
   auto format =
       from.empty() ? dialects::DetectFormat(path, out.content) : dialects::ParseFormatName(from);
   if (!format.has_value()) return Fail(format.error().WithContext(path));

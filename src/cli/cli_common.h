@@ -36,6 +36,10 @@ inline constexpr size_t kMaxSchemaFileBytes = size_t{64} << 20;
 /// Read a file through the local file system, or standard input for "-".
 Result<std::string> ReadInput(const std::string& path);
 
+/// A schema file's bytes: ReadInput's, but of a Parquet file (a `.parquet` name, read as
+/// `from` or detected) only the footer and what follows it, checked, whatever the file's size.
+Result<std::string> ReadSchemaInput(const std::string& path, const std::string& from);
+
 /// A schema file read into the model, with its detected format and the text it came from.
 struct LoadedSchema {
   std::string path;

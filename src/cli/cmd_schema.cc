@@ -34,7 +34,7 @@ std::string FormatList(bool readable_only) {
 }
 
 int RunShow(const ShowOptions& opt) {
-  auto input = ReadInput(opt.file);
+  auto input = ReadSchemaInput(opt.file, opt.from);
   if (!input.has_value()) return ReportError(input.error());
   auto from = opt.from.empty() ? dialects::DetectFormat(opt.file, *input)
                                : dialects::ParseFormatName(opt.from);
@@ -69,7 +69,7 @@ int RunFingerprint(const FingerprintOptions& opt) {
   } else {
     algos = {opt.algo};
   }
-  auto input = ReadInput(opt.file);
+  auto input = ReadSchemaInput(opt.file, opt.from);
   if (!input.has_value()) return ReportError(input.error().WithContext(opt.file));
   auto format = opt.from.empty() ? dialects::DetectFormat(opt.file, *input)
                                  : dialects::ParseFormatName(opt.from);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -261,6 +262,49 @@ TEST(ParquetCliTest, BrokenFilesAreErrorsWithTheirPlace) {
   RunResult bad = RunSluice({"cat", TempFile(".parquet", scrambled)});
   EXPECT_TRUE(bad.exit_code == 2 || bad.exit_code == 0) << bad.err;
   EXPECT_NE(bad.exit_code, 0) << "scrambled pages read without an error: " << bad.out;
+}
+
+// Every command that reads a Parquet file's schema says the same of a broken one, with the
+// byte offset in the file: `schema show`, `schema fingerprint` and `diff` (which read only the
+// footer) as `cat` and `validate` (which open the whole file).
+TEST(ParquetCliTest, SchemaCommandsNameTheSameFaultAsTheReaders) {
+  const std::string dir = Folder("schema-faults");
+  const std::string good = dir + "/good.parquet";
+  ASSERT_EQ(RunSluice({"validate", TempFile(".jsonl", "{\"a\":1}\n"), "--schema",
+                       TempFile(".ddl", "a INT"), "-o", good, "-q"})
+                .exit_code,
+            0);
+  std::ifstream in(good, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  uint32_t footer_length = 0;
+  std::memcpy(&footer_length, bytes.data() + bytes.size() - 8, 4);
+  const size_t footer = bytes.size() - 8 - footer_length;
+  std::string garbled = bytes;
+  for (size_t i = footer; i < bytes.size() - 8; ++i) garbled[i] = '\xff';
+  std::string encrypted = bytes;
+  encrypted.replace(encrypted.size() - 4, 4, "PARE");
+  struct Case {
+    std::string file;
+    std::string says;
+  };
+  const std::vector<Case> cases = {
+      {TempFile(".parquet", garbled), "footer at byte " + std::to_string(footer)},
+      {TempFile(".parquet", encrypted),
+       "byte " + std::to_string(bytes.size() - 4) + ": an encrypted Parquet file"},
+      {TempFile(".parquet", ""), "not a Parquet file: 0 bytes"},
+  };
+  for (const Case& c : cases) {
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"schema", "show", c.file},
+          std::vector<std::string>{"schema", "fingerprint", c.file},
+          std::vector<std::string>{"diff", good, c.file},
+          std::vector<std::string>{"cat", c.file}}) {
+      RunResult r = RunSluice(args);
+      EXPECT_EQ(r.exit_code, 2) << args[0] << " " << args[1] << ": " << r.err;
+      EXPECT_TRUE(Contains(r.err, c.file + ": ") && Contains(r.err, c.says))
+          << args[0] << " " << args[1] << ": " << r.err;
+    }
+  }
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "sluice/base/json.h"
@@ -16,6 +17,7 @@ namespace pq = sluice::parquet;
 
 namespace {
 constexpr std::string_view kMagic = "PAR1";
+constexpr std::string_view kEncryptedMagic = "PARE";
 }  // namespace
 
 bool LooksLikeParquet(std::string_view content) {
@@ -33,28 +35,41 @@ bool LooksLikeParquet(std::string_view content) {
   return StartsWith(TrimWhitespace(body), "{");
 }
 
-Result<size_t> FooterLength(std::string_view tail) {
+Result<size_t> FooterLength(std::string_view tail, uint64_t offset) {
+  const uint64_t last = offset + tail.size() - std::min<size_t>(tail.size(), 4);
+  if (tail.size() >= 4 && tail.substr(tail.size() - 4) == kEncryptedMagic) {
+    return Fail(ErrorCode::kUnimplemented,
+                fmt::format("byte {}: an encrypted Parquet file (\"PARE\"); encrypted files are "
+                            "not supported",
+                            last));
+  }
   if (tail.size() < kTailBytes || tail.substr(tail.size() - 4) != kMagic) {
-    return InvalidArgument("not a Parquet file: it does not end with \"PAR1\"");
+    return InvalidArgument(
+        fmt::format("byte {}: not a Parquet file (no \"PAR1\" at the end; truncated?)", last));
   }
   uint32_t length = 0;
   std::memcpy(&length, tail.data() + tail.size() - kTailBytes, 4);  // little-endian hosts
   return static_cast<size_t>(length);
 }
 
-Result<schema::Converted<schema::SchemaPtr>> ReadSchema(std::string_view content) {
+Result<schema::Converted<schema::SchemaPtr>> ReadSchema(std::string_view content, uint64_t offset) {
   std::vector<pq::SchemaElement> elements;
-  if (content.size() >= kTailBytes && content.substr(content.size() - 4) == kMagic) {
-    SLUICE_ASSIGN_OR_RETURN(size_t length, FooterLength(content));
+  const bool binary =
+      StartsWith(content, kMagic) ||
+      (content.size() >= 4 && (content.substr(content.size() - 4) == kMagic ||
+                               content.substr(content.size() - 4) == kEncryptedMagic));
+  if (content.empty()) return InvalidArgument("an empty file: neither Parquet nor a message type");
+  if (binary) {
+    SLUICE_ASSIGN_OR_RETURN(size_t length, FooterLength(content, offset));
     if (length > content.size() - kTailBytes) {
       return InvalidArgument(
-          fmt::format("the footer's length ({} bytes) runs past the start of the {} bytes given",
-                      length, content.size() - kTailBytes));
+          fmt::format("byte {}: the footer's length ({} bytes) runs past the start of the file",
+                      offset + content.size() - kTailBytes, length));
     }
     const size_t start = content.size() - kTailBytes - length;
     auto meta = pq::ReadFileMetaData(content.substr(start, length));
     if (!meta.has_value()) {
-      return Fail(meta.error().WithContext(fmt::format("footer at byte {}", start)));
+      return Fail(meta.error().WithContext(fmt::format("footer at byte {}", offset + start)));
     }
     elements = std::move(meta->schema);
   } else {

@@ -4,6 +4,7 @@
 // parquet/schema_map.h; docs/formats/parquet.md says which types map to which.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -20,13 +21,17 @@ inline constexpr size_t kTailBytes = 8;
 /// message type (its first word is `message`).
 bool LooksLikeParquet(std::string_view content);
 
-/// The schema of `content`: a whole Parquet file, or any tail of one that holds its footer, or
-/// a message type. Errors name the byte offset in the footer or the text.
-Result<schema::Converted<schema::SchemaPtr>> ReadSchema(std::string_view content);
+/// The schema of `content`: a whole Parquet file, or any tail of one that holds its footer
+/// (`offset`: where the tail starts in the file, for the byte offsets errors name), or a
+/// message type. kUnimplemented for an encrypted file ("PARE"); kInvalidArgument naming the
+/// byte offset for an empty or truncated file, a footer that does not parse, or the text.
+Result<schema::Converted<schema::SchemaPtr>> ReadSchema(std::string_view content,
+                                                        uint64_t offset = 0);
 
-/// The footer's length, from a file's last kTailBytes bytes; kInvalidArgument when they do not
-/// end with "PAR1".
-Result<size_t> FooterLength(std::string_view tail);
+/// The footer's length, from a file's last kTailBytes bytes (`offset`: where they start in the
+/// file); kUnimplemented when they end with "PARE" (encrypted), kInvalidArgument when they do
+/// not end with "PAR1".
+Result<size_t> FooterLength(std::string_view tail, uint64_t offset = 0);
 
 /// `schema` as the message type sluice writes for it.
 Result<schema::Converted<std::string>> WriteSchema(const schema::Schema& schema);
