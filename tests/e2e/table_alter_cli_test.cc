@@ -85,7 +85,7 @@ TEST(TableAlterCliTest, RefusesWhatDeltaRefuses) {
 }
 
 TEST(TableAlterCliTest, WideningRecordsTheTypeChangeAndNewConstraintsCheckTheRows) {
-  const std::string dir = FreshFolder("widen");
+  const std::string dir = FreshFolder("alter_widen");
   const std::string table = dir + "/t";
   std::string rows =
       WriteText(dir, "rows.jsonl", "{\"id\": 1, \"amount\": 5}\n{\"id\": 2, \"amount\": -3}\n");
