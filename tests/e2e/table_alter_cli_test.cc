@@ -1,6 +1,7 @@
 // End-to-end: in-place changes (`sluice table alter`), partial overwrites (--replace-where) and
 // idempotent writers (--txn-app-id/--txn-version), each checked in the log and, where node and
 // DuckDB are there, by the independent checker.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -84,7 +85,7 @@ TEST(TableAlterCliTest, RefusesWhatDeltaRefuses) {
 }
 
 TEST(TableAlterCliTest, WideningRecordsTheTypeChangeAndNewConstraintsCheckTheRows) {
-  const std::string dir = FreshFolder("widen");
+  const std::string dir = FreshFolder("alter_widen");
   const std::string table = dir + "/t";
   std::string rows =
       WriteText(dir, "rows.jsonl", "{\"id\": 1, \"amount\": 5}\n{\"id\": 2, \"amount\": -3}\n");
@@ -147,6 +148,138 @@ TEST(TableAlterCliTest, AnIdempotentWriterSkipsABatchTheTableHolds) {
   EXPECT_EQ(again.exit_code, 0) << again.err;
   EXPECT_TRUE(Contains(again.out, "skipped")) << again.out;
   EXPECT_FALSE(fs::exists(table + "/_delta_log/00000000000000000001.json"));
+}
+
+// Features whose duties sluice does not perform are refused when a property or the schema turns
+// them on, at creation and by a change, the way a table whose protocol lists them is refused.
+TEST(TableAlterCliTest, FeaturesSluiceDoesNotHonourAreRefusedWhenTurnedOn) {
+  const std::string dir = FreshFolder("features");
+  std::string schema = WriteText(dir, "rn.ddl", "id INT, name STRING, amount INT");
+  std::string rows = WriteText(dir, "rows.jsonl", "{\"id\":1,\"name\":\"n1\",\"amount\":1}\n");
+  // `next`: the commit the command must not have made.
+  auto refused = [&](const std::string& table, std::vector<std::string> args,
+                     const std::string& feature, int next = 0) {
+    RunResult r = RunSluice(args);
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+    EXPECT_TRUE(Contains(r.err, "writer feature '" + feature + "'")) << r.err;
+    EXPECT_FALSE(fs::exists(fmt::format("{}/_delta_log/{:020}.json", table, next)));
+  };
+  const std::string cdf = dir + "/cdf";
+  refused(
+      cdf,
+      {"table", "create", cdf, "--schema", schema, "--property", "delta.enableChangeDataFeed=true"},
+      "changeDataFeed");
+  EXPECT_FALSE(fs::exists(cdf + "/_delta_log/00000000000000000000.json"));
+  const std::string created = dir + "/created";
+  refused(created,
+          {"table", "append", created, rows, "--property", "delta.enableChangeDataFeed=true"},
+          "changeDataFeed");
+  EXPECT_FALSE(fs::exists(created));
+  const std::string generated = dir + "/generated";
+  std::string gen = WriteText(
+      dir, "gen.json",
+      R"({"type":"struct","fields":[{"name":"id","type":"integer","nullable":true,"metadata":{}},)"
+      R"({"name":"id2","type":"integer","nullable":true,"metadata":{"delta.generationExpression":"id * 2"}}]})");
+  refused(generated, {"table", "create", generated, "--schema", gen, "--from", "spark-json"},
+          "generatedColumns");
+  std::string identity = WriteText(
+      dir, "identity.json",
+      R"({"type":"struct","fields":[{"name":"id","type":"long","nullable":true,"metadata":)"
+      R"({"delta.identity.start":1,"delta.identity.step":1,"delta.identity.allowExplicitInsert":false}}]})");
+
+  const std::string table = dir + "/t";
+  ASSERT_EQ(RunSluice({"table", "create", table, "--schema", schema, "-q"}).exit_code, 0);
+  ASSERT_EQ(RunSluice({"table", "append", table, rows, "-q"}).exit_code, 0);
+  refused(table, {"table", "alter", table, "--set", "delta.enableChangeDataFeed=true"},
+          "changeDataFeed", 2);
+  refused(table, {"table", "alter", table, "--add-column", "x INT DEFAULT 1"},
+          "allowColumnDefaults", 2);
+  refused(table,
+          {"table", "overwrite", table, rows, "--overwrite-schema", "--schema", identity, "--from",
+           "spark-json"},
+          "identityColumns", 2);
+  // Turned off, the feature asks nothing.
+  RunResult off = RunSluice({"table", "alter", table, "--set", "delta.enableChangeDataFeed=false"});
+  EXPECT_EQ(off.exit_code, 0) << off.err;
+}
+
+TEST(TableAlterCliTest, PropertiesAreCheckedAlikeAndProtocolVersionsRaiseTheProtocol) {
+  const std::string dir = FreshFolder("properties");
+  std::string schema = WriteText(dir, "rn.ddl", "id INT, name STRING, amount INT");
+  std::string rows = WriteText(dir, "rows.jsonl", "{\"id\":1,\"name\":\"n1\",\"amount\":1}\n");
+  const std::string table = dir + "/t";
+  // The same check for create, a write that creates, an overwrite and alter --set.
+  for (const std::string& property : std::vector<std::string>{
+           "delta.foo=bar", "delta.appendOnly=yes", "delta.checkpointInterval=abc"}) {
+    std::string key = property.substr(0, property.find('='));
+    RunResult create =
+        RunSluice({"table", "create", table, "--schema", schema, "--property", property});
+    EXPECT_EQ(create.exit_code, 2) << property << create.err;
+    EXPECT_TRUE(Contains(create.err, key)) << create.err;
+    RunResult append = RunSluice({"table", "append", table, rows, "--property", property});
+    EXPECT_EQ(append.exit_code, 2) << property << append.err;
+    EXPECT_FALSE(fs::exists(table));
+  }
+  ASSERT_EQ(RunSluice({"table", "create", table, "--schema", schema, "-q"}).exit_code, 0);
+  RunResult overwrite =
+      RunSluice({"table", "overwrite", table, rows, "--property", "delta.appendOnly=yes"});
+  EXPECT_EQ(overwrite.exit_code, 2) << overwrite.err;
+  EXPECT_TRUE(Contains(overwrite.err, "delta.appendOnly needs to be a boolean")) << overwrite.err;
+  RunResult unknown = RunSluice({"table", "alter", table, "--set", "delta.foo=bar"});
+  EXPECT_EQ(unknown.exit_code, 1) << unknown.err;
+  EXPECT_TRUE(Contains(unknown.err, "DELTA_UNKNOWN_CONFIGURATION")) << unknown.err;
+  RunResult bad_value = RunSluice({"table", "alter", table, "--set", "delta.appendOnly=yes"});
+  EXPECT_EQ(bad_value.exit_code, 2) << bad_value.err;
+  EXPECT_FALSE(fs::exists(table + "/_delta_log/00000000000000000001.json"));
+
+  // Protocol versions asked for raise the protocol and are not stored as properties.
+  RunResult raised = RunSluice({"table", "alter", table, "--set", "delta.minWriterVersion=4"});
+  ASSERT_EQ(raised.exit_code, 0) << raised.err;
+  std::string v1 = CommitText(table, 1);
+  EXPECT_TRUE(Contains(v1, "{\"protocol\":{\"minReaderVersion\":1,\"minWriterVersion\":4}}")) << v1;
+  EXPECT_FALSE(Contains(v1, "\"configuration\":{\"delta.minWriterVersion\"")) << v1;
+  // Never lowered.
+  RunResult lower = RunSluice({"table", "alter", table, "--set", "delta.minWriterVersion=2"});
+  ASSERT_EQ(lower.exit_code, 0) << lower.err;
+  EXPECT_TRUE(Contains(lower.out, "never downgraded")) << lower.out;
+  EXPECT_FALSE(Contains(CommitText(table, 2), "\"minWriterVersion\":2")) << CommitText(table, 2);
+  RunResult reader = RunSluice({"table", "alter", table, "--set", "delta.minReaderVersion=3"});
+  ASSERT_EQ(reader.exit_code, 0) << reader.err;
+  std::string v3 = CommitText(table, 3);
+  EXPECT_TRUE(Contains(v3, "\"minReaderVersion\":3,\"minWriterVersion\":7")) << v3;
+  RunResult appended = RunSluice({"table", "append", table, rows, "-q"});
+  EXPECT_EQ(appended.exit_code, 0) << appended.err;
+  EXPECT_EQ(CheckTableIndependently(table), "");
+  // The same at creation.
+  const std::string created = dir + "/created";
+  RunResult create = RunSluice(
+      {"table", "create", created, "--schema", schema, "--property", "delta.minWriterVersion=4"});
+  ASSERT_EQ(create.exit_code, 0) << create.err;
+  EXPECT_TRUE(Contains(create.out, "(protocol 1,4)")) << create.out;
+  EXPECT_TRUE(Contains(CommitText(created, 0), "\"configuration\":{}")) << CommitText(created, 0);
+}
+
+TEST(TableAlterCliTest, ARenameTakesOneNameNotAPath) {
+  const std::string dir = FreshFolder("rename_name");
+  const std::string table = dir + "/t";
+  std::string schema = WriteText(dir, "t.ddl", "id INT, info STRUCT<a: INT, b: STRING>");
+  ASSERT_EQ(RunSluice({"table", "create", table, "--schema", schema, "-q"}).exit_code, 0);
+  RunResult dotted = RunSluice({"table", "alter", table, "--rename-column", "info.a", "info.aa"});
+  EXPECT_EQ(dotted.exit_code, 2) << dotted.err;
+  EXPECT_TRUE(Contains(dotted.err, "give 'aa'")) << dotted.err;
+  EXPECT_FALSE(fs::exists(table + "/_delta_log/00000000000000000001.json"));
+  RunResult renamed = RunSluice({"table", "alter", table, "--rename-column", "info.a", "aa", "-q"});
+  ASSERT_EQ(renamed.exit_code, 0) << renamed.err;
+  std::string rows = WriteText(dir, "rows.jsonl", "{\"id\":1,\"info\":{\"aa\":1,\"b\":\"x\"}}\n");
+  ASSERT_EQ(RunSluice({"table", "append", table, rows, "-q"}).exit_code, 0);
+  RunResult where = RunSluice({"table", "cat", table, "--where", "info.aa = 1"});
+  EXPECT_EQ(where.exit_code, 0) << where.err;
+  EXPECT_TRUE(Contains(where.out, "\"aa\":1")) << where.out;
+  // Quoted, a name may hold a dot.
+  RunResult quoted = RunSluice({"table", "alter", table, "--rename-column", "info.b", "`b.c`"});
+  ASSERT_EQ(quoted.exit_code, 0) << quoted.err;
+  RunResult ddl = RunSluice({"table", "schema", table, "--as", "spark-ddl"});
+  EXPECT_TRUE(Contains(ddl.out, "`b.c`: STRING")) << ddl.out;
 }
 
 }  // namespace

@@ -230,6 +230,120 @@ TEST(TableWriteCliTest, AppendCreatesATableFromTheDataAndPartitionsIt) {
   EXPECT_EQ(CheckTableIndependently(table), "");
 }
 
+TEST(TableWriteCliTest, PartitionColumnsAreResolvedAndRefusedAsDeltaRefusesThem) {
+  const std::string dir = FreshFolder("partition_columns");
+  std::string schema = WriteText(dir, "rn.ddl", "id INT, name STRING, amount INT");
+  std::string rows = WriteText(dir, "rows.jsonl", "{\"id\":1,\"name\":\"n1\",\"amount\":1}\n");
+  // A column named twice: refused, naming it, and nothing is written (it was null before).
+  const std::string appended = dir + "/appended";
+  RunResult twice = RunSluice({"table", "append", appended, rows, "--partition-by", "name,name"});
+  EXPECT_EQ(twice.exit_code, 2) << twice.out << twice.err;
+  EXPECT_TRUE(Contains(twice.err, "[DELTA_DUPLICATE_COLUMNS_FOUND]")) << twice.err;
+  EXPECT_TRUE(Contains(twice.err, "`name`")) << twice.err;
+  EXPECT_FALSE(fs::exists(appended));
+  const std::string created = dir + "/created";
+  RunResult create_twice =
+      RunSluice({"table", "create", created, "--schema", schema, "--partition-by", "id,ID"});
+  EXPECT_EQ(create_twice.exit_code, 2) << create_twice.err;
+  EXPECT_TRUE(Contains(create_twice.err, "DELTA_DUPLICATE_COLUMNS_FOUND")) << create_twice.err;
+  EXPECT_FALSE(fs::exists(created + "/_delta_log/00000000000000000000.json"));
+  const std::string overwritten = dir + "/overwritten";
+  ASSERT_EQ(RunSluice({"table", "append", overwritten, rows, "-q"}).exit_code, 0);
+  RunResult overwrite_twice = RunSluice({"table", "overwrite", overwritten, rows,
+                                         "--overwrite-schema", "--partition-by", "name,name"});
+  EXPECT_EQ(overwrite_twice.exit_code, 2) << overwrite_twice.err;
+  EXPECT_TRUE(Contains(overwrite_twice.err, "DELTA_DUPLICATE_COLUMNS_FOUND"))
+      << overwrite_twice.err;
+  EXPECT_FALSE(fs::exists(overwritten + "/_delta_log/00000000000000000001.json"));
+  // Every column a partition column: no column would be left for the data files.
+  RunResult all = RunSluice(
+      {"table", "create", created, "--schema", schema, "--partition-by", "id,name,amount"});
+  EXPECT_EQ(all.exit_code, 2) << all.err;
+  EXPECT_TRUE(Contains(all.err, "[DELTA_CANNOT_USE_ALL_COLUMNS_FOR_PARTITION]")) << all.err;
+  EXPECT_FALSE(fs::exists(created + "/_delta_log/00000000000000000000.json"));
+  // Names resolve ignoring case, as Spark resolves them, and the schema's spelling is stored.
+  RunResult upper =
+      RunSluice({"table", "create", created, "--schema", schema, "--partition-by", "ID", "-q"});
+  ASSERT_EQ(upper.exit_code, 0) << upper.err;
+  EXPECT_TRUE(Contains(CommitText(created, 0), "\"partitionColumns\":[\"id\"]"))
+      << CommitText(created, 0);
+  RunResult append_upper =
+      RunSluice({"table", "append", created, rows, "--partition-by", "Id", "-q"});
+  EXPECT_EQ(append_upper.exit_code, 0) << append_upper.err;
+  EXPECT_TRUE(fs::exists(created + "/id=1"));
+  EXPECT_EQ(CheckTableIndependently(created), "");
+}
+
+TEST(TableWriteCliTest, JsonObjectsForAMapAddNewValueFieldsFromAnyKey) {
+  const std::string dir = FreshFolder("map_merge");
+  const std::string table = dir + "/mp";
+  std::string schema = WriteText(dir, "mp.ddl", "id INT, tags MAP<STRING, STRUCT<v: INT>>");
+  ASSERT_EQ(RunSluice({"table", "create", table, "--schema", schema, "-q"}).exit_code, 0);
+  std::string rows = WriteText(
+      dir, "mp1.jsonl", "{\"id\":1,\"tags\":{\"t\":{\"v\":2},\"u\":{\"v\":3,\"w\":\"z\"}}}\n");
+  // Without mergeSchema: Delta's error class for a column the table lacks, with its path.
+  RunResult enforced = RunSluice({"table", "append", table, rows});
+  EXPECT_EQ(enforced.exit_code, 1) << enforced.out << enforced.err;
+  EXPECT_TRUE(Contains(enforced.err, "_LEGACY_ERROR_TEMP_DELTA_0007")) << enforced.err;
+  EXPECT_TRUE(Contains(enforced.err, "tags{value}.w")) << enforced.err;
+  RunResult merged = RunSluice({"table", "append", table, rows, "--merge-schema"});
+  ASSERT_EQ(merged.exit_code, 0) << merged.out << merged.err;
+  EXPECT_TRUE(Contains(merged.out, "column_added tags{value}.w: STRING")) << merged.out;
+  EXPECT_TRUE(Contains(merged.out, "1 rows")) << merged.out;
+  RunResult cat = RunSluice({"table", "cat", table});
+  EXPECT_TRUE(Contains(cat.out, "\"u\":{\"v\":3,\"w\":\"z\"}")) << cat.out;
+
+  // New fields in a struct, an array's structs and a map's structs at once: all three are
+  // added and the record is written (it was quarantined after a partial evolution before).
+  const std::string nested = dir + "/nested";
+  std::string wide = WriteText(dir, "w.ddl",
+                               "id INT NOT NULL, info STRUCT<a: INT, b: STRING>, items "
+                               "ARRAY<STRUCT<sku: STRING>>, tags MAP<STRING, STRUCT<v: INT>>");
+  ASSERT_EQ(RunSluice({"table", "create", nested, "--schema", wide, "-q"}).exit_code, 0);
+  std::string record =
+      WriteText(dir, "w.jsonl",
+                "{\"id\":2,\"info\":{\"a\":2,\"b\":\"y\",\"c\":true},\"items\":[{\"sku\":\"s2\","
+                "\"qty\":3}],\"tags\":{\"t\":{\"v\":2,\"w\":\"z\"}}}\n");
+  RunResult all =
+      RunSluice({"table", "append", nested, record, "--merge-schema", "--format", "json"});
+  ASSERT_EQ(all.exit_code, 0) << all.out << all.err;
+  auto result = ParseJson(all.out);
+  ASSERT_TRUE(result.has_value()) << all.out;
+  EXPECT_EQ(result->Find("rows_written")->as_int64().value_or(-1), 1) << all.out;
+  std::vector<std::string> added;
+  for (const JsonValue& c : result->Find("changes")->items()) {
+    added.push_back(c.Find("path")->as_string());
+  }
+  EXPECT_EQ(added, (std::vector<std::string>{"info.c", "items[].qty", "tags{value}.w"})) << all.out;
+  EXPECT_EQ(CheckTableIndependently(nested), "");
+}
+
+TEST(TableWriteCliTest, AnOverwriteOfAnAppendOnlyTableIsARejectedWrite) {
+  const std::string dir = FreshFolder("append_only");
+  const std::string table = dir + "/ao";
+  std::string schema = WriteText(dir, "rn.ddl", "id INT, name STRING, amount INT");
+  std::string rows = WriteText(dir, "rows.jsonl", "{\"id\":1,\"name\":\"n1\",\"amount\":1}\n");
+  ASSERT_EQ(RunSluice({"table", "create", table, "--schema", schema, "--property",
+                       "delta.appendOnly=true", "-q"})
+                .exit_code,
+            0);
+  ASSERT_EQ(RunSluice({"table", "append", table, rows, "-q"}).exit_code, 0);
+  RunResult refused = RunSluice({"table", "overwrite", table, rows, "--format", "json"});
+  EXPECT_EQ(refused.exit_code, 1) << refused.out << refused.err;
+  auto result = ParseJson(refused.out);
+  ASSERT_TRUE(result.has_value()) << refused.out << refused.err;
+  EXPECT_EQ(result->Find("outcome")->as_string(), "rejected");
+  EXPECT_TRUE(Contains(result->Find("rejection")->as_string(), "DELTA_CANNOT_MODIFY_APPEND_ONLY"))
+      << refused.out;
+  EXPECT_FALSE(fs::exists(table + "/_delta_log/00000000000000000002.json"));
+  // The text form says so on standard error, with the same exit code.
+  RunResult text = RunSluice({"table", "overwrite", table, rows, "--overwrite-schema"});
+  EXPECT_EQ(text.exit_code, 1) << text.err;
+  EXPECT_TRUE(Contains(text.err, "DELTA_CANNOT_MODIFY_APPEND_ONLY")) << text.err;
+  EXPECT_EQ(std::distance(fs::directory_iterator(table), fs::directory_iterator()), 2)
+      << "a data file was left behind";
+}
+
 }  // namespace
 }  // namespace sluice::e2e
 

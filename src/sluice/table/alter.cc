@@ -10,6 +10,7 @@
 #include "sluice/evolution/table_merge.h"
 #include "sluice/table/column_mapping.h"
 #include "sluice/table/constraints.h"
+#include "sluice/table/properties.h"
 #include "sluice/table/protocol.h"
 #include "sluice/table/write.h"
 
@@ -158,40 +159,6 @@ bool IsPartitionColumn(const Metadata& m, const FieldPath& path) {
   return false;
 }
 
-// The table properties Delta knows; an unknown delta.* key is refused, as Delta does.
-bool KnownDeltaProperty(std::string_view key) {
-  static const char* const kKnown[] = {
-      "delta.appendOnly",
-      "delta.autoOptimize.autoCompact",
-      "delta.autoOptimize.optimizeWrite",
-      "delta.checkpoint.writeStatsAsJson",
-      "delta.checkpoint.writeStatsAsStruct",
-      "delta.checkpointInterval",
-      "delta.checkpointPolicy",
-      "delta.columnMapping.mode",
-      "delta.dataSkippingNumIndexedCols",
-      "delta.dataSkippingStatsColumns",
-      "delta.deletedFileRetentionDuration",
-      "delta.enableChangeDataFeed",
-      "delta.enableDeletionVectors",
-      "delta.enableTypeWidening",
-      "delta.isolationLevel",
-      "delta.logRetentionDuration",
-      "delta.minReaderVersion",
-      "delta.minWriterVersion",
-      "delta.parquet.compression.codec",
-      "delta.randomizeFilePrefixes",
-      "delta.setTransactionRetentionDuration",
-      "delta.targetFileSize",
-      "delta.tuneFileSizesForRewrites",
-      "delta.dataSkippingStringPrefixLength",
-  };
-  for (const char* k : kKnown) {
-    if (Lower(k) == Lower(key)) return true;
-  }
-  return false;
-}
-
 // Turn column mapping on in name mode, keeping names as physical names (Delta's upgrade).
 Status EnableNameMapping(Metadata& m, schema::SchemaPtr& schema, std::vector<std::string>& notes) {
   SLUICE_ASSIGN_OR_RETURN(ColumnMappingMode mode, MappingModeOf(m));
@@ -211,7 +178,34 @@ struct Plan {
   JsonValue parameters = JsonValue::Object();
   std::vector<std::string> notes;
   bool reads_data = false;
+  // delta.minReaderVersion / minWriterVersion asked for: the protocol, not the configuration.
+  int min_reader_version = 0;
+  int min_writer_version = 0;
 };
+
+// RENAME COLUMN ... TO takes one identifier, not a path: `a.b` with backticks is one name
+// holding a dot.
+Result<std::string> NewColumnName(std::string_view text, const FieldPath& old_path) {
+  if (text.size() >= 2 && text.front() == '`' && text.back() == '`') {
+    std::string name;
+    for (size_t i = 1; i + 1 < text.size(); ++i) {
+      name.push_back(text[i]);
+      if (text[i] == '`' && i + 2 < text.size() && text[i + 1] == '`') ++i;  // `` is one `
+    }
+    if (!name.empty()) return name;
+  }
+  if (text.empty()) return InvalidArgument("--rename-column: the new name is empty");
+  if (text.find('.') != std::string_view::npos) {
+    const std::string_view last = text.substr(text.rfind('.') + 1);
+    return InvalidArgument(fmt::format(
+        "--rename-column: the new name '{}' is a path; RENAME COLUMN ... TO takes one name, "
+        "and the column stays where it is: give '{}' to rename {} to {}{}, or quote a name that "
+        "holds a dot in backticks ('`{}`')",
+        text, last, old_path.ToString(),
+        old_path.Parent().empty() ? "" : old_path.Parent().ToString() + ".", last, text));
+  }
+  return std::string(text);
+}
 
 Status AddColumn(const Snapshot& s, const AlterChange& c, Plan& p) {
   SLUICE_ASSIGN_OR_RETURN(NewColumn col, ParseNewColumn(c.a));
@@ -263,6 +257,10 @@ Status RenameOrDrop(const Snapshot&, const AlterChange& c, Plan& p, bool drop) {
   }
   SLUICE_TRY(EnableNameMapping(p.metadata, p.schema, p.notes));
   std::string old_name = path.back().name;
+  std::string new_name;
+  if (!drop) {
+    SLUICE_ASSIGN_OR_RETURN(new_name, NewColumnName(c.b, path));
+  }
   SLUICE_ASSIGN_OR_RETURN(
       p.schema, Edit(*p.schema, path.Parent(), [&](std::vector<Field>& fields) -> Status {
         auto found = FindIgnoreCase(fields, old_name);
@@ -278,13 +276,13 @@ Status RenameOrDrop(const Snapshot&, const AlterChange& c, Plan& p, bool drop) {
           fields.erase(fields.begin() + static_cast<ptrdiff_t>(*found));
           return Ok();
         }
-        auto clash = FindIgnoreCase(fields, c.b);
+        auto clash = FindIgnoreCase(fields, new_name);
         if (clash && *clash != *found) {
           return InvalidArgument(fmt::format(
               "[DELTA_DUPLICATE_COLUMNS_FOUND] cannot rename {} to {}: the name is taken", c.a,
-              c.b));
+              new_name));
         }
-        fields[*found].set_name(c.b);
+        fields[*found].set_name(new_name);
         return Ok();
       }));
   // Constraints that read the column stop the change, as in Delta.
@@ -300,9 +298,7 @@ Status RenameOrDrop(const Snapshot&, const AlterChange& c, Plan& p, bool drop) {
   } else {
     p.operation = "RENAME COLUMN";
     p.parameters.Set("oldColumnPath", JsonValue::String(c.a));
-    p.parameters.Set(
-        "newColumnPath",
-        JsonValue::String(path.Parent().empty() ? c.b : path.Parent().ToString() + "." + c.b));
+    p.parameters.Set("newColumnPath", JsonValue::String(path.Parent().Child(new_name).ToString()));
   }
   return Ok();
 }
@@ -341,11 +337,13 @@ Status SetProperty(const AlterChange& c, Plan& p) {
   if (Lower(c.a).starts_with("delta.constraints.")) {
     return InvalidArgument("CHECK constraints are added with --add-constraint NAME EXPR");
   }
-  if (Lower(c.a).starts_with("delta.") && !KnownDeltaProperty(c.a)) {
-    return InvalidArgument(
-        fmt::format("[DELTA_UNKNOWN_CONFIGURATION] unknown configuration was specified: {}", c.a));
-  }
-  if (c.a == kColumnMappingModeKey) {
+  SLUICE_ASSIGN_OR_RETURN(TableProperties given, SplitTableProperties(StringMap{{c.a, c.b}}));
+  if (given.min_reader_version > 0 || given.min_writer_version > 0) {
+    // Delta keeps these in the protocol: raised when higher, a lower one ignored (never a
+    // downgrade).
+    p.min_reader_version = given.min_reader_version;
+    p.min_writer_version = given.min_writer_version;
+  } else if (c.a == kColumnMappingModeKey) {
     SLUICE_ASSIGN_OR_RETURN(ColumnMappingMode current, MappingModeOf(p.metadata));
     if (c.b == "name") {
       SLUICE_TRY(EnableNameMapping(p.metadata, p.schema, p.notes));
@@ -357,7 +355,7 @@ Status SetProperty(const AlterChange& c, Plan& p) {
           c.b));
     }
   } else {
-    p.metadata.configuration[c.a] = c.b;
+    for (const auto& [key, value] : given.configuration) p.metadata.configuration[key] = value;
   }
   p.operation = "SET TBLPROPERTIES";
   JsonValue props = JsonValue::Object();
@@ -455,6 +453,21 @@ Result<AlterResult> AlterTable(std::shared_ptr<FileSystem> fs, const std::string
   }
   SLUICE_ASSIGN_OR_RETURN(auto evolved,
                           EvolvedMetadata(s->protocol, p.metadata, *s->schema, *p.schema, 0));
+  if (p.min_reader_version > 0 || p.min_writer_version > 0) {
+    Protocol raised = RaiseProtocol(evolved.first, p.min_reader_version, p.min_writer_version);
+    if (raised.min_reader_version == evolved.first.min_reader_version &&
+        raised.min_writer_version == evolved.first.min_writer_version) {
+      p.notes.push_back(fmt::format(
+          "the protocol stays ({},{}): {} asks for no more, and a protocol is never downgraded",
+          raised.min_reader_version, raised.min_writer_version, change.a));
+    } else {
+      p.notes.push_back(fmt::format(
+          "raised the protocol from ({},{}) to ({},{})", evolved.first.min_reader_version,
+          evolved.first.min_writer_version, raised.min_reader_version, raised.min_writer_version));
+    }
+    evolved.first = std::move(raised);
+    SLUICE_TRY(CheckWritable(evolved.first, evolved.second, *p.schema));
+  }
   txn.SetMetadata(std::move(evolved.second));
   txn.SetProtocol(std::move(evolved.first));
   if (p.reads_data) txn.ReadAllFiles();

@@ -1,5 +1,6 @@
 #include "sluice/table/check.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -369,6 +370,33 @@ TEST(CheckTable, PathsAreUriDecodedOnce) {
   Put(fs, 1, {Info(), bad});
   const TableFinding& f = Only(Check(fs), "add");
   EXPECT_NE(f.message.find("not URI-encoded"), std::string::npos) << f.message;
+}
+
+TEST(CheckTable, CharactersAUriMustEncodeMakeAnAddPathAnError) {
+  // Edited by hand: the file is there under the decoded name, but a reader parsing the path as
+  // a URI fails on the space, and reads '#' as the start of a fragment.
+  for (std::string_view path :
+       {"a b/x.parquet", "x#y/x.parquet", "q?r/x.parquet", "t\tu.parquet"}) {
+    MemoryFileSystem fs;
+    AddFile a = Add(fs, std::string(path), 1);
+    Put(fs, 0, {Info(), Protocol{}, TestMetadata(), a});
+    TableCheckReport r = Check(fs);
+    const TableFinding& f = Only(r, "add");
+    EXPECT_NE(f.message.find("not URI-encoded"), std::string::npos) << path << ": " << f.message;
+    EXPECT_NE(f.message.find(fmt::format("offset {}", path.find_first_of(" #?\t"))),
+              std::string::npos)
+        << f.message;
+    EXPECT_EQ(r.findings.size(), 1u) << Describe(r);
+  }
+  // Characters java.net.URI takes in a path stay fine, encoded ones too.
+  MemoryFileSystem fs;
+  AddFile ok = Add(fs, "p=a:b@c;d&e+f$g,h=i/é(1)!~*'.parquet", 1);
+  AddFile encoded = Add(fs, "a b#c/x.parquet", 1);
+  encoded.path = "a%20b%23c/x.parquet";
+  Put(fs, 0, {Info(), Protocol{}, TestMetadata(), ok, encoded});
+  TableCheckReport r = Check(fs);
+  EXPECT_TRUE(r.clean()) << Describe(r);
+  EXPECT_EQ(r.files_checked, 2);
 }
 
 TEST(CheckTable, NoTableIsAnError) {

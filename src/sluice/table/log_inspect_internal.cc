@@ -42,6 +42,14 @@ Result<std::optional<std::string>> DataFilePath(std::string_view root, std::stri
       rest = slash == std::string_view::npos ? std::string_view() : rest.substr(slash);
     }
   }
+  if (std::optional<size_t> at = FindUnencodedCharacter(path)) {
+    const auto byte = static_cast<unsigned char>(path[*at]);
+    return InvalidArgument(fmt::format(
+        "path {} is not URI-encoded (byte {} at offset {} must be written %{:02X})", path,
+        byte >= 0x20 && byte < 0x7F ? fmt::format("'{}'", static_cast<char>(byte))
+                                    : fmt::format("0x{:02X}", byte),
+        *at, byte));
+  }
   std::optional<std::string> decoded = UriDecode(rest);
   if (!decoded) {
     return InvalidArgument(

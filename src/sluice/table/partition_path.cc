@@ -186,6 +186,21 @@ std::string EncodeAddPath(std::string_view relative_path) {
   return out;
 }
 
+std::optional<size_t> FindUnencodedCharacter(std::string_view path) {
+  for (size_t i = 0; i < path.size();) {
+    const auto c = static_cast<unsigned char>(path[i]);
+    if (c < 128) {
+      if (!kUriPathBytes[c] && c != '%') return i;
+      ++i;
+      continue;
+    }
+    const auto [cp, len] = DecodeUtf8(path, i);
+    if (len == 0 || JavaQuotesCodePoint(cp)) return i;
+    i += len;
+  }
+  return std::nullopt;
+}
+
 Result<std::string> DecodeAddPath(std::string_view path) {
   std::string out;
   out.reserve(path.size());

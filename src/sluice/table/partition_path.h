@@ -48,6 +48,12 @@ Result<std::vector<std::pair<std::string, std::optional<std::string>>>> ParsePar
 /// characters other than controls and spaces; every other byte becomes %XX.
 std::string EncodeAddPath(std::string_view relative_path);
 
+/// The offset of the first character of `path` that a URI must encode (java.net.URI refuses it
+/// unquoted, or reads it as the start of a query or fragment): an ASCII byte EncodeAddPath
+/// would quote other than '%' and ':' (a scheme's), a control or space character, an invalid
+/// UTF-8 byte; nullopt when there is none.
+std::optional<size_t> FindUnencodedCharacter(std::string_view path);
+
 /// Decode a URI-encoded `path` (of an add, remove or cdc action, or a DV's absolute path) once:
 /// each %XX becomes its byte. kInvalidArgument naming the offset for a '%' without two hex
 /// digits or an encoded NUL byte.

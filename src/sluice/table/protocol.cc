@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <span>
+#include <utility>
 
 #include "sluice/schema/type.h"
 
@@ -42,12 +44,55 @@ bool AnyFieldMetadata(const schema::Schema& schema, std::string_view prefix) {
   return found;
 }
 
-bool AnyDefault(const schema::Schema& schema) {
-  bool found = false;
-  schema::VisitFields(schema, [&](const schema::FieldPath&, const schema::Field& field) {
-    if (field.default_value()) found = true;
+// The first field whose metadata holds a key starting with `prefix`, and that key.
+std::optional<std::pair<std::string, std::string>> FieldWithMetadata(const schema::Schema& schema,
+                                                                     std::string_view prefix) {
+  std::optional<std::pair<std::string, std::string>> found;
+  schema::VisitFields(schema, [&](const schema::FieldPath& path, const schema::Field& field) {
+    for (const JsonMember& m : field.metadata().members()) {
+      if (!found && m.key.starts_with(prefix)) found.emplace(path.ToString(), m.key);
+    }
   });
   return found;
+}
+
+std::optional<std::string> FieldWithDefault(const schema::Schema& schema) {
+  std::optional<std::string> found;
+  schema::VisitFields(schema, [&](const schema::FieldPath& path, const schema::Field& field) {
+    if (!found && field.default_value()) found = path.ToString();
+  });
+  return found;
+}
+
+// Writer features that ask nothing of a writer until a property or the schema turns them on;
+// sluice honours none of their duties (change data files, generated values, identity values,
+// default values), so a table that turns one on is not written.
+constexpr std::string_view kDutiesWhenTurnedOn[] = {
+    "changeDataFeed",
+    "generatedColumns",
+    "identityColumns",
+    "allowColumnDefaults",
+};
+
+// The first of kDutiesWhenTurnedOn that the metadata or schema turns on, and what turns it on.
+std::optional<std::pair<std::string_view, std::string>> TurnedOnFeature(
+    const Metadata& metadata, const schema::Schema& schema) {
+  if (PropertyTrue(metadata, "delta.enableChangeDataFeed")) {
+    return std::make_pair(kDutiesWhenTurnedOn[0],
+                          std::string("the property delta.enableChangeDataFeed = true"));
+  }
+  if (auto f = FieldWithMetadata(schema, "delta.generationExpression")) {
+    return std::make_pair(kDutiesWhenTurnedOn[1],
+                          fmt::format("column {} has {}", f->first, f->second));
+  }
+  if (auto f = FieldWithMetadata(schema, "delta.identity.")) {
+    return std::make_pair(kDutiesWhenTurnedOn[2],
+                          fmt::format("column {} has {}", f->first, f->second));
+  }
+  if (auto f = FieldWithDefault(schema)) {
+    return std::make_pair(kDutiesWhenTurnedOn[3], fmt::format("column {} has a default value", *f));
+  }
+  return std::nullopt;
 }
 
 bool HasTimestampNtz(const schema::Type& type) {
@@ -136,17 +181,35 @@ Status CheckWritable(const Protocol& protocol, const Metadata& metadata,
                             protocol.min_writer_version));
   }
   for (const std::string& f : WriterFeatures(protocol)) {
-    if (In(kWritable, f)) continue;
-    // Features that ask nothing of a writer until a property or the schema turns them on.
-    if (f == "changeDataFeed" && !PropertyTrue(metadata, "delta.enableChangeDataFeed")) continue;
-    if (f == "generatedColumns" && !AnyFieldMetadata(schema, "delta.generationExpression")) {
-      continue;
-    }
-    if (f == "identityColumns" && !AnyFieldMetadata(schema, "delta.identity.")) continue;
-    if (f == "allowColumnDefaults" && !AnyDefault(schema)) continue;
+    if (In(kWritable, f) || In(kDutiesWhenTurnedOn, f)) continue;
     return Unsupported("writer", f, " when writing");
   }
+  // Whether or not the protocol lists it yet: a new table's metadata, a change that turns one
+  // on, or a table another writer left without the feature.
+  if (auto on = TurnedOnFeature(metadata, schema)) {
+    return Unsupported("writer", on->first, fmt::format(" when writing ({})", on->second));
+  }
   return {};
+}
+
+Protocol RaiseProtocol(const Protocol& current, int min_reader_version, int min_writer_version) {
+  Protocol p = current;
+  int reader = std::max(p.min_reader_version, min_reader_version);
+  int writer = std::max(p.min_writer_version, min_writer_version);
+  // Reader features need writer features.
+  if (reader >= 3) writer = 7;
+  if (writer >= 7 && p.min_writer_version < 7) {
+    // What the legacy version implied is listed, as Delta lists it when it moves to features.
+    FeatureSet implied = WriterFeatures(p);
+    p.writer_features = std::vector<std::string>(implied.begin(), implied.end());
+  }
+  if (reader >= 3 && p.min_reader_version < 3) {
+    FeatureSet implied = ReaderFeatures(p);
+    p.reader_features = std::vector<std::string>(implied.begin(), implied.end());
+  }
+  p.min_reader_version = reader;
+  p.min_writer_version = writer;
+  return p;
 }
 
 FeatureNeeds NeedsOf(const Metadata& metadata, const schema::Schema& schema) {

@@ -31,7 +31,8 @@ Status CheckReadable(const Protocol& protocol);
 /// kUnimplemented naming the feature when a write would have to honour a writer feature sluice
 /// does not implement, or a writer version above 7. Features whose duties start only when a
 /// property or the schema turns them on (changeDataFeed, generatedColumns, identityColumns,
-/// allowColumnDefaults) are refused only then.
+/// allowColumnDefaults) are refused only then, and then whether or not the protocol lists them:
+/// check a new table's or a changed table's protocol and metadata with it before committing.
 Status CheckWritable(const Protocol& protocol, const Metadata& metadata,
                      const schema::Schema& schema);
 
@@ -52,6 +53,11 @@ FeatureNeeds NeedsOf(const Metadata& metadata, const schema::Schema& schema);
 /// timestamp_ntz, type widening or deletion vectors. Moving to (3,7) lists every feature the
 /// old legacy versions implied, as Delta does, so nothing the table had is dropped.
 Protocol RequiredProtocol(const FeatureNeeds& needs, const Protocol* current = nullptr);
+
+/// `current` raised to the versions asked for (delta.minReaderVersion/minWriterVersion), never
+/// lowered. Reader version 3 brings writer version 7; moving to 7 (or 3) lists the features the
+/// legacy versions implied, as Delta does.
+Protocol RaiseProtocol(const Protocol& current, int min_reader_version, int min_writer_version);
 
 /// Whether a table property is "true" (in any case), without adding the key.
 bool PropertyTrue(const Metadata& metadata, std::string_view key);

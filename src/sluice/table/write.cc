@@ -11,6 +11,7 @@
 #include "sluice/dialects/spark/spark.h"
 #include "sluice/table/column_mapping.h"
 #include "sluice/table/partition_values.h"
+#include "sluice/table/properties.h"
 #include "sluice/table/protocol.h"
 #include "sluice/table/write_internal.h"
 
@@ -172,8 +173,9 @@ Result<PassResult> RunPass(const std::shared_ptr<FileSystem>& fs, const std::str
 
 // What a finished pass says about the data's fit to the table's schema.
 struct Findings {
-  std::set<std::string> retyped;  // paths whose values do not fit
-  bool new_columns = false;       // keys the schema lacks
+  std::set<std::string> retyped;         // paths whose values do not fit
+  bool new_columns = false;              // keys the schema lacks
+  std::set<std::string> unknown_fields;  // their paths
   bool case_mismatch = false;
   std::vector<std::string> not_null;  // paths where NOT NULL was broken
 };
@@ -182,7 +184,10 @@ Findings Analyze(const data::ValidateReport& report) {
   Findings f;
   for (const data::ViolationCount& v : report.violations) {
     if (IsRetype(v.kind)) f.retyped.insert(v.path);
-    if (v.kind == ViolationKind::kUnknownField) f.new_columns = true;
+    if (v.kind == ViolationKind::kUnknownField) {
+      f.new_columns = true;
+      f.unknown_fields.insert(v.path);
+    }
     if (v.kind == ViolationKind::kCaseMismatch) f.case_mismatch = true;
     if (IsNotNull(v.kind)) f.not_null.push_back(v.path);
   }
@@ -285,6 +290,7 @@ class TableWriter {
     result_.read_version = txn_->read_version();
     if (AlreadyCommitted()) return result_;
     if (options_.check_snapshot) SLUICE_TRY(options_.check_snapshot(snapshot_));
+    if (OverwritesAppendOnly()) return result_;
     typed_ = options_.data_schema != nullptr || options_.format == data::RecordFormat::kParquet ||
              options_.format == data::RecordFormat::kAvro;
     if (snapshot_ == nullptr || options_.overwrite_schema) {
@@ -319,6 +325,8 @@ class TableWriter {
           "[DELTA_REPLACE_WHERE_WITH_OVERWRITE_SCHEMA] overwriteSchema cannot be used with "
           "replaceWhere");
     }
+    // Checked whether or not the write creates the table, so that a typo never waits for one.
+    SLUICE_TRY(SplitTableProperties(options_.properties));
     return Ok();
   }
 
@@ -331,6 +339,22 @@ class TableWriter {
     }
     result_.outcome = WriteOutcome::kSkipped;
     result_.version = snapshot_->version;
+    result_.schema = snapshot_->schema;
+    return true;
+  }
+
+  // Delta's WriteIntoDelta refuses an overwrite of an append-only table before writing anything
+  // (DeltaLog.assertRemovable), whatever files it would remove.
+  bool OverwritesAppendOnly() {
+    if (options_.mode != WriteMode::kOverwrite || snapshot_ == nullptr ||
+        !PropertyTrue(snapshot_->metadata, "delta.appendOnly")) {
+      return false;
+    }
+    Reject(result_,
+           "[DELTA_CANNOT_MODIFY_APPEND_ONLY] This table is configured to only allow appends. If "
+           "you would like to permit updates or deletes, use 'ALTER TABLE <table_name> SET "
+           "TBLPROPERTIES (delta.appendOnly=false)'.");
+    result_.verdict = evolution::MergeVerdict::kRejected;
     result_.schema = snapshot_->schema;
     return true;
   }
@@ -367,7 +391,8 @@ class TableWriter {
     result_.verdict = merge.verdict;
     result_.changes = std::move(merge.changes);
     metadata_ = snapshot_->metadata;
-    metadata_.partition_columns = options_.partition_by;
+    SLUICE_ASSIGN_OR_RETURN(metadata_.partition_columns,
+                            ResolvePartitionColumns(*nullable, options_.partition_by));
     SLUICE_ASSIGN_OR_RETURN(ColumnMappingMode mode, MappingModeOf(metadata_));
     schema::SchemaPtr stored = nullable;
     if (mode != ColumnMappingMode::kNone) {
@@ -378,6 +403,8 @@ class TableWriter {
     }
     metadata_.schema_string = dialects::spark::WriteJson(*stored).value;
     protocol_ = RequiredProtocol(NeedsOf(metadata_, *stored), &snapshot_->protocol);
+    // The new schema may turn on a feature sluice does not honour.
+    SLUICE_TRY(CheckWritable(protocol_, metadata_, *stored));
     return Ok();
   }
 
@@ -386,12 +413,18 @@ class TableWriter {
     SLUICE_TRY(CheckWritable(snapshot_->protocol, snapshot_->metadata, *snapshot_->schema));
     protocol_ = snapshot_->protocol;
     metadata_ = snapshot_->metadata;
-    if (!options_.partition_by.empty() && options_.partition_by != metadata_.partition_columns) {
-      Reject(result_, fmt::format("Partition columns do not match the partition columns of the "
-                                  "table. Given: {} Table: {}",
-                                  PartitionList(options_.partition_by),
-                                  PartitionList(metadata_.partition_columns)));
-      return false;
+    if (!options_.partition_by.empty()) {
+      // Resolved against the table's columns, as Spark resolves names: `--partition-by ID`
+      // names the table's `id`.
+      Result<std::vector<std::string>> given =
+          ResolvePartitionColumns(*snapshot_->schema, options_.partition_by);
+      if (!given.has_value() || *given != metadata_.partition_columns) {
+        Reject(result_, fmt::format("Partition columns do not match the partition columns of the "
+                                    "table. Given: {} Table: {}",
+                                    PartitionList(options_.partition_by),
+                                    PartitionList(metadata_.partition_columns)));
+        return false;
+      }
     }
     if (options_.type_widening && !PropertyTrue(metadata_, "delta.enableTypeWidening")) {
       metadata_.configuration["delta.enableTypeWidening"] = "true";
@@ -485,6 +518,19 @@ class TableWriter {
       return false;
     }
     SLUICE_TRY(Pass());
+    // The evolved schema must hold every key the records hold: a key it still lacks would be
+    // quarantined while the commit took only part of the change the data asks for.
+    Findings after = Analyze(pass_.report);
+    if (!after.unknown_fields.empty() && (options_.merge_schema || !rescued_column)) {
+      pass_.files->Abort();
+      result_.report = pass_.report;
+      result_.verdict = evolution::MergeVerdict::kRejected;
+      result_.changes.clear();
+      Reject(result_, fmt::format("the records hold {}, which the table's schema lacks even after "
+                                  "the schema change the write would make; nothing is committed",
+                                  *after.unknown_fields.begin()));
+      return false;
+    }
     return true;
   }
 

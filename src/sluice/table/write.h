@@ -130,8 +130,11 @@ Result<TableWriteResult> WriteTable(std::shared_ptr<FileSystem> fs, const std::s
 
 /// The metadata and protocol of a new table of `schema`: a fresh id, the properties and
 /// constraints as configuration, column mapping assigned when the properties ask for it, the
-/// lowest protocol its features need. kInvalidArgument for a partition column the schema lacks,
-/// a constraint that does not compile, an unknown column mapping mode.
+/// lowest protocol its features need (raised to delta.minReaderVersion/minWriterVersion, which
+/// are not stored). kInvalidArgument for a partition column the schema lacks, named twice or
+/// taking every column, a property Delta refuses (properties.h), a constraint that does not
+/// compile; kUnimplemented for a feature sluice does not honour that the properties or schema
+/// turn on (CheckWritable).
 Result<std::pair<Protocol, Metadata>> NewTableMetadata(
     const schema::Schema& schema, const std::vector<std::string>& partition_by,
     const StringMap& properties,

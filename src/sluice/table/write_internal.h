@@ -3,6 +3,7 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
 #include "sluice/base/result.h"
 #include "sluice/schema/schema.h"
@@ -17,5 +18,13 @@ namespace sluice::table {
 Result<schema::SchemaPtr> OverlayDataSchema(const schema::Schema& table,
                                             const schema::Schema& inferred,
                                             const std::set<std::string>& failed_paths);
+
+/// The partition columns `names` ask for, resolved against the top-level columns of `schema` as
+/// Spark resolves them (ignoring case; the schema's spelling is kept). kInvalidArgument naming
+/// the column for one the schema lacks or of a type that is not atomic, for a column named twice
+/// (DELTA_DUPLICATE_COLUMNS_FOUND) and for every column partitioned
+/// (DELTA_CANNOT_USE_ALL_COLUMNS_FOR_PARTITION).
+Result<std::vector<std::string>> ResolvePartitionColumns(const schema::Schema& schema,
+                                                         const std::vector<std::string>& names);
 
 }  // namespace sluice::table

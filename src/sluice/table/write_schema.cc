@@ -8,6 +8,7 @@
 #include "sluice/base/json_writer.h"
 #include "sluice/dialects/spark/spark.h"
 #include "sluice/table/column_mapping.h"
+#include "sluice/table/properties.h"
 #include "sluice/table/protocol.h"
 #include "sluice/table/write.h"
 #include "sluice/table/write_internal.h"
@@ -140,6 +141,24 @@ TypePtr OverlayType(const TypePtr& table, const TypePtr& data, const FieldPath& 
     auto made = Type::Map(key, value, table->value_contains_null());
     return made.has_value() ? *made : table;
   }
+  if (table->kind() == TypeKind::kMap && data->kind() == TypeKind::kStruct) {
+    // A JSON object infers as a struct, one field per key: each field is a map entry, and its
+    // type is folded into the table's value type, so a new value field under any key is found.
+    // Keys stay the table's (JSON keys are text).
+    FieldPath vp = path.Value();
+    TypePtr value = table->value_type();
+    for (const Field& entry : data->fields()) {
+      if (entry.type()->kind() == TypeKind::kNull) continue;
+      if (failed.contains(vp.ToString())) {
+        // The values do not fit the table's value type: the data's is what the entries hold.
+        value = entry.type();
+        break;
+      }
+      value = OverlayType(value, entry.type(), vp, failed);
+    }
+    auto made = Type::Map(table->key_type(), value, table->value_contains_null());
+    return made.has_value() ? *made : table;
+  }
   return table;
 }
 
@@ -153,16 +172,15 @@ Result<schema::SchemaPtr> OverlayDataSchema(const schema::Schema& table,
   return schema::Schema::FromStruct(std::move(type), table.info());
 }
 
-Result<std::pair<Protocol, Metadata>> NewTableMetadata(
-    const schema::Schema& schema, const std::vector<std::string>& partition_by,
-    const StringMap& properties,
-    const std::vector<std::pair<std::string, std::string>>& constraints) {
-  Metadata m;
-  m.id = RandomUuid();
-  m.configuration = properties;
-  m.partition_columns = partition_by;
-  for (const std::string& p : partition_by) {
+Result<std::vector<std::string>> ResolvePartitionColumns(const schema::Schema& schema,
+                                                         const std::vector<std::string>& names) {
+  std::vector<std::string> out;
+  for (const std::string& p : names) {
     const Field* f = schema.struct_type()->FindField(p);
+    if (f == nullptr) {
+      std::vector<size_t> found = schema.struct_type()->FindFieldsIgnoreCase(p);
+      if (found.size() == 1) f = &schema.fields()[found[0]];
+    }
     if (f == nullptr) {
       return InvalidArgument(
           fmt::format("partition column '{}' is not a top-level column of the schema", p));
@@ -171,6 +189,37 @@ Result<std::pair<Protocol, Metadata>> NewTableMetadata(
         f->type()->kind() == TypeKind::kMap) {
       return InvalidArgument(fmt::format("partition column '{}' must have an atomic type, not {}",
                                          p, dialects::spark::DataTypeSql(*f->type())));
+    }
+    for (const std::string& had : out) {
+      if (had == f->name()) {
+        return InvalidArgument(fmt::format(
+            "[DELTA_DUPLICATE_COLUMNS_FOUND] Found duplicate column(s) in the partition schema: "
+            "`{}`",
+            f->name()));
+      }
+    }
+    out.push_back(f->name());
+  }
+  if (!out.empty() && out.size() == schema.fields().size()) {
+    return InvalidArgument(
+        "[DELTA_CANNOT_USE_ALL_COLUMNS_FOR_PARTITION] Cannot use all columns for partition "
+        "columns");
+  }
+  return out;
+}
+
+Result<std::pair<Protocol, Metadata>> NewTableMetadata(
+    const schema::Schema& schema, const std::vector<std::string>& partition_by,
+    const StringMap& properties,
+    const std::vector<std::pair<std::string, std::string>>& constraints) {
+  Metadata m;
+  m.id = RandomUuid();
+  SLUICE_ASSIGN_OR_RETURN(TableProperties given, SplitTableProperties(properties));
+  m.configuration = std::move(given.configuration);
+  SLUICE_ASSIGN_OR_RETURN(m.partition_columns, ResolvePartitionColumns(schema, partition_by));
+  for (const auto& [key, expression] : m.configuration) {
+    if (key.starts_with("delta.constraints.")) {
+      SLUICE_TRY(CheckConstraintExpression(expression, schema));
     }
   }
   for (const auto& [name, expression] : constraints) {
@@ -188,7 +237,9 @@ Result<std::pair<Protocol, Metadata>> NewTableMetadata(
   m.created_time = std::chrono::duration_cast<std::chrono::milliseconds>(
                        std::chrono::system_clock::now().time_since_epoch())
                        .count();
-  Protocol p = RequiredProtocol(NeedsOf(m, *stored));
+  Protocol p = RaiseProtocol(RequiredProtocol(NeedsOf(m, *stored)), given.min_reader_version,
+                             given.min_writer_version);
+  SLUICE_TRY(CheckWritable(p, m, *stored));
   return std::make_pair(std::move(p), std::move(m));
 }
 
@@ -210,6 +261,7 @@ Result<std::pair<Protocol, Metadata>> EvolvedMetadata(const Protocol& current,
   }
   SLUICE_ASSIGN_OR_RETURN(m.schema_string, SchemaString(*evolved));
   Protocol p = RequiredProtocol(NeedsOf(m, *evolved), &current);
+  SLUICE_TRY(CheckWritable(p, m, *evolved));
   return std::make_pair(std::move(p), std::move(m));
 }
 
