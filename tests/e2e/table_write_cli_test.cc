@@ -6,6 +6,7 @@
 // DuckDB are there.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -316,6 +317,54 @@ TEST(TableWriteCliTest, JsonObjectsForAMapAddNewValueFieldsFromAnyKey) {
   }
   EXPECT_EQ(added, (std::vector<std::string>{"info.c", "items[].qty", "tags{value}.w"})) << all.out;
   EXPECT_EQ(CheckTableIndependently(nested), "");
+}
+
+// Delta matches the data's columns to the table's ignoring case and writes the table's
+// spelling (spark.sql.caseSensitive=false): JSON keys, CSV headers and Parquet columns alike.
+TEST(TableWriteCliTest, ColumnsMatchTheTablesIgnoringCase) {
+  const std::string dir = FreshFolder("case");
+  const std::string table = dir + "/t";
+  std::string schema = WriteText(dir, "t.ddl", "id INT, name STRING");
+  ASSERT_EQ(RunSluice({"table", "create", table, "--schema", schema, "-q"}).exit_code, 0);
+  std::string json = WriteText(dir, "a.jsonl", "{\"ID\":1,\"Name\":\"a\"}\n");
+  RunResult a = RunSluice({"table", "append", table, json});
+  ASSERT_EQ(a.exit_code, 0) << a.out << a.err;
+  EXPECT_TRUE(Contains(a.out, "1 valid, 0 rescued, 0 quarantined")) << a.out;
+  std::string csv = WriteText(dir, "b.csv", "NAME,Id\nb,2\n");
+  RunResult b = RunSluice({"table", "append", table, csv});
+  ASSERT_EQ(b.exit_code, 0) << b.out << b.err;
+  const std::string parquet = dir + "/c.parquet";
+  ASSERT_EQ(
+      RunSluice({"validate", WriteText(dir, "c.jsonl", "{\"iD\":3}\n"), "--schema",
+                 WriteText(dir, "c.ddl", "iD INT"), "-o", parquet, "--rescued-column", "", "-q"})
+          .exit_code,
+      0);
+  RunResult c = RunSluice({"table", "append", table, parquet});
+  ASSERT_EQ(c.exit_code, 0) << c.out << c.err;
+  RunResult cat = RunSluice({"table", "cat", table});
+  std::vector<std::string> lines;
+  for (size_t at = 0, nl; (nl = cat.out.find('\n', at)) != std::string::npos; at = nl + 1) {
+    lines.push_back(cat.out.substr(at, nl - at));
+  }
+  std::sort(lines.begin(), lines.end());
+  EXPECT_EQ(lines, (std::vector<std::string>{R"({"id":1,"name":"a"})", R"({"id":2,"name":"b"})",
+                                             R"({"id":3,"name":null})"}))
+      << cat.out;
+  // The table's own spelling is kept: no schema change was made.
+  RunResult history = RunSluice({"table", "history", table});
+  EXPECT_FALSE(Contains(history.out, "column_added")) << history.out;
+  EXPECT_EQ(CheckTableIndependently(table), "");
+
+  // Nested fields too.
+  const std::string nested = dir + "/n";
+  ASSERT_EQ(RunSluice({"table", "create", nested, "--schema",
+                       WriteText(dir, "n.ddl", "info STRUCT<Code: INT>"), "-q"})
+                .exit_code,
+            0);
+  RunResult n = RunSluice(
+      {"table", "append", nested, WriteText(dir, "n.jsonl", "{\"INFO\":{\"code\":7}}\n")});
+  ASSERT_EQ(n.exit_code, 0) << n.out << n.err;
+  EXPECT_EQ(RunSluice({"table", "cat", nested}).out, "{\"info\":{\"Code\":7}}\n");
 }
 
 TEST(TableWriteCliTest, AnOverwriteOfAnAppendOnlyTableIsARejectedWrite) {

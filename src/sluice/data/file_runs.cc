@@ -589,8 +589,8 @@ struct CsvFileLayout {
 class CsvColumnMap {
  public:
   CsvColumnMap(const schema::Schema& schema, const std::string& rescued_column,
-               const CsvRunOptions& options)
-      : top_(schema.fields()), options_(options) {
+               const CsvRunOptions& options, bool match_ignoring_case)
+      : top_(schema.fields()), options_(options), match_ignoring_case_(match_ignoring_case) {
     for (size_t i = 0; i < top_.size(); ++i) {
       if (!rescued_column.empty() && top_[i].name() == rescued_column) {
         rescued_index_ = static_cast<int>(i);
@@ -598,7 +598,8 @@ class CsvColumnMap {
     }
     for (size_t i = 0; i < top_.size(); ++i) {
       by_name_.emplace(top_[i].name(), i);
-      if (static_cast<int>(i) != rescued_index_) lower_names_.insert(AsciiLower(top_[i].name()));
+      if (static_cast<int>(i) != rescued_index_)
+        lower_names_.emplace(AsciiLower(top_[i].name()), i);
     }
   }
 
@@ -623,8 +624,14 @@ class CsvColumnMap {
         const size_t i = it->second;
         col = used[i] ? -3 : static_cast<int>(i);  // -3: a second column of that name
         used[i] = true;
-      } else if (lower_names_.contains(AsciiLower(name))) {
-        col = -2;  // case mismatch: rescued, as Auto Loader does
+      } else if (auto lower = lower_names_.find(AsciiLower(name)); lower != lower_names_.end()) {
+        if (!match_ignoring_case_) {
+          col = -2;  // case mismatch: rescued, as Auto Loader does
+        } else {
+          const size_t i = lower->second;  // the field itself, as a Delta write matches it
+          col = used[i] ? -3 : static_cast<int>(i);
+          used[i] = true;
+        }
       }
       l->layout.columns.push_back(col);
       l->layout.header.push_back(name);
@@ -636,8 +643,9 @@ class CsvColumnMap {
   const std::vector<schema::Field>& top_;
   const CsvRunOptions& options_;
   int rescued_index_ = -1;
-  internal::StringMap<size_t> by_name_;  // the first field of each name
-  internal::StringSet lower_names_;      // every field's but the rescued column's
+  internal::StringMap<size_t> by_name_;      // the first field of each name
+  internal::StringMap<size_t> lower_names_;  // every field's but the rescued column's: its first
+  bool match_ignoring_case_ = false;
 };
 
 bool SchemaIsFlat(const schema::Schema& s) {
@@ -725,6 +733,7 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
       options.mode == ParseMode::kPermissive ? options.rescued_column : std::string();
   vopts.allow_new_fields = options.allow_new_columns;
   vopts.ignore_unknown_fields = options.ignore_unknown_fields;
+  vopts.match_fields_ignoring_case = options.match_fields_ignoring_case;
   SLUICE_ASSIGN_OR_RETURN(std::shared_ptr<const ValidationPlan> plan,
                           ValidationPlan::Compile(schema, vopts));
   const bool csv = options.format == RecordFormat::kCsv;
@@ -818,7 +827,9 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
   // Per-file CSV layouts, built on the calling thread from each file's header.
   std::vector<std::shared_ptr<const CsvFileLayout>> layouts(files.size());
   std::optional<CsvColumnMap> columns;
-  if (csv) columns.emplace(*schema, vopts.rescued_column, options.csv);
+  if (csv) {
+    columns.emplace(*schema, vopts.rescued_column, options.csv, options.match_fields_ignoring_case);
+  }
   auto build_layout = [&](const std::vector<std::string>* header) {
     return columns->Layout(header);
   };

@@ -106,6 +106,9 @@ struct ValidateRunOptions {
   bool allow_new_columns = false;
   /// Keys outside the schema are dropped (ValidatorOptions::ignore_unknown_fields).
   bool ignore_unknown_fields = false;
+  /// Keys and CSV columns that name a field ignoring case are that field
+  /// (ValidatorOptions::match_fields_ignoring_case).
+  bool match_fields_ignoring_case = false;
   /// Line numbers kept per violation in the report.
   size_t example_lines = 5;
   /// Parquet inputs: judge rows against the schema's types while they are decoded and check

@@ -1224,7 +1224,11 @@ struct alignas(128) RecordValidator::Impl {
             key = key_store[depth];
           }
           idx = FindChild(n, key);
-          if (idx >= 0) *next_slot = static_cast<uint32_t>(idx);
+          if (idx >= 0) {
+            *next_slot = static_cast<uint32_t>(idx);
+          } else if (plan->options().match_fields_ignoring_case) {
+            idx = FindChildIgnoringCase(n, key);
+          }
         }
         // The colon right after the key and a value right after it, as compact JSON has
         // them, without Colon's whitespace steps.

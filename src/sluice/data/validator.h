@@ -17,7 +17,8 @@
 ///   object (map keys must parse as the key type); array: an array. null fits every nullable type.
 /// - A value that does not fit becomes null. A field that is absent is null. Keys that are not
 ///   in the schema are unknown_field; a key that matches a field only when ASCII case is
-///   ignored is case_mismatch (Auto Loader's readerCaseSensitive=true); a key seen twice in one
+///   ignored is case_mismatch (Auto Loader's readerCaseSensitive=true), or that field with
+///   ValidatorOptions::match_fields_ignoring_case; a key seen twice in one
 ///   object is duplicate_key (the first one counts).
 /// - A record is fatal (cannot be represented) when a non-nullable field or element would be
 ///   null: null_not_allowed, missing_required, or any violation on such a place.
@@ -97,6 +98,10 @@ struct ValidatorOptions {
   /// Keys outside the schema (not case variants of a field) are dropped without a trace, as
   /// Spark's reader with a schema drops them. Wins over allow_new_fields.
   bool ignore_unknown_fields = false;
+  /// A key that names a field only when ASCII case is ignored is that field (written under the
+  /// field's own name), as a Delta write matches the data's columns to the table's
+  /// (spark.sql.caseSensitive=false); off, it is case_mismatch.
+  bool match_fields_ignoring_case = false;
 };
 
 /// A schema compiled for checking. Immutable; share it between threads.

@@ -149,6 +149,7 @@ table::TableWriteOptions BatchRunner::WriteOptions(const Batch& batch,
   w.threads = options_.threads;
   w.rescued_column = options_.auto_loader.rescued_data_column;
   w.ignore_unknown_fields = mode_ == EvolutionMode::kNone && !options_.rescued_column_given;
+  w.case_sensitive = true;  // Auto Loader's readerCaseSensitive: another case is rescued
   w.quarantine_mismatches = true;
   w.txns.push_back(table::Txn{checkpoint_.id(), batch.id, std::nullopt});
   for (const table::Txn& t : input.txns) w.txns.push_back(t);

@@ -148,6 +148,7 @@ Result<PassResult> RunPass(const std::shared_ptr<FileSystem>& fs, const std::str
   ro.csv = options.csv;
   ro.rescued_column = rescue ? options.rescued_column : "";
   ro.ignore_unknown_fields = options.ignore_unknown_fields;
+  ro.match_fields_ignoring_case = !options.case_sensitive;
   ro.progress = options.progress;
   ro.stage = out.files->stage();
   Result<data::ValidateReport> report =

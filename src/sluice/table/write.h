@@ -66,6 +66,10 @@ struct TableWriteOptions {
   /// Keys the schema lacks are dropped, not rescued nor quarantined (Spark's reader with a
   /// schema; Auto Loader's `none` mode without a rescued-data column).
   bool ignore_unknown_fields = false;
+  /// Whether the data's keys and columns must match the table's names exactly. Delta matches
+  /// them ignoring case (spark.sql.caseSensitive=false) and writes the table's spelling; Auto
+  /// Loader reads case-sensitively (readerCaseSensitive), rescuing a key of another case.
+  bool case_sensitive = false;
   /// A value that does not fit its column's type, with no rescued-data column to keep it: the
   /// record is quarantined (true) or the whole write refused, as a DataFrame write is (false).
   bool quarantine_mismatches = false;
