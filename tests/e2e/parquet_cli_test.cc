@@ -264,6 +264,55 @@ TEST(ParquetCliTest, BrokenFilesAreErrorsWithTheirPlace) {
   EXPECT_NE(bad.exit_code, 0) << "scrambled pages read without an error: " << bad.out;
 }
 
+// A Parquet column whose type the schema reads only with loss (a timestamp for a date, a
+// decimal of a larger scale) has every value rescued as type_mismatch, as Spark's Parquet
+// reader refuses the column; a file of the schema's own types in the same run is not touched,
+// and widening reads (decimal(9,2) as decimal(12,3), int as bigint) keep their values.
+TEST(ParquetCliTest, ColumnsReadOnlyWithLossAreRescued) {
+  const std::string dir = Folder("lossy");
+  auto write = [&](const std::string& name, const std::string& ddl, const std::string& rows) {
+    const std::string path = dir + "/" + name;
+    EXPECT_EQ(RunSluice({"validate", TempFile(".jsonl", rows), "--schema", TempFile(".ddl", ddl),
+                         "-o", path, "--rescued-column", "", "-q"})
+                  .exit_code,
+              0);
+    return path;
+  };
+  const std::string wide = write("wide.parquet", "id INT, d TIMESTAMP, amt DECIMAL(12,3)",
+                                 "{\"id\":1,\"d\":\"2026-01-02T03:04:05Z\",\"amt\":2.555}\n"
+                                 "{\"id\":2,\"d\":null,\"amt\":null}\n");
+  const std::string own = write("own.parquet", "id INT, d DATE, amt DECIMAL(9,2)",
+                                "{\"id\":3,\"d\":\"2026-01-03\",\"amt\":1.50}\n");
+  const std::string schema = TempFile(".ddl", "id BIGINT, d DATE, amt DECIMAL(9,2)");
+  const std::string report = dir + "/report.json";
+  RunResult r = RunSluice({"validate", wide, own, "--schema", schema, "--report", report});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(Contains(r.out,
+                       "{\"id\":1,\"d\":null,\"amt\":null,\"_rescued_data\":\"{\\\"d\\\":"
+                       "\\\"2026-01-02T03:04:05Z\\\",\\\"amt\\\":2.555,"))
+      << r.out;
+  EXPECT_TRUE(Contains(r.out, "{\"id\":2,\"d\":null,\"amt\":null,\"_rescued_data\":null}"))
+      << r.out;
+  EXPECT_TRUE(Contains(r.out,
+                       "{\"id\":3,\"d\":\"2026-01-03\",\"amt\":1.50,"
+                       "\"_rescued_data\":null}"))
+      << r.out;
+  std::ifstream in(report);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto parsed = ParseJson(text);
+  ASSERT_TRUE(parsed.has_value()) << text;
+  std::vector<std::string> mismatched;
+  for (const JsonValue& v : parsed->Find("violations")->items()) {
+    mismatched.push_back(v.Find("path")->as_string() + ":" + v.Find("kind")->as_string());
+  }
+  EXPECT_EQ(mismatched, (std::vector<std::string>{"amt:type_mismatch", "d:type_mismatch"}));
+  // The other way round every read widens: nothing is rescued.
+  RunResult widening =
+      RunSluice({"validate", own, "--schema",
+                 TempFile(".ddl", "id BIGINT, d TIMESTAMP, amt DECIMAL(12,3)"), "-o", "/dev/null"});
+  EXPECT_EQ(widening.exit_code, 0) << widening.err;
+}
+
 // Every command that reads a Parquet file's schema says the same of a broken one, with the
 // byte offset in the file: `schema show`, `schema fingerprint` and `diff` (which read only the
 // footer) as `cat` and `validate` (which open the whole file).

@@ -756,13 +756,40 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
   // A stage that stores values by column is told where each valid record's values lie.
   const std::shared_ptr<const TapeMap> tape_map =
       stage == nullptr ? nullptr : stage->TapeMapFor(*plan);
-  auto tape_of = [&](BlockResult& r) -> LeafTape* {
-    if (tape_map == nullptr) return nullptr;
-    if (r.tape.map != tape_map) {
-      r.tape.map = tape_map;
+  // Parquet: a file whose columns the schema reads only with loss (a timestamp for a date)
+  // is checked with a plan of its own that refuses those columns' values; null: `plan`.
+  std::vector<std::shared_ptr<const ValidationPlan>> file_plans(files.size());
+  std::vector<std::shared_ptr<const TapeMap>> file_tape_maps(files.size());
+  if (options.format == RecordFormat::kParquet) {
+    for (size_t i = 0; i < files.size(); ++i) {
+      // A file that cannot be read is reported by the run itself.
+      auto source = MergeParquetSchemas(*options.fs, {files[i]});
+      if (!source.has_value()) continue;
+      SLUICE_ASSIGN_OR_RETURN(
+          std::shared_ptr<const ValidationPlan> own,
+          ValidationPlan::CompileForSource(schema, *source->value->struct_type(), vopts));
+      if (!own->refuses_a_source_type()) continue;
+      file_tape_maps[i] = stage == nullptr ? nullptr : stage->TapeMapFor(*own);
+      file_plans[i] = std::move(own);
+    }
+  }
+  std::vector<std::unordered_map<const ValidationPlan*, std::unique_ptr<RecordValidator>>>
+      own_validators(validators.size());
+  auto validator_for = [&](unsigned worker, size_t file) -> RecordValidator& {
+    const ValidationPlan* own = file_plans[file].get();
+    if (own == nullptr) return validators[worker];
+    std::unique_ptr<RecordValidator>& v = own_validators[worker][own];
+    if (v == nullptr) v = std::make_unique<RecordValidator>(file_plans[file]);
+    return *v;
+  };
+  auto tape_of = [&](BlockResult& r, size_t file) -> LeafTape* {
+    const std::shared_ptr<const TapeMap>& map =
+        file_plans[file] == nullptr ? tape_map : file_tape_maps[file];
+    if (r.tape.map != map) {
+      r.tape.map = map;
       r.tape.Clear();
     }
-    return &r.tape;
+    return map == nullptr ? nullptr : &r.tape;
   };
 
   // Outcome of one record, into the block's result.
@@ -886,8 +913,8 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
   std::vector<std::vector<uint64_t>> failed_lines(validators.size());
 
   auto check = [&](unsigned worker, Job& job) {
-    RecordValidator& v = validators[worker];
     Block& b = job.block;
+    RecordValidator& v = validator_for(worker, b.file);
     BlockResult& r = job.result;
     const std::string& file = files[b.file];
     if (b.screened != nullptr) {
@@ -901,7 +928,7 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
             const uint64_t at = b.base_offset + pos;
             if (next < failed.size() && failed[next] == at) {
               ++next;
-              const RecordResult& res = v.CheckJson(line, file, r.out, tape_of(r));
+              const RecordResult& res = v.CheckJson(line, file, r.out, tape_of(r, b.file));
               return account(r, res, rel, at, line) && MergeSoFar(job);
             }
             ++r.records_in;
@@ -924,7 +951,7 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
       case RecordFormat::kParquet:
       case RecordFormat::kAvro: {
         r.newlines = ForEachLine(b, false, [&](uint64_t rel, size_t pos, std::string_view line) {
-          const RecordResult& res = v.CheckJson(line, file, r.out, tape_of(r));
+          const RecordResult& res = v.CheckJson(line, file, r.out, tape_of(r, b.file));
           return account(r, res, rel, b.base_offset + pos, line) && MergeSoFar(job);
         });
         return;
@@ -940,7 +967,7 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
           size_t end = text.size();
           while (end > pos && IsBlank(text.substr(end - 1, 1))) --end;
           std::string_view doc = text.substr(pos, end - pos);
-          const RecordResult& res = v.CheckJson(doc, file, r.out, tape_of(r));
+          const RecordResult& res = v.CheckJson(doc, file, r.out, tape_of(r, b.file));
           account(r, res, CountNewlines(text, 0, pos), b.base_offset + pos, doc);
           return;
         }
@@ -951,7 +978,7 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
           rel += CountNewlines(text, counted_to, e.begin);
           counted_to = e.begin;
           std::string_view rec = text.substr(e.begin, e.end - e.begin);
-          const RecordResult& res = v.CheckJson(rec, file, r.out, tape_of(r));
+          const RecordResult& res = v.CheckJson(rec, file, r.out, tape_of(r, b.file));
           if (!account(r, res, rel, b.base_offset + e.begin, rec)) return;
           if (!MergeSoFar(job)) return;
         }
@@ -987,7 +1014,7 @@ Result<ValidateReport> ValidateFiles(const std::vector<std::string>& files,
   // With a stage, the valid records so far take its form (on the worker that checked them).
   auto stage_output = [&](BlockResult& r) {
     if (stage == nullptr || r.out.empty()) return;
-    auto staged = stage->Stage(r.out, tape_map == nullptr ? nullptr : &r.tape);
+    auto staged = stage->Stage(r.out, r.tape.map == nullptr ? nullptr : &r.tape);
     if (staged.has_value()) {
       r.staged = std::move(*staged);
     } else {

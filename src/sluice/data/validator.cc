@@ -504,6 +504,10 @@ struct alignas(128) RecordValidator::Impl {
   // A value that does not fit `n`: report it, rescue its text, write null.
   void Mismatch(const Node& n, ViolationKind kind, std::string_view raw, Out& out,
                 std::string detail = {}) {
+    if (!n.refused.empty()) {  // a typed source's column read with loss: every value
+      kind = ViolationKind::kTypeMismatch;
+      detail = n.refused;
+    }
     Violation(n.path, kind, std::move(detail));
     if (!n.nullable) Fatal(out);
     AddRescued(raw);
@@ -512,7 +516,11 @@ struct alignas(128) RecordValidator::Impl {
 
   // Mismatch for a bare NaN/Infinity token, rescued as a JSON string (it is not JSON text).
   void MismatchText(const Node& n, ViolationKind kind, std::string_view text, Out& out) {
-    Violation(n.path, kind);
+    if (!n.refused.empty()) {
+      Violation(n.path, ViolationKind::kTypeMismatch, n.refused);
+    } else {
+      Violation(n.path, kind);
+    }
     if (!n.nullable) Fatal(out);
     AddRescuedString(text);
     out += "null";

@@ -111,6 +111,15 @@ class ValidationPlan {
   /// string. Every type of the model can be checked.
   static Result<std::shared_ptr<const ValidationPlan>> Compile(schema::SchemaPtr schema,
                                                                ValidatorOptions options = {});
+  /// The same for records of a typed source (a Parquet file) of type `source`: a place whose
+  /// source type it cannot read without losing part of every value (a timestamp for a date, a
+  /// decimal of a larger scale, a double for a float, a float for a decimal) refuses every
+  /// value but null as type_mismatch, as Spark's Parquet reader refuses the column; every other
+  /// place checks values as in JSON records.
+  static Result<std::shared_ptr<const ValidationPlan>> CompileForSource(
+      schema::SchemaPtr schema, const schema::Type& source, ValidatorOptions options = {});
+  /// Whether some place refuses its source's values (CompileForSource).
+  bool refuses_a_source_type() const { return refuses_; }
   struct Node;
   const schema::Schema& schema() const { return *schema_; }
   const ValidatorOptions& options() const { return options_; }
@@ -123,9 +132,13 @@ class ValidationPlan {
 
  private:
   ValidationPlan() = default;
+  static Result<std::shared_ptr<const ValidationPlan>> Build(schema::SchemaPtr schema,
+                                                             const schema::Type* source,
+                                                             ValidatorOptions options);
   schema::SchemaPtr schema_;
   ValidatorOptions options_;
   bool append_rescued_ = false;
+  bool refuses_ = false;
   size_t output_slack_ = 0;
   std::vector<Node> nodes_;
 };

@@ -33,6 +33,10 @@ struct alignas(64) ValidationPlan::Node {
   int max_length = -1;  // char/varchar
   /// Timestamps: the unit the value is stored in (a schema::TimeUnit).
   uint8_t unit = 0;
+  /// A typed source's place whose type this one does not read without loss
+  /// (ValidationPlan::CompileForSource): kind is kNull, so every other value mismatches, and
+  /// this says why.
+  std::string refused;
   /// Root only: the position of the rescued column among the children, or -1.
   int rescued_child = -1;
   std::string name;      // struct children only

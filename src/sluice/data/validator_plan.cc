@@ -67,9 +67,48 @@ namespace {
 using Node = ValidationPlan::Node;
 constexpr uint32_t kWideStruct = 12;
 
-// Fill nodes[at] from `type`, appending its children at the end of `nodes`.
+// Why a value of type `source` cannot be read as `target` without losing part of it, or ""
+// when it can, or when a value's own text decides (as in JSON records).
+std::string LossyRead(const schema::Type& source, const schema::Type& target) {
+  const TypeKind s = source.kind();
+  const TypeKind t = target.kind();
+  const bool lossy =
+      (t == TypeKind::kDate && (s == TypeKind::kTimestamp || s == TypeKind::kTimestampNtz)) ||
+      (t == TypeKind::kDecimal && s == TypeKind::kDecimal && source.scale() > target.scale()) ||
+      (t == TypeKind::kDecimal && (s == TypeKind::kFloat32 || s == TypeKind::kFloat64)) ||
+      (t == TypeKind::kFloat32 && (s == TypeKind::kFloat64 || s == TypeKind::kDecimal)) ||
+      (t == TypeKind::kFloat32 && s == TypeKind::kInt64);
+  if (!lossy) return "";
+  return "the source's " + source.ToString() + " is not read as " + target.ToString() +
+         " without loss";
+}
+
+// The source's field for a field of the schema: by name, or ignoring case when keys match so.
+const schema::Field* SourceField(const schema::Type* source, const std::string& name,
+                                 bool ignoring_case) {
+  if (source == nullptr || !source->is_struct()) return nullptr;
+  if (const schema::Field* f = source->FindField(name)) return f;
+  if (!ignoring_case) return nullptr;
+  std::vector<size_t> found = source->FindFieldsIgnoreCase(name);
+  return found.empty() ? nullptr : &source->fields()[found[0]];
+}
+
+// Fill nodes[at] from `type`, appending its children at the end of `nodes`. `source`: the type
+// a typed source gives this place, if known (CompileForSource).
 Status CompileNode(const schema::Type& type, bool nullable, std::string path, uint32_t at,
-                   std::vector<Node>& nodes) {
+                   std::vector<Node>& nodes, const schema::Type* source = nullptr,
+                   bool ignoring_case = false) {
+  if (source != nullptr && at != 0) {
+    std::string why = LossyRead(*source, type);
+    if (!why.empty()) {
+      Node& n = nodes[at];
+      n.kind = TypeKind::kNull;
+      n.nullable = nullable;
+      n.path = std::move(path);
+      n.refused = std::move(why);
+      return {};
+    }
+  }
   {
     Node& n = nodes[at];
     n.kind = type.kind();
@@ -114,8 +153,10 @@ Status CompileNode(const schema::Type& type, bool nullable, std::string path, ui
         c.json_key.clear();
         AppendJsonString(c.json_key, f.name());
         c.json_key += ':';
+        const schema::Field* from = SourceField(source, f.name(), ignoring_case);
         SLUICE_TRY(CompileNode(*f.type(), f.nullable(), prefix + schema::QuoteFieldName(f.name()),
-                               first + static_cast<uint32_t>(i), nodes));
+                               first + static_cast<uint32_t>(i), nodes,
+                               from == nullptr ? nullptr : from->type().get(), ignoring_case));
       }
       if (type.fields().size() > kWideStruct) {
         for (size_t i = 0; i < type.fields().size(); ++i) {
@@ -127,15 +168,21 @@ Status CompileNode(const schema::Type& type, bool nullable, std::string path, ui
     }
     case TypeKind::kArray: {
       uint32_t first = add_children(1);
+      const schema::Type* element =
+          source != nullptr && source->is_array() ? source->element_type().get() : nullptr;
       SLUICE_TRY(CompileNode(*type.element_type(), type.contains_null(),
-                             (path.empty() ? std::string() : path) + "[]", first, nodes));
+                             (path.empty() ? std::string() : path) + "[]", first, nodes, element,
+                             ignoring_case));
       break;
     }
     case TypeKind::kMap: {
       uint32_t first = add_children(2);
-      SLUICE_TRY(CompileNode(*type.key_type(), false, path + "{key}", first, nodes));
+      const bool map = source != nullptr && source->is_map();
+      SLUICE_TRY(CompileNode(*type.key_type(), false, path + "{key}", first, nodes,
+                             map ? source->key_type().get() : nullptr, ignoring_case));
       SLUICE_TRY(CompileNode(*type.value_type(), type.value_contains_null(), path + "{value}",
-                             first + 1, nodes));
+                             first + 1, nodes, map ? source->value_type().get() : nullptr,
+                             ignoring_case));
       break;
     }
     case TypeKind::kNull:
@@ -164,10 +211,24 @@ Status CompileNode(const schema::Type& type, bool nullable, std::string path, ui
 Result<std::shared_ptr<const ValidationPlan>> ValidationPlan::Compile(schema::SchemaPtr schema,
                                                                       ValidatorOptions options) {
   if (!schema) return InvalidArgument("no schema to validate against");
+  return Build(std::move(schema), nullptr, std::move(options));
+}
+
+Result<std::shared_ptr<const ValidationPlan>> ValidationPlan::CompileForSource(
+    schema::SchemaPtr schema, const schema::Type& source, ValidatorOptions options) {
+  if (!schema) return InvalidArgument("no schema to validate against");
+  return Build(std::move(schema), &source, std::move(options));
+}
+
+Result<std::shared_ptr<const ValidationPlan>> ValidationPlan::Build(schema::SchemaPtr schema,
+                                                                    const schema::Type* source,
+                                                                    ValidatorOptions options) {
   std::shared_ptr<ValidationPlan> plan(new ValidationPlan());
   plan->options_ = std::move(options);
   plan->nodes_.resize(1);
-  SLUICE_TRY(CompileNode(*schema->struct_type(), false, "", 0, plan->nodes_));
+  SLUICE_TRY(CompileNode(*schema->struct_type(), false, "", 0, plan->nodes_, source,
+                         plan->options_.match_fields_ignoring_case));
+  for (const Node& n : plan->nodes_) plan->refuses_ = plan->refuses_ || !n.refused.empty();
   const std::string& rc = plan->options_.rescued_column;
   if (!rc.empty()) {
     const schema::Field* f = schema->struct_type()->FindField(rc);
