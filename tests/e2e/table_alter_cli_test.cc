@@ -201,6 +201,27 @@ TEST(TableAlterCliTest, FeaturesSluiceDoesNotHonourAreRefusedWhenTurnedOn) {
   // Turned off, the feature asks nothing.
   RunResult off = RunSluice({"table", "alter", table, "--set", "delta.enableChangeDataFeed=false"});
   EXPECT_EQ(off.exit_code, 0) << off.err;
+
+  // A table another writer made with change data feed on: sluice refuses to write to it, but
+  // may turn the feature off (a change that leaves a table it honours), and then write.
+  const std::string spark = dir + "/spark";
+  fs::create_directories(spark + "/_delta_log");
+  WriteText(
+      spark + "/_delta_log", "00000000000000000000.json",
+      R"({"protocol":{"minReaderVersion":1,"minWriterVersion":4}})"
+      "\n"
+      R"({"metaData":{"id":"7b3c1f1e-0000-4000-8000-000000000001","format":{"provider":"parquet","options":{}},)"
+      R"("schemaString":"{\"type\":\"struct\",\"fields\":[{\"name\":\"id\",\"type\":\"integer\",)"
+      R"(\"nullable\":true,\"metadata\":{}}]}","partitionColumns":[],)"
+      R"("configuration":{"delta.enableChangeDataFeed":"true"},"createdTime":1700000000000}})"
+      "\n");
+  std::string ids = WriteText(dir, "ids.jsonl", "{\"id\":1}\n");
+  refused(spark, {"table", "append", spark, ids}, "changeDataFeed", 1);
+  refused(spark, {"table", "alter", spark, "--set", "delta.appendOnly=true"}, "changeDataFeed", 1);
+  RunResult unset = RunSluice({"table", "alter", spark, "--unset", "delta.enableChangeDataFeed"});
+  EXPECT_EQ(unset.exit_code, 0) << unset.err;
+  RunResult append = RunSluice({"table", "append", spark, ids});
+  EXPECT_EQ(append.exit_code, 0) << append.err;
 }
 
 TEST(TableAlterCliTest, PropertiesAreCheckedAlikeAndProtocolVersionsRaiseTheProtocol) {

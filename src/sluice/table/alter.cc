@@ -371,7 +371,9 @@ Result<AlterResult> AlterTable(std::shared_ptr<FileSystem> fs, const std::string
   SLUICE_ASSIGN_OR_RETURN(Transaction txn, Transaction::Begin(fs, root));
   const Snapshot* s = txn.snapshot();
   if (s == nullptr) return NotFound(fmt::format("no Delta table at {}", root));
-  SLUICE_TRY(CheckWritable(s->protocol, s->metadata, *s->schema));
+  // Readable now; whether sluice may write it is judged on the table the change leaves (below),
+  // so that a change turning off a feature sluice does not honour is allowed.
+  SLUICE_TRY(CheckReadable(s->protocol));
   Plan p{s->metadata, s->schema, "", JsonValue::Object(), {}, false};
   switch (change.kind) {
     case AlterChange::Kind::kAddColumn:
@@ -466,8 +468,8 @@ Result<AlterResult> AlterTable(std::shared_ptr<FileSystem> fs, const std::string
           evolved.first.min_writer_version, raised.min_reader_version, raised.min_writer_version));
     }
     evolved.first = std::move(raised);
-    SLUICE_TRY(CheckWritable(evolved.first, evolved.second, *p.schema));
   }
+  SLUICE_TRY(CheckWritable(evolved.first, evolved.second, *p.schema));
   txn.SetMetadata(std::move(evolved.second));
   txn.SetProtocol(std::move(evolved.first));
   if (p.reads_data) txn.ReadAllFiles();
