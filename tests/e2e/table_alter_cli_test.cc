@@ -170,6 +170,21 @@ TEST(TableAlterCliTest, FeaturesSluiceDoesNotHonourAreRefusedWhenTurnedOn) {
       {"table", "create", cdf, "--schema", schema, "--property", "delta.enableChangeDataFeed=true"},
       "changeDataFeed");
   EXPECT_FALSE(fs::exists(cdf + "/_delta_log/00000000000000000000.json"));
+  // Properties of Delta's that turn on features sluice does not write: named as features, not
+  // as unknown configurations.
+  for (const auto& [property, feature] : std::vector<std::pair<std::string, std::string>>{
+           {"delta.enableRowTracking=true", "rowTracking"},
+           {"delta.enableInCommitTimestamps=true", "inCommitTimestamp"},
+           {"delta.enableIcebergCompatV2=true", "icebergCompatV2"},
+           {"delta.universalFormat.enabledFormats=iceberg", "icebergCompatV2"}}) {
+    const std::string t = dir + "/by_property";
+    refused(t, {"table", "create", t, "--schema", schema, "--property", property}, feature);
+  }
+  const std::string tracking_off = dir + "/off";
+  EXPECT_EQ(RunSluice({"table", "create", tracking_off, "--schema", schema, "--property",
+                       "delta.enableRowTracking=false", "-q"})
+                .exit_code,
+            0);
   const std::string created = dir + "/created";
   refused(created,
           {"table", "append", created, rows, "--property", "delta.enableChangeDataFeed=true"},

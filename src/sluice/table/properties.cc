@@ -55,6 +55,10 @@ constexpr KnownProperty kKnown[] = {
     {"delta.deletedFileRetentionDuration", ValueForm::kInterval},
     {"delta.enableChangeDataFeed", ValueForm::kBoolean},
     {"delta.enableDeletionVectors", ValueForm::kBoolean},
+    {"delta.enableIcebergCompatV1", ValueForm::kBoolean},
+    {"delta.enableIcebergCompatV2", ValueForm::kBoolean},
+    {"delta.enableInCommitTimestamps", ValueForm::kBoolean},
+    {"delta.enableRowTracking", ValueForm::kBoolean},
     {"delta.enableTypeWidening", ValueForm::kBoolean},
     {"delta.isolationLevel", ValueForm::kIsolationLevel},
     {"delta.logRetentionDuration", ValueForm::kInterval},
@@ -65,6 +69,7 @@ constexpr KnownProperty kKnown[] = {
     {"delta.setTransactionRetentionDuration", ValueForm::kInterval},
     {"delta.targetFileSize", ValueForm::kAny},
     {"delta.tuneFileSizesForRewrites", ValueForm::kBoolean},
+    {"delta.universalFormat.enabledFormats", ValueForm::kAny},
 };
 
 const KnownProperty* Find(std::string_view key) {

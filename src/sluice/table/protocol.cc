@@ -92,6 +92,24 @@ std::optional<std::pair<std::string_view, std::string>> TurnedOnFeature(
   if (auto f = FieldWithDefault(schema)) {
     return std::make_pair(kDutiesWhenTurnedOn[3], fmt::format("column {} has a default value", *f));
   }
+  // Properties that turn on features sluice refuses whatever the protocol says.
+  static constexpr std::pair<std::string_view, std::string_view> kRefusedByProperty[] = {
+      {"delta.enableRowTracking", "rowTracking"},
+      {"delta.enableInCommitTimestamps", "inCommitTimestamp"},
+      {"delta.enableIcebergCompatV1", "icebergCompatV1"},
+      {"delta.enableIcebergCompatV2", "icebergCompatV2"},
+  };
+  for (const auto& [key, feature] : kRefusedByProperty) {
+    if (PropertyTrue(metadata, key)) {
+      return std::make_pair(feature, fmt::format("the property {} = true", key));
+    }
+  }
+  if (auto it = metadata.configuration.find("delta.universalFormat.enabledFormats");
+      it != metadata.configuration.end() && !it->second.empty()) {
+    return std::make_pair(
+        std::string_view("icebergCompatV2"),
+        fmt::format("the property delta.universalFormat.enabledFormats = {}", it->second));
+  }
   return std::nullopt;
 }
 
