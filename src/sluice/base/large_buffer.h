@@ -15,6 +15,7 @@
 #include <new>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -115,6 +116,76 @@ class LargeBytes {
   }
 
   char* data_ = nullptr;
+  size_t size_ = 0;
+  size_t capacity_ = 0;
+};
+
+/// A growing array of trivially copyable values in large buffers, as LargeVector holds them,
+/// whose append is a store and a compare where it is called: the growth is out of line (a
+/// std::vector's push_back brings its whole reallocation along, so a function that appends
+/// stops being inlined).
+template <class T>
+class LargeArray {
+  static_assert(std::is_trivially_copyable_v<T>);
+
+ public:
+  LargeArray() = default;
+  LargeArray(const LargeArray& other) { Append(other.data(), other.size()); }
+  LargeArray(LargeArray&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)),
+        size_(std::exchange(other.size_, 0)),
+        capacity_(std::exchange(other.capacity_, 0)) {}
+  LargeArray& operator=(LargeArray other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+    std::swap(capacity_, other.capacity_);
+    return *this;
+  }
+  ~LargeArray() {
+    if (data_ != nullptr) LargeBufferAllocator<T>().deallocate(data_, capacity_);
+  }
+
+  void push_back(T v) {
+    if (size_ == capacity_) [[unlikely]]
+      Grow(1);
+    data_[size_++] = v;
+  }
+  void Append(const T* values, size_t n) {
+    if (n == 0) return;
+    if (capacity_ - size_ < n) Grow(n);
+    std::memcpy(data_ + size_, values, n * sizeof(T));
+    size_ += n;
+  }
+  /// Grow or shrink to `n` values; new ones are zero.
+  void resize(size_t n) {
+    if (n > capacity_) Grow(n - size_);
+    if (n > size_) std::memset(static_cast<void*>(data_ + size_), 0, (n - size_) * sizeof(T));
+    size_ = n;
+  }
+  /// Empty, keeping the storage.
+  void clear() { size_ = 0; }
+  bool empty() const { return size_ == 0; }
+  size_t size() const { return size_; }
+  size_t capacity() const { return capacity_; }
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  T& operator[](size_t i) { return data_[i]; }
+  const T& operator[](size_t i) const { return data_[i]; }
+  const T* begin() const { return data_; }
+  const T* end() const { return data_ + size_; }
+  T& back() { return data_[size_ - 1]; }
+
+ private:
+  __attribute__((noinline)) void Grow(size_t n) {
+    const size_t want = std::max(size_ + n, capacity_ * 2 < 64 ? size_t{64} : capacity_ * 2);
+    T* bigger = LargeBufferAllocator<T>().allocate(want);
+    if (size_ > 0) std::memcpy(static_cast<void*>(bigger), data_, size_ * sizeof(T));
+    if (data_ != nullptr) LargeBufferAllocator<T>().deallocate(data_, capacity_);
+    data_ = bigger;
+    capacity_ = want;
+  }
+
+  T* data_ = nullptr;
   size_t size_ = 0;
   size_t capacity_ = 0;
 };

@@ -87,10 +87,41 @@ struct LineShredder::Walk {
     cols = columns;
     begin = text.data();
     const SchemaNode* const nodes = snodes->data();
+    const Node* const leaves = pnodes->data();
     const size_t num_nodes = snodes->size();
     for (const TapeEntry& e : entries) {
       if (e.node >= num_nodes) return OutsideTheLine();
       const SchemaNode& n = nodes[e.node];
+      // The common entries, appended here: a string's text, a long, a date's or timestamp's
+      // stored value, a decimal's unscaled long. Anything else, and every check that fails,
+      // takes the general way below.
+      if (n.kind == SchemaNode::Kind::kLeaf) {
+        const LeafKind leaf = leaves[e.node].leaf;
+        parquet::ColumnWriter& col = cols[n.leaf];
+        if (e.op == TapeOp::kText && leaf == LeafKind::kString) {
+          const std::string_view base = e.in_record ? input : text;
+          if (e.begin <= base.size() && e.size <= base.size() - e.begin) {
+            col.AppendBytes(std::string_view(base.data() + e.begin, e.size), e.rep);
+            continue;
+          }
+        } else if (e.op == TapeOp::kInt && leaf == LeafKind::kInt64) {
+          col.AppendInt64(e.value(), e.rep);
+          continue;
+        } else if (e.op == TapeOp::kStored &&
+                   (leaf == LeafKind::kTimestamp || leaf == LeafKind::kTimestampNtz)) {
+          col.AppendInt64(e.value(), e.rep);
+          continue;
+        } else if (e.op == TapeOp::kDecimal && leaf == LeafKind::kDecimalInt64 &&
+                   leaves[e.node].precision <= 18) {
+          const int64_t v = e.value();
+          const uint64_t magnitude =
+              v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+          if (magnitude < kPowersOfTen[static_cast<size_t>(leaves[e.node].precision)]) {
+            col.AppendInt64(v, e.rep);
+            continue;
+          }
+        }
+      }
       // The operations that carry one value need a leaf to put it in.
       const bool one_value = e.op == TapeOp::kText || e.op == TapeOp::kInt ||
                              e.op == TapeOp::kDecimal || e.op == TapeOp::kStored ||
@@ -602,7 +633,8 @@ struct LineShredder::Walk {
     } else if (p.leaf == LeafKind::kDecimalBytes) {
       char bytes[16];
       DecimalToBytes(v, p.width, bytes);
-      col.AppendBytes(std::string_view(bytes, static_cast<size_t>(p.width)), rep);
+      col.AppendBytes(std::string_view(bytes, std::min(static_cast<size_t>(p.width), sizeof bytes)),
+                      rep);  // a decimal is at most 16 bytes
     } else {
       return Bad(n, "a decimal does not fit");
     }
@@ -644,7 +676,9 @@ struct LineShredder::Walk {
         } else {
           char bytes[16];
           DecimalToBytes(v, p.width, bytes);
-          col.AppendBytes(std::string_view(bytes, static_cast<size_t>(p.width)), rep);
+          col.AppendBytes(
+              std::string_view(bytes, std::min(static_cast<size_t>(p.width), sizeof bytes)),
+              rep);  // a decimal is at most 16 bytes
         }
         return Ok();
       }

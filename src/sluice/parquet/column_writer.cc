@@ -17,7 +17,7 @@ namespace {
 
 template <class V>
 void AppendAll(V& to, const V& from) {
-  to.insert(to.end(), from.begin(), from.end());
+  to.Append(from.data(), from.size());
 }
 
 }  // namespace
@@ -262,7 +262,7 @@ std::pair<size_t, size_t> NextPageEnd(const ColumnWriter& column, const Values& 
 // The values of one buffered segment as the encoder reads them.
 template <class T>
 NumberValues<T> ValuesOf(const ColumnWriter& c) {
-  const LargeVector<T>* data = nullptr;
+  const LargeArray<T>* data = nullptr;
   if constexpr (std::is_same_v<T, int32_t>) data = &c.int32s();
   if constexpr (std::is_same_v<T, int64_t>) data = &c.int64s();
   if constexpr (std::is_same_v<T, Int96>) data = &c.int96s();

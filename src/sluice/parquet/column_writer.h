@@ -113,17 +113,17 @@ class ColumnWriter {
   size_t buffered_bytes() const;
 
   // The buffers, for EncodeColumnChunk. Levels are empty when the maximum is 0.
-  const LargeVector<int16_t>& def_levels() const { return def_levels_; }
-  const LargeVector<int16_t>& rep_levels() const { return rep_levels_; }
-  const LargeVector<uint8_t>& bools() const { return bools_; }
-  const LargeVector<int32_t>& int32s() const { return int32s_; }
-  const LargeVector<int64_t>& int64s() const { return int64s_; }
-  const LargeVector<Int96>& int96s() const { return int96s_; }
-  const LargeVector<float>& floats() const { return floats_; }
-  const LargeVector<double>& doubles() const { return doubles_; }
+  const LargeArray<int16_t>& def_levels() const { return def_levels_; }
+  const LargeArray<int16_t>& rep_levels() const { return rep_levels_; }
+  const LargeArray<uint8_t>& bools() const { return bools_; }
+  const LargeArray<int32_t>& int32s() const { return int32s_; }
+  const LargeArray<int64_t>& int64s() const { return int64s_; }
+  const LargeArray<Int96>& int96s() const { return int96s_; }
+  const LargeArray<float>& floats() const { return floats_; }
+  const LargeArray<double>& doubles() const { return doubles_; }
   /// Byte array value i is arena[start(i), ends[i]), start(0) = 0, start(i) = ends[i - 1].
   std::string_view arena() const { return arena_.view(); }
-  const LargeVector<uint64_t>& ends() const { return ends_; }
+  const LargeArray<uint64_t>& ends() const { return ends_; }
   std::string_view bytes_value(size_t i) const {
     const uint64_t start = i == 0 ? 0 : ends_[i - 1];
     return std::string_view(arena_.view().data() + start, ends_[i] - start);
@@ -145,16 +145,16 @@ class ColumnWriter {
   int64_t num_entries_ = 0;
   int64_t num_rows_ = 0;
   // Large buffers: a row group's worth of a column reaches many megabytes (base/large_buffer.h).
-  LargeVector<int16_t> def_levels_;
-  LargeVector<int16_t> rep_levels_;
-  LargeVector<uint8_t> bools_;
-  LargeVector<int32_t> int32s_;
-  LargeVector<int64_t> int64s_;
-  LargeVector<Int96> int96s_;
-  LargeVector<float> floats_;
-  LargeVector<double> doubles_;
+  LargeArray<int16_t> def_levels_;
+  LargeArray<int16_t> rep_levels_;
+  LargeArray<uint8_t> bools_;
+  LargeArray<int32_t> int32s_;
+  LargeArray<int64_t> int64s_;
+  LargeArray<Int96> int96s_;
+  LargeArray<float> floats_;
+  LargeArray<double> doubles_;
   LargeBytes arena_;
-  LargeVector<uint64_t> ends_;
+  LargeArray<uint64_t> ends_;
 };
 
 /// A column chunk's bytes and metadata. Offsets in `meta` are relative to the chunk's first
