@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <atomic>
+#include <cmath>
 #include <csignal>
 #include <filesystem>
 
@@ -37,9 +38,10 @@ struct IngestFlags {
   std::string schema;
   std::string schema_from;
   std::string pattern;
+  // Signed, so that a negative number is refused rather than wrapped to a huge limit.
   double min_file_age = 0;
-  size_t max_files = 1000;
-  uint64_t max_bytes = 0;
+  int64_t max_files = 1000;
+  int64_t max_bytes = 0;
   std::string quarantine;
   std::string report;
   bool once = false;
@@ -59,20 +61,29 @@ struct IngestFlags {
   std::string value_format = "avro";
   std::string starting_offsets = "latest";
   bool with_metadata = false;
-  size_t max_messages = 100000;
+  int64_t max_messages = 100000;
   std::vector<std::string> kafka_options;
 };
 
+// Absolute and in the ingest's normal form (no trailing slash, `.` or `//`): the ingest compares
+// these paths, to leave what it writes out of the folder it reads and to tie a checkpoint to
+// its table.
 std::string Absolute(const std::string& path) {
   std::error_code ec;
   auto abs = std::filesystem::absolute(path, ec);
-  return ec ? path : abs.lexically_normal().string();
+  return ingest::NormalPath(ec ? path : abs.string());
+}
+
+// A number of seconds a flag takes: 0 or more, and finite (an age or interval of 1e300 seconds
+// does not fit the milliseconds it becomes).
+Status CheckSeconds(const char* flag, double seconds) {
+  if (std::isfinite(seconds) && seconds >= 0 && seconds <= 1e12) return Ok();
+  return InvalidArgument(fmt::format("{} must be 0 or more seconds, not {}", flag, seconds));
 }
 
 Result<ingest::IngestOptions> Options(const IngestFlags& f) {
   ingest::IngestOptions o;
   o.source = f.source.starts_with("kafka://") ? f.source : Absolute(f.source);
-  while (o.source.size() > 1 && o.source.back() == '/') o.source.pop_back();
   o.table = Absolute(f.table);
   o.checkpoint = Absolute(f.checkpoint);
   if (!f.schema_location.empty()) o.schema_location = Absolute(f.schema_location);
@@ -101,10 +112,17 @@ Result<ingest::IngestOptions> Options(const IngestFlags& f) {
     o.rescued_column_given = true;
   }
   o.pattern = f.pattern;
+  SLUICE_TRY(CheckSeconds("--min-file-age", f.min_file_age));
+  SLUICE_TRY(CheckSeconds("--interval", f.interval));
   o.min_file_age_ms = static_cast<int64_t>(f.min_file_age * 1000);
-  if (f.max_files == 0) return InvalidArgument("--max-files-per-batch must be at least 1");
-  o.max_files_per_batch = f.max_files;
-  o.max_bytes_per_batch = f.max_bytes;
+  if (f.max_files < 1) return InvalidArgument("--max-files-per-batch must be at least 1");
+  o.max_files_per_batch = static_cast<size_t>(f.max_files);
+  if (f.max_bytes < 0) {
+    return InvalidArgument(
+        "--max-bytes-per-batch must be at least 1 (or 0, the default: no limit)");
+  }
+  o.max_bytes_per_batch = static_cast<uint64_t>(f.max_bytes);
+  if (f.max_messages < 1) return InvalidArgument("--max-messages-per-batch must be at least 1");
   o.quarantine = f.quarantine.empty() ? "" : Absolute(f.quarantine);
   o.report = f.report.empty() ? "" : Absolute(f.report);
   for (std::string_view c : SplitString(f.partition_by, ',')) {
@@ -198,8 +216,7 @@ int RunIngest(const IngestFlags& f) {
     SLUICE_ASSIGN_OR_RETURN(k.value_format, ingest::ParseValueFormat(f.value_format));
     k.start_at_earliest = f.starting_offsets == "earliest";
     k.with_metadata = f.with_metadata;
-    if (f.max_messages == 0) return InvalidArgument("--max-messages-per-batch must be at least 1");
-    k.max_messages_per_batch = f.max_messages;
+    k.max_messages_per_batch = static_cast<size_t>(f.max_messages);
     for (const std::string& o : f.kafka_options) {
       size_t eq = o.find('=');
       if (eq == std::string::npos || eq == 0) {

@@ -52,11 +52,20 @@ PathSegment Resolve(const PathSegment& seg, const Type& container) {
   return seg;
 }
 
-// Build the type a missing path describes: `rest` steps wrapped around `leaf`.
-Result<TypePtr> BuildMissing(const std::vector<PathSegment>& segs, size_t at, const TypePtr& leaf) {
+// Build the type a missing path describes: `rest` steps wrapped around `leaf`. With no type to
+// resolve them against, Databricks' `element`, `key` and `value` steps are its reserved words,
+// as `[]`, `{key}` and `{value}` are: `x.element` builds an array as `x[]` does.
+Result<TypePtr> BuildMissing(const std::vector<PathSegment>& segs, size_t at, const TypePtr& leaf,
+                             const std::string& where) {
   if (at == segs.size()) return leaf;
-  SLUICE_ASSIGN_OR_RETURN(TypePtr inner, BuildMissing(segs, at + 1, leaf));
-  switch (segs[at].kind) {
+  SLUICE_ASSIGN_OR_RETURN(TypePtr inner, BuildMissing(segs, at + 1, leaf, where));
+  PathSegment::Kind kind = segs[at].kind;
+  if (kind == PathSegment::Kind::kField) {
+    if (segs[at].name == "element") kind = PathSegment::Kind::kElement;
+    if (segs[at].name == "key") kind = PathSegment::Kind::kKey;
+    if (segs[at].name == "value") kind = PathSegment::Kind::kValue;
+  }
+  switch (kind) {
     case PathSegment::Kind::kField:
       return Type::Struct({Field(segs[at].name, std::move(inner), true)});
     case PathSegment::Kind::kElement:
@@ -65,7 +74,10 @@ Result<TypePtr> BuildMissing(const std::vector<PathSegment>& segs, size_t at, co
     case PathSegment::Kind::kValue:
       break;
   }
-  return InvalidArgument("a hint cannot create a missing map; give the whole map type instead");
+  return InvalidArgument(fmt::format(
+      "schema hint {}: a hint cannot create a missing map from its key or value; give the whole "
+      "map type instead (`m MAP<STRING, INT>`)",
+      where));
 }
 
 // Return `type` with the hint at segs[at..] applied. `type` is the container the step is in.
@@ -92,7 +104,7 @@ Result<TypePtr> ApplyAt(const TypePtr& type, const std::vector<PathSegment>& seg
         }
       }
       if (index == fields.size()) {
-        SLUICE_ASSIGN_OR_RETURN(TypePtr added, BuildMissing(segs, at + 1, leaf));
+        SLUICE_ASSIGN_OR_RETURN(TypePtr added, BuildMissing(segs, at + 1, leaf, where));
         fields.emplace_back(seg.name, std::move(added), true);
       } else if (last) {
         fields[index].set_type(leaf);

@@ -16,8 +16,11 @@
 ///   map. A hint replaces the type at its path (nested fields inside the replaced type come from
 ///   the hint), matching names exactly first and then ignoring case (the field is renamed to the
 ///   hint's spelling). A path that is absent is added: a missing leaf or struct field is appended
-///   to its struct, and missing parents are created as structs (or arrays for `[]` steps). A path
-///   through a primitive is kInvalidArgument. Hints are applied before the rescued column is added.
+///   to its struct, and missing parents are created as structs, or arrays for `[]` and
+///   `element` steps (below a missing column `element`, `key` and `value` are Databricks'
+///   steps, not field names; a missing map cannot be built from `key`/`value` steps, give its
+///   whole type). A path through a primitive is kInvalidArgument. Hints are applied before the
+///   rescued column is added.
 #pragma once
 
 #include <string>

@@ -163,11 +163,12 @@ void AppendSparkAvroRow(const dialects::avro::AvroSchema& writer, const JsonValu
 /// prefixed with the file's name), merged in order as Auto Loader merges Avro files' schemas:
 /// fields matched by name, a field only some files have added at the end and nullable, nullable
 /// where any file has it nullable, structs merged member by member, array elements and map
-/// values merged; an atomic type that differs becomes the wider of the two (int8 < int16 <
-/// int32 < int64; integers of up to 32 bits or float32 -> float64; decimals to the scale and
-/// integer digits of both, at most 38 digits; integers with decimals as decimal(10,0) and
-/// decimal(20,0); date -> timestamp_ntz; finer time units), and a difference with no wider type
-/// is kIncompatible naming the field and both files. `rows`, when given, gets the files'
+/// values merged; an atomic type that differs becomes the wider of the two
+/// (internal::WiderAtomicType: int8 < int16 < int32 < int64; integers of up to 32 bits or
+/// float32 -> float64; decimals to the scale and integer digits of both, the precision capped at
+/// 38; integers with decimals as decimal(10,0) and decimal(20,0); date -> timestamp or
+/// timestamp_ntz; finer time units), and a difference with no wider type is kIncompatible
+/// naming the field and both files. `rows`, when given, gets the files'
 /// records summed (each block's frame read, its data skipped).
 Result<schema::Converted<schema::SchemaPtr>> MergeAvroSchemas(FileSystem& fs,
                                                               const std::vector<std::string>& files,

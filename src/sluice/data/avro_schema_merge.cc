@@ -5,13 +5,15 @@
 #include <unordered_map>
 
 #include "sluice/data/avro_container.h"
+#include "sluice/data/typed_schema_merge_internal.h"
 #include "sluice/dialects/avro/avro_convert.h"
 
 namespace sluice::data {
 
+namespace internal {
+
 namespace {
 
-using schema::FieldPath;
 using schema::Type;
 using schema::TypeKind;
 using schema::TypePtr;
@@ -33,11 +35,13 @@ std::optional<std::pair<int, int>> AsDecimal(const Type& t) {
   }
 }
 
-// The narrowest type both atomic types read as without loss, or null when there is none (the
-// widenings Auto Loader applies: integers to wider integers, to float64 up to 32 bits, and to
-// decimals; float32 to float64; decimals to more digits; date to timestamp_ntz; and, the model
-// keeping units apart where Spark has one timestamp type, finer units).
-TypePtr Wider(const TypePtr& a, const TypePtr& b) {
+bool IsTimestamp(TypeKind k) { return k == TypeKind::kTimestamp || k == TypeKind::kTimestampNtz; }
+
+}  // namespace
+
+// The widenings Auto Loader applies, and, the model keeping units apart where Spark has one
+// timestamp type, finer units.
+TypePtr WiderAtomicType(const TypePtr& a, const TypePtr& b) {
   if (a->Equals(*b)) return a;
   if (a->kind() == TypeKind::kNull) return b;
   if (b->kind() == TypeKind::kNull) return a;
@@ -55,23 +59,30 @@ TypePtr Wider(const TypePtr& a, const TypePtr& b) {
     auto da = AsDecimal(*a);
     auto db = AsDecimal(*b);
     if (!da || !db) return nullptr;
+    // DecimalType.bounded: past 38 digits the precision is capped (the scale never exceeds
+    // 38), as Spark widens decimals; values with more integer digits than are left are then
+    // rescued when read rather than the files refused.
     const int scale = std::max(da->second, db->second);
     const int digits = std::max(da->first - da->second, db->first - db->second);
-    if (digits + scale > schema::kMaxDecimalPrecision) return nullptr;
-    auto d = Type::Decimal(digits + scale, scale);
+    auto d = Type::Decimal(std::min(digits + scale, schema::kMaxDecimalPrecision), scale);
     return d.has_value() ? *d : nullptr;
   }
-  if ((a->kind() == TypeKind::kDate && b->kind() == TypeKind::kTimestampNtz) ||
-      (b->kind() == TypeKind::kDate && a->kind() == TypeKind::kTimestampNtz)) {
-    return a->kind() == TypeKind::kDate ? b : a;
-  }
-  if (a->kind() == b->kind() &&
-      (a->kind() == TypeKind::kTimestamp || a->kind() == TypeKind::kTimestampNtz ||
-       a->kind() == TypeKind::kTime)) {
+  if (a->kind() == TypeKind::kDate && IsTimestamp(b->kind())) return b;
+  if (b->kind() == TypeKind::kDate && IsTimestamp(a->kind())) return a;
+  if (a->kind() == b->kind() && (IsTimestamp(a->kind()) || a->kind() == TypeKind::kTime)) {
     return schema::TimeUnitRank(a->unit()) >= schema::TimeUnitRank(b->unit()) ? a : b;
   }
   return nullptr;
 }
+
+}  // namespace internal
+
+namespace {
+
+using schema::FieldPath;
+using schema::Type;
+using schema::TypeKind;
+using schema::TypePtr;
 
 class Merger {
  public:
@@ -92,7 +103,7 @@ class Merger {
                        a->value_contains_null() || b->value_contains_null());
     }
     if (!a->is_nested() && !b->is_nested()) {
-      if (TypePtr w = Wider(a, b)) return w;
+      if (TypePtr w = internal::WiderAtomicType(a, b)) return w;
     }
     return Fail(ErrorCode::kIncompatible,
                 fmt::format("{}: {} has {} and {} has {}, and neither type widens to the other",

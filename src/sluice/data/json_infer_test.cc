@@ -482,5 +482,29 @@ TEST(SchemaHintsInferTest, AppliesOverridesAddsColumnsAndPinsCase) {
             "new STRUCT<x: STRUCT<y: BIGINT>>");
 }
 
+// Below a column the data lacks there is no type to resolve Databricks' steps against: they are
+// its reserved words, so `x.element` builds an array as `x[]` does.
+TEST(SchemaHintsInferTest, DatabricksStepsBuildArraysForAbsentColumns) {
+  auto base = dialects::spark::ReadDdl("id STRING, s STRUCT<element: STRING>");
+  ASSERT_TRUE(base.has_value());
+  auto hints = ParseSchemaHints(
+      "nev.element DATE, nev2[] DATE, nitems.element.qty INT, deep.x.element.element BIGINT, "
+      "s.element INT");
+  ASSERT_TRUE(hints.has_value()) << hints.error().message();
+  auto applied = ApplySchemaHints(*base->value, *hints);
+  ASSERT_TRUE(applied.has_value()) << applied.error().message();
+  // A struct's own field named element (it exists) is still that field.
+  EXPECT_EQ(dialects::spark::WriteDdl(**applied).value,
+            "id STRING,s STRUCT<element: INT>,nev ARRAY<DATE>,nev2 ARRAY<DATE>,"
+            "nitems ARRAY<STRUCT<qty: INT>>,deep STRUCT<x: ARRAY<ARRAY<BIGINT>>>");
+  for (const char* map_step : {"nm.key INT", "nm.value INT", "nm{value} INT"}) {
+    auto map_hint = ParseSchemaHints(map_step);
+    ASSERT_TRUE(map_hint.has_value());
+    auto refused = ApplySchemaHints(*base->value, *map_hint);
+    ASSERT_FALSE(refused.has_value()) << map_step;
+    EXPECT_NE(refused.error().message().find("give the whole map type"), std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace sluice::data

@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "sluice/base/strings.h"
+#include "sluice/data/typed_schema_merge_internal.h"
 #include "sluice/parquet/file_reader.h"
 
 namespace sluice::data {
@@ -226,11 +227,11 @@ class ParquetRows final : public SequentialFile {
   size_t pos_ = 0;
 };
 
-// Spark's StructType.merge, on the model's types.
+// Spark's StructType.merge, on the model's types; atomic types by `rule`.
 class SchemaMerger {
  public:
-  SchemaMerger(const std::string& left_file, const std::string& right_file)
-      : left_(left_file), right_(right_file) {}
+  SchemaMerger(const std::string& left_file, const std::string& right_file, ParquetSchemaMerge rule)
+      : left_(left_file), right_(right_file), rule_(rule) {}
 
   Result<schema::TypePtr> Merge(const schema::TypePtr& a, const schema::TypePtr& b,
                                 const schema::FieldPath& path) {
@@ -246,6 +247,14 @@ class SchemaMerger {
                               Merge(a->value_type(), b->value_type(), path.Value()));
       return schema::Type::Map(std::move(k), std::move(v),
                                a->value_contains_null() || b->value_contains_null());
+    }
+    if (rule_ == ParquetSchemaMerge::kAutoLoader) {
+      if (!a->is_nested() && !b->is_nested()) {
+        if (schema::TypePtr w = internal::WiderAtomicType(a, b)) return w;
+      }
+      return Fail(ErrorCode::kIncompatible,
+                  fmt::format("{}: {} has {} and {} has {}, and neither type widens to the other",
+                              path.ToString(), left_, a->ToString(), right_, b->ToString()));
     }
     if (a->kind() == schema::TypeKind::kDecimal && b->kind() == schema::TypeKind::kDecimal &&
         a->scale() == b->scale()) {
@@ -287,6 +296,7 @@ class SchemaMerger {
 
   const std::string& left_;
   const std::string& right_;
+  const ParquetSchemaMerge rule_;
 };
 
 }  // namespace
@@ -332,7 +342,8 @@ Result<std::unique_ptr<SequentialFile>> OpenParquetRows(
 }
 
 Result<schema::Converted<schema::SchemaPtr>> MergeParquetSchemas(
-    FileSystem& fs, const std::vector<std::string>& files, uint64_t* rows) {
+    FileSystem& fs, const std::vector<std::string>& files, uint64_t* rows,
+    ParquetSchemaMerge rule) {
   if (files.empty()) return InvalidArgument("no Parquet files to read a schema from");
   schema::Converted<schema::SchemaPtr> out;
   std::string first;
@@ -349,7 +360,7 @@ Result<schema::Converted<schema::SchemaPtr>> MergeParquetSchemas(
       first = path;
       continue;
     }
-    SchemaMerger merger(first, path);
+    SchemaMerger merger(first, path, rule);
     SLUICE_ASSIGN_OR_RETURN(schema::TypePtr merged,
                             merger.Merge(out.value->struct_type(), reader->schema()->struct_type(),
                                          schema::FieldPath()));

@@ -59,12 +59,26 @@ Result<std::unique_ptr<SequentialFile>> OpenParquetRows(
     FileSystem& fs, const std::string& path, const parquet::RowScreen& screen,
     std::shared_ptr<const ScreenedLines>* screened, bool text_free = false, int threads = 1);
 
+/// How MergeParquetSchemas merges two files' types for one column.
+enum class ParquetSchemaMerge : uint8_t {
+  /// Spark's mergeSchema (StructType.merge): decimals of one scale take the larger precision;
+  /// any other difference is kInvalidArgument. `sluice infer`, `validate`, `table append`.
+  kSpark,
+  /// Auto Loader's: the widest of the two types (internal::WiderAtomicType, the rule
+  /// MergeAvroSchemas merges by: integers widen, to float64 beside a float, to a decimal
+  /// holding both; decimals to one holding both; date to timestamp); two types with no wider
+  /// one are kIncompatible. Ingest's inference, whose schema hints then win over the result.
+  kAutoLoader,
+};
+
 /// The schema of each file's footer, merged in order as Spark's StructType.merge does for
 /// Parquet's mergeSchema: fields matched by name, a field only some files have added at the
 /// end (nullable), nullable where any file has it nullable, structs merged member by member,
-/// array elements and map keys and values merged; any other difference of type is an error
-/// naming the field and both files. `rows`, when given, gets the files' rows summed.
+/// array elements and map keys and values merged; atomic types that differ are merged by
+/// `rule`, else an error naming the field and both files. `rows`, when given, gets the files'
+/// rows summed.
 Result<schema::Converted<schema::SchemaPtr>> MergeParquetSchemas(
-    FileSystem& fs, const std::vector<std::string>& files, uint64_t* rows = nullptr);
+    FileSystem& fs, const std::vector<std::string>& files, uint64_t* rows = nullptr,
+    ParquetSchemaMerge rule = ParquetSchemaMerge::kSpark);
 
 }  // namespace sluice::data

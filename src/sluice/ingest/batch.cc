@@ -87,15 +87,27 @@ BatchRunner::BatchRunner(const IngestOptions& options, Checkpoint& checkpoint,
 Result<std::optional<IngestStop>> BatchRunner::Evolve(const BatchInput& input,
                                                       BatchReport& report) {
   if (mode_ == EvolutionMode::kRescue || mode_ == EvolutionMode::kNone) return std::nullopt;
-  schema::SchemaPtr incoming = input.batch_schema;
-  if (incoming == nullptr) {
-    SLUICE_ASSIGN_OR_RETURN(incoming, InferSchemaOf(options_, input.paths, input.format));
+  BatchSchemas incoming{input.batch_schema, nullptr};
+  if (incoming.hinted == nullptr) {
+    SLUICE_ASSIGN_OR_RETURN(incoming, InferBatchSchemas(options_, input.paths, input.format));
   }
   EvolveOptions eo;
   eo.widen = mode_ == EvolutionMode::kAddNewColumnsWithTypeWidening;
   eo.case_sensitive = options_.auto_loader.case_sensitive;
   eo.rescued_column = options_.auto_loader.rescued_data_column;
-  SLUICE_ASSIGN_OR_RETURN(SchemaEvolution evolved, EvolveSchema(*current_.schema, *incoming, eo));
+  SLUICE_ASSIGN_OR_RETURN(SchemaEvolution evolved,
+                          EvolveSchema(*current_.schema, *incoming.hinted, eo));
+  if (incoming.unhinted != nullptr) {
+    // The hints fix the types they name (new columns included, and nothing they name is
+    // widened); fields the data holds beyond a hinted type, such as a new field in the value
+    // of a map a hint gave, are new columns as any other.
+    EvolveOptions add_only = eo;
+    add_only.widen = false;
+    SLUICE_ASSIGN_OR_RETURN(SchemaEvolution more,
+                            EvolveSchema(*evolved.schema, *incoming.unhinted, add_only));
+    evolved.schema = std::move(more.schema);
+    evolved.added.insert(evolved.added.end(), more.added.begin(), more.added.end());
+  }
   if (!evolved.changed()) return std::nullopt;
   if (mode_ == EvolutionMode::kFailOnNewColumns) {
     IngestStop stop;

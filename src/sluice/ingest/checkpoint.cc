@@ -11,6 +11,7 @@
 
 #include "sluice/base/file_system.h"
 #include "sluice/base/sqlite_db.h"
+#include "sluice/ingest/ingest.h"
 #include "sluice/table/transaction.h"
 
 namespace sluice::ingest {
@@ -93,8 +94,17 @@ Result<std::unique_ptr<Checkpoint>> Checkpoint::Open(const std::string& dir,
     std::map<std::string, std::string> meta;
     for (const Row& r : rows) meta[*r[0]] = *r[1];
     ckpt->id_ = meta["id"];
+    // Paths compare in their normal form, so a checkpoint that recorded `t/` (before paths
+    // were normalised) still belongs to the table `t`. A Kafka source is not a path.
+    const bool folder = identity.kind == "folder";
+    auto same = [&](const char* key, const std::string& want) {
+      const std::string_view k(key);
+      if (k == "table" || (k == "source" && folder))
+        return NormalPath(meta[key]) == NormalPath(want);
+      return meta[key] == want;
+    };
     auto differs = [&](const char* key, const std::string& want) -> Status {
-      if (meta[key] == want) return Ok();
+      if (same(key, want)) return Ok();
       return InvalidArgument("the checkpoint " + dir + " belongs to the " + key + " " + meta[key] +
                              ", not " + want + ": give each source and table its own checkpoint");
     };

@@ -181,16 +181,21 @@ class FolderIngest {
     return Write(batch, format);
   }
 
-  Result<bool> Write(const Batch& batch, data::RecordFormat format) {
+  Result<bool> Write(const Batch& planned, data::RecordFormat format) {
     BatchInput input;
     input.format = format;
-    for (const BatchFile& f : batch.files) {
+    // The batch as it is read: without the files left for later, so that its report (and its
+    // place in the checkpoint) names only what it read.
+    Batch batch = planned;
+    batch.files.clear();
+    for (const BatchFile& f : planned.files) {
       if (auto now = options_.fs->Stat(f.path);
           now.has_value() && (now->size != f.size || now->modified_ms != f.modified_ms)) {
         // Still being written (or rewritten): found again, as it is then, by a later batch.
         SLUICE_TRY(checkpoint_.Forget(f.path));
         continue;
       }
+      batch.files.push_back(f);
       SLUICE_ASSIGN_OR_RETURN(auto bad, Unreadable(*options_.fs, f.path, format));
       if (bad) {
         SLUICE_TRY(checkpoint_.RecordUnreadable({f, *bad, batch.id}));
@@ -234,9 +239,9 @@ class FolderIngest {
 }  // namespace
 
 Result<IngestRun> RunFolderIngest(const IngestOptions& options, const RunControl& control) {
-  SLUICE_ASSIGN_OR_RETURN(std::unique_ptr<Checkpoint> checkpoint,
-                          OpenCheckpoint(options, "folder"));
-  FolderIngest ingest(options, control, *checkpoint);
+  const IngestOptions normal = WithNormalPaths(options);
+  SLUICE_ASSIGN_OR_RETURN(std::unique_ptr<Checkpoint> checkpoint, OpenCheckpoint(normal, "folder"));
+  FolderIngest ingest(normal, control, *checkpoint);
   return ingest.Run();
 }
 

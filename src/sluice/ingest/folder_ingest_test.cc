@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -666,6 +667,208 @@ TEST_F(FolderIngestTest, HostileRecordsAreQuarantinedAndTheBooksBalance) {
   // A run over the same folder afterwards reads nothing and changes nothing.
   EXPECT_EQ(Run().batches.size(), 0u);
   EXPECT_EQ(ReadFile(root_ / "ckpt" / "quarantine.jsonl"), quarantine);
+}
+
+// A run that would never end (reading its own output again and again) is stopped after a few
+// batches or 20 seconds, so that the test fails instead of hanging.
+IngestRun RunAtMostBatches(const IngestOptions& options, int most) {
+  std::atomic<bool> stop{false};
+  RunControl control;
+  int batches = 0;
+  control.stop = &stop;
+  control.on_batch = [&](const BatchReport&) {
+    if (++batches >= most) stop = true;
+  };
+  std::atomic<bool> done{false};
+  std::thread watchdog([&] {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (!done && std::chrono::steady_clock::now() < until) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    stop = true;
+  });
+  auto run = RunFolderIngest(options, control);
+  done = true;
+  watchdog.join();
+  EXPECT_TRUE(run.has_value()) << run.error().message();
+  return run.has_value() ? *run : IngestRun{};
+}
+
+TEST_F(FolderIngestTest, OwnPathsWithTrailingSlashesInsideTheFolderAreNotRead) {
+  const std::string land = (root_ / "land").string();
+  options_.checkpoint = land + "/ckpt/";
+  options_.table = land + "/table//";
+  options_.schema_location = land + "/./schemas/";
+  options_.quarantine = land + "/./bad.jsonl";
+  options_.report = land + "//reports.jsonl";
+  Land("a.json", "{\"id\":\"1\"}\n{broken\n");
+  IngestRun first = RunAtMostBatches(options_, 4);
+  ASSERT_EQ(first.batches.size(), 1u);
+  EXPECT_EQ(first.batches[0].files, std::vector<std::string>{land + "/a.json"});
+  EXPECT_TRUE(fs::exists(root_ / "land" / "bad.jsonl"));
+  EXPECT_TRUE(fs::exists(root_ / "land" / "schemas" / "_schemas" / "0"));
+  // Nothing of its own is new to a second run.
+  EXPECT_TRUE(RunAtMostBatches(options_, 4).batches.empty());
+}
+
+TEST_F(FolderIngestTest, ACheckpointKnowsItsTableWithOrWithoutATrailingSlash) {
+  Land("1.json", "{\"id\":\"1\"}\n");
+  ASSERT_EQ(Run().batches.size(), 1u);
+  Land("2.json", "{\"id\":\"2\"}\n");
+  IngestOptions slashed = options_;
+  slashed.table += "/";
+  slashed.checkpoint += "/";
+  slashed.source += "/./";
+  ASSERT_EQ(Run(slashed).batches.size(), 1u);
+  EXPECT_EQ(Rows().size(), 2u);
+
+  // A checkpoint that recorded its table with a trailing slash (before paths were normalised)
+  // still belongs to the table named without one.
+  IngestOptions old = options_;
+  old.checkpoint = (root_ / "old_ckpt").string();
+  old.table = (root_ / "old_table").string();
+  ASSERT_TRUE(
+      Checkpoint::Open(old.checkpoint, {"folder", old.source + "/", old.table + "/"}).has_value());
+  EXPECT_EQ(Run(old).batches.size(), 1u);
+}
+
+// A file that changed after its batch was planned (a crash in between, then an append) is left
+// for a later batch: the planned batch's report lists only what it read.
+TEST_F(FolderIngestTest, TheReportListsOnlyTheFilesTheBatchRead) {
+  options_.report = (root_ / "reports.jsonl").string();
+  Land("a.json", "{\"id\":\"1\"}\n");
+  Land("z.json", "{\"id\":\"2\"}\n");
+  const std::string a = (root_ / "land" / "a.json").string();
+  const std::string z = (root_ / "land" / "z.json").string();
+  {
+    auto ckpt = Checkpoint::Open(options_.checkpoint, {"folder", options_.source, options_.table});
+    ASSERT_TRUE(ckpt.has_value());
+    Batch planned;
+    for (const std::string& path : {a, z}) {
+      auto info = LocalFileSystem()->Stat(path);
+      ASSERT_TRUE(info.has_value());
+      planned.files.push_back({path, info->size, info->modified_ms});
+    }
+    ASSERT_TRUE((*ckpt)->Plan(planned).has_value());
+  }
+  std::ofstream(root_ / "land" / "a.json", std::ios::app) << "{\"id\":\"3\"}\n";
+  IngestRun run = Run();
+  ASSERT_EQ(run.batches.size(), 2u);
+  EXPECT_EQ(run.batches[0].files, std::vector<std::string>{z});
+  EXPECT_EQ(run.batches[0].records_in, 1u);
+  EXPECT_EQ(run.batches[1].files, std::vector<std::string>{a});
+  EXPECT_EQ(run.batches[1].records_in, 2u);
+  // The report file says the same, and each commit's numFiles counts the data files it added.
+  std::string reports = ReadFile(root_ / "reports.jsonl");
+  auto first = ParseJson(reports.substr(0, reports.find('\n')));
+  ASSERT_TRUE(first.has_value());
+  auto back = BatchReportFromJson(*first);
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->files, std::vector<std::string>{z});
+  auto history = table::TableHistory(*LocalFileSystem(), options_.table);
+  ASSERT_TRUE(history.has_value());
+  for (const table::HistoryEntry& e : *history) {
+    const JsonValue* n = e.operation_metrics.Find("numFiles");
+    ASSERT_NE(n, nullptr);
+    EXPECT_EQ(n->as_string(), std::to_string(e.files_added));
+  }
+}
+
+// Writes `jsonl` as the Parquet file `name` of the landing with the types of `ddl`.
+void WriteParquet(const fs::path& root, const std::string& name, const std::string& ddl,
+                  const std::string& jsonl) {
+  const fs::path lines = root / (name + ".jsonl");
+  const fs::path types = root / (name + ".ddl");
+  std::ofstream(lines) << jsonl;
+  std::ofstream(types) << ddl << "\n";
+  std::string cmd = std::string(SLUICE_BINARY) + " validate -q --schema " + types.string() + " " +
+                    lines.string() + " --rescued-column '' -o " + (root / "land" / name).string();
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+}
+
+TEST_F(FolderIngestTest, ParquetFilesThatDisagreeOnATypeMergeToTheWidest) {
+  WriteParquet(root_, "a.parquet", "id INT, d DATE, m DECIMAL(9,2), r FLOAT",
+               "{\"id\":1,\"d\":\"2026-08-15\",\"m\":1.25,\"r\":0.5}\n");
+  WriteParquet(root_, "b.parquet", "id BIGINT, d TIMESTAMP, m DECIMAL(12,3), r DOUBLE",
+               "{\"id\":5000000000,\"d\":\"2026-08-16T10:00:00Z\",\"m\":123456789.125,"
+               "\"r\":0.25}\n");
+  options_.format = data::RecordFormat::kParquet;
+  IngestRun run = Run();
+  ASSERT_EQ(run.batches.size(), 1u);
+  EXPECT_EQ(run.batches[0].written, 2u);
+  EXPECT_EQ(run.batches[0].rescued, 0u);
+  auto snapshot = table::LoadSnapshot(*LocalFileSystem(), options_.table);
+  ASSERT_TRUE(snapshot.has_value());
+  EXPECT_EQ(dialects::spark::WriteDdl(*snapshot->schema).value,
+            "id BIGINT,d TIMESTAMP,m DECIMAL(12,3),r DOUBLE,_rescued_data STRING");
+  std::set<std::string> ids;
+  for (auto& r : Rows()) ids.insert(r["id"]);
+  EXPECT_EQ(ids, (std::set<std::string>{"1", "5000000000"}));
+
+  // Hints win over the merged type.
+  IngestOptions hinted = options_;
+  hinted.table = (root_ / "hinted").string();
+  hinted.checkpoint = (root_ / "hinted_ckpt").string();
+  hinted.auto_loader.schema_hints = "id DECIMAL(20,0), m DECIMAL(15,3)";
+  ASSERT_EQ(Run(hinted).batches.size(), 1u);
+  auto hinted_snapshot = table::LoadSnapshot(*LocalFileSystem(), hinted.table);
+  ASSERT_TRUE(hinted_snapshot.has_value());
+  EXPECT_EQ(dialects::spark::WriteDdl(*hinted_snapshot->schema).value,
+            "id DECIMAL(20,0),d TIMESTAMP,m DECIMAL(15,3),r DOUBLE,_rescued_data STRING");
+}
+
+TEST_F(FolderIngestTest, ParquetTypesWithNoWiderOneStopTheRunNamingBothFiles) {
+  WriteParquet(root_, "a.parquet", "id INT", "{\"id\":1}\n");
+  WriteParquet(root_, "b.parquet", "id BOOLEAN", "{\"id\":true}\n");
+  options_.format = data::RecordFormat::kParquet;
+  auto run = RunFolderIngest(options_, {});
+  ASSERT_FALSE(run.has_value());
+  EXPECT_NE(run.error().message().find("a.parquet has int32"), std::string::npos)
+      << run.error().message();
+  EXPECT_NE(run.error().message().find("b.parquet has boolean"), std::string::npos);
+}
+
+// A JSON object infers as a struct; where the schema holds a map, its fields are the map's
+// entries, and a new field in an entry's value is a new field of the map's value.
+TEST_F(FolderIngestTest, ANewFieldInAMapValueIsAddedOrStopsTheRun) {
+  auto schema = dialects::spark::ReadDdl("id BIGINT, m MAP<STRING, STRUCT<a: BIGINT>>");
+  ASSERT_TRUE(schema.has_value());
+  options_.schema = schema->value;
+  options_.evolution_mode = EvolutionMode::kFailOnNewColumns;
+  options_.auto_loader.infer_column_types = true;
+  Land("1.json", "{\"id\":1,\"m\":{\"k\":{\"a\":1}}}\n");
+  ASSERT_EQ(Run().batches.size(), 1u);
+  Land("2.json", "{\"id\":2,\"m\":{\"k\":{\"a\":2},\"j\":{\"a\":3,\"b\":\"new\"}}}\n");
+  IngestRun stopped = Run();
+  ASSERT_TRUE(stopped.stopped);
+  EXPECT_EQ(stopped.stopped->columns, std::vector<std::string>{"m{value}.b"});
+
+  options_.evolution_mode = EvolutionMode::kAddNewColumns;
+  IngestRun added = Run();
+  ASSERT_EQ(added.batches.size(), 1u);
+  EXPECT_EQ(added.batches[0].added_columns, std::vector<std::string>{"m{value}.b"});
+  EXPECT_EQ(added.batches[0].rescued, 0u);
+  auto snapshot = table::LoadSnapshot(*LocalFileSystem(), options_.table);
+  ASSERT_TRUE(snapshot.has_value());
+  EXPECT_EQ(dialects::spark::WriteDdl(*snapshot->schema).value,
+            "id BIGINT,m MAP<STRING, STRUCT<a: BIGINT, b: STRING>>,_rescued_data STRING");
+}
+
+TEST_F(FolderIngestTest, ANewFieldInTheValueOfAMapAHintGaveIsAdded) {
+  options_.auto_loader.schema_hints = "m MAP<STRING, STRUCT<a: BIGINT>>";
+  options_.auto_loader.infer_column_types = true;
+  Land("1.json", "{\"id\":1,\"m\":{\"k\":{\"a\":1}}}\n");
+  ASSERT_EQ(Run().batches.size(), 1u);
+  Land("2.json", "{\"id\":2,\"m\":{\"k\":{\"a\":2,\"b\":\"new\"}}}\n");
+  IngestRun run = Run();
+  ASSERT_EQ(run.batches.size(), 1u);
+  EXPECT_EQ(run.batches[0].added_columns, std::vector<std::string>{"m{value}.b"});
+  EXPECT_EQ(run.batches[0].rescued, 0u);
+  auto snapshot = table::LoadSnapshot(*LocalFileSystem(), options_.table);
+  ASSERT_TRUE(snapshot.has_value());
+  // The hint's type is kept where it speaks (a stays BIGINT, never widened or replaced).
+  EXPECT_EQ(dialects::spark::WriteDdl(*snapshot->schema).value,
+            "id BIGINT,m MAP<STRING, STRUCT<a: BIGINT, b: STRING>>,_rescued_data STRING");
 }
 
 }  // namespace

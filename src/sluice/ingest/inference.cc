@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "sluice/data/auto_loader.h"
+#include "sluice/data/parquet_source.h"
 #include "sluice/ingest/schema_evolution.h"
 
 namespace sluice::ingest {
@@ -54,15 +55,44 @@ Result<schema::SchemaPtr> InferSchemaOf(const IngestOptions& options,
   ro.csv_infer.infer_schema = options.auto_loader.infer_column_types;
   ro.csv_infer.null_value = options.csv.null_value;
   ro.csv_infer.auto_loader = options.auto_loader;
-  SLUICE_ASSIGN_OR_RETURN(data::InferResult inferred, data::InferFiles(files, ro));
-  if (text) {
-    return inferred.schema;  // hints and the rescued column are applied by the inference
+  schema::SchemaPtr typed;
+  if (format == data::RecordFormat::kParquet) {
+    // Auto Loader merges Parquet files that disagree on a column's type to the widest type
+    // (as it merges Avro files), where Spark's mergeSchema, InferFiles' rule, refuses them.
+    SLUICE_ASSIGN_OR_RETURN(auto merged,
+                            data::MergeParquetSchemas(*options.fs, files, nullptr,
+                                                      data::ParquetSchemaMerge::kAutoLoader));
+    typed = std::move(merged.value);
+  } else {
+    SLUICE_ASSIGN_OR_RETURN(data::InferResult inferred, data::InferFiles(files, ro));
+    if (text) {
+      return inferred.schema;  // hints and the rescued column are applied by the inference
+    }
+    typed = std::move(inferred.schema);
   }
-  // Typed files: their own schemas, then hints and the rescued column as Auto Loader does.
+  // Typed files: their own schemas, then hints (which win over the merged types) and the
+  // rescued column, as Auto Loader does.
   SLUICE_ASSIGN_OR_RETURN(auto hints, data::ParseSchemaHints(options.auto_loader.schema_hints));
-  SLUICE_ASSIGN_OR_RETURN(schema::SchemaPtr hinted,
-                          data::ApplySchemaHints(*inferred.schema, hints));
+  SLUICE_ASSIGN_OR_RETURN(schema::SchemaPtr hinted, data::ApplySchemaHints(*typed, hints));
   return AppendRescued(*hinted, options.auto_loader.rescued_data_column);
+}
+
+Result<BatchSchemas> InferBatchSchemas(const IngestOptions& options,
+                                       const std::vector<std::string>& files,
+                                       data::RecordFormat format) {
+  BatchSchemas out;
+  SLUICE_ASSIGN_OR_RETURN(auto hints, data::ParseSchemaHints(options.auto_loader.schema_hints));
+  if (hints.empty()) {
+    SLUICE_ASSIGN_OR_RETURN(out.hinted, InferSchemaOf(options, files, format));
+    return out;
+  }
+  // One inference without the hints, which are then applied to its result: the files are
+  // read once. Hints land before the rescued column there; evolution places it last anyway.
+  IngestOptions plain = options;
+  plain.auto_loader.schema_hints.clear();
+  SLUICE_ASSIGN_OR_RETURN(out.unhinted, InferSchemaOf(plain, files, format));
+  SLUICE_ASSIGN_OR_RETURN(out.hinted, data::ApplySchemaHints(*out.unhinted, hints));
+  return out;
 }
 
 Result<schema::SchemaPtr> WithRescuedColumn(const schema::Schema& schema,

@@ -11,9 +11,22 @@
 
 namespace sluice::ingest {
 
+/// The schema of `files` by Auto Loader's rules, hints applied, the rescued column last.
 Result<schema::SchemaPtr> InferSchemaOf(const IngestOptions& options,
                                         const std::vector<std::string>& files,
                                         data::RecordFormat format);
+
+/// A batch's schema for evolving the current one: `hinted` as InferSchemaOf gives it, and,
+/// when there are schema hints, `unhinted`, the same files' schema without them (null
+/// otherwise). A hint fixes the types it names; what the data holds beyond a hinted type (a new
+/// field in the value struct of a map a hint gave) is only seen in `unhinted`.
+struct BatchSchemas {
+  schema::SchemaPtr hinted;
+  schema::SchemaPtr unhinted;
+};
+Result<BatchSchemas> InferBatchSchemas(const IngestOptions& options,
+                                       const std::vector<std::string>& files,
+                                       data::RecordFormat format);
 
 /// A given schema made ready to read with: the rescued-data column appended (a string) unless
 /// the mode is `none` without a rescued column named, or the schema has it already.

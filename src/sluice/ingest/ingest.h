@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sluice/base/file_system.h"
@@ -112,5 +113,10 @@ Result<IngestRun> RunFolderIngest(const IngestOptions& options, const RunControl
 
 /// The evolution mode an ingest uses: the one given, else Auto Loader's default.
 EvolutionMode EffectiveMode(const IngestOptions& options);
+
+/// Return `path` as an ingest compares paths: lexically normal (`.` and `a/..` steps and doubled
+/// slashes gone) and without a trailing slash, so `ckpt/`, `./ckpt` and `ckpt` are one folder.
+/// The file system is not asked (symbolic links are not resolved).
+std::string NormalPath(std::string_view path);
 
 }  // namespace sluice::ingest

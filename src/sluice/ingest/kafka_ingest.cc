@@ -629,8 +629,9 @@ Result<IngestRun> RunKafkaIngest(const IngestOptions& options, const KafkaIngest
     co.user_info = kafka.registry_user_info;
     SLUICE_ASSIGN_OR_RETURN(client, registry::Client::Create(co));
   }
-  SLUICE_ASSIGN_OR_RETURN(std::unique_ptr<Checkpoint> checkpoint, OpenCheckpoint(options, "kafka"));
-  KafkaIngest ingest(options, kafka, control, *checkpoint, std::move(client));
+  const IngestOptions normal = WithNormalPaths(options);
+  SLUICE_ASSIGN_OR_RETURN(std::unique_ptr<Checkpoint> checkpoint, OpenCheckpoint(normal, "kafka"));
+  KafkaIngest ingest(normal, kafka, control, *checkpoint, std::move(client));
   return ingest.Run();
 }
 

@@ -91,6 +91,18 @@ class Evolver {
       if (v == current->value_type()) return current;
       return Type::Map(current->key_type(), std::move(v), current->value_contains_null());
     }
+    if (current->is_map() && incoming->is_struct()) {
+      // A JSON object infers as a struct, one field per key. Where the schema holds a map, each
+      // field is an entry whose type folds into the value type (as the table's OverlayType folds
+      // it), so a new field in any entry's value is a new column of the value.
+      TypePtr v = current->value_type();
+      for (const Field& entry : incoming->fields()) {
+        if (entry.type()->kind() == TypeKind::kNull) continue;
+        SLUICE_ASSIGN_OR_RETURN(v, Evolve(v, entry.type(), path + "{value}"));
+      }
+      if (v == current->value_type()) return current;
+      return Type::Map(current->key_type(), std::move(v), current->value_contains_null());
+    }
     if (options_.widen && CanWiden(*current, *incoming)) {
       out_.widened.push_back(path);
       return incoming;

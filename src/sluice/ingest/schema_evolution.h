@@ -1,5 +1,7 @@
 // What a batch's records do to the schema an ingest reads with, by Auto Loader's rules: a
-// column the schema lacks is added at the end of its struct (nested ones inside their struct),
+// column the schema lacks is added at the end of its struct (nested ones inside their struct,
+// array element or map value; where the schema holds a map and the batch a struct, as JSON
+// objects infer, the struct's fields are the map's entries, folded into its value type),
 // existing columns keep their types unless widening is asked for, and then only along Auto
 // Loader's widening table. Everything else (a string where a number was, a struct where a
 // string was) stays as it is: such values are rescued when the records are read.

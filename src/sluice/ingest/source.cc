@@ -1,3 +1,4 @@
+#include <filesystem>
 #include <utility>
 
 #include "sluice/ingest/inference.h"
@@ -28,6 +29,25 @@ Status CheckNotOlderThanTable(const IngestOptions& options, Checkpoint& checkpoi
 }
 
 }  // namespace
+
+std::string NormalPath(std::string_view path) {
+  if (path.empty()) return std::string();
+  std::string out = std::filesystem::path(path).lexically_normal().string();
+  // lexically_normal keeps a trailing separator ("ckpt/" stays so), which would make the folder
+  // and its contents compare unequal to the same folder named without one.
+  while (out.size() > 1 && out.back() == '/') out.pop_back();
+  return out;
+}
+
+IngestOptions WithNormalPaths(const IngestOptions& options) {
+  IngestOptions out = options;
+  if (!options.source.starts_with("kafka://")) out.source = NormalPath(options.source);
+  for (std::string* path :
+       {&out.table, &out.checkpoint, &out.schema_location, &out.quarantine, &out.report}) {
+    *path = NormalPath(*path);
+  }
+  return out;
+}
 
 Result<std::unique_ptr<Checkpoint>> OpenCheckpoint(const IngestOptions& options,
                                                    const std::string& kind) {

@@ -14,6 +14,12 @@
 
 namespace sluice::ingest {
 
+/// `options` with the folder source, table, checkpoint, schema location, quarantine and report
+/// in their NormalPath form: the sources compare these paths (what the ingest writes inside its
+/// folder is left out of the listing; a checkpoint belongs to one table), so each is normalised
+/// once, on the way in.
+IngestOptions WithNormalPaths(const IngestOptions& options);
+
 /// Open the checkpoint for `kind` ("folder", "kafka"). A folder checkpoint that has written no
 /// batch yet, for a table that holds batches of the same source from another checkpoint, is
 /// kInvalidArgument (those files would be written again) unless options.allow_new_checkpoint.
