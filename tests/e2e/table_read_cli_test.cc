@@ -117,6 +117,30 @@ TEST(TableReadCliTest, ATableWrittenByAppendReadsBackAndAppendsAgain) {
   EXPECT_EQ(SplitLines(limited.out).size(), 2u);
 }
 
+TEST(TableReadCliTest, WhereCastsAZonedStringToTimestampNtzIgnoringTheZone) {
+  const std::string dir = FreshFolder("ntz_where");
+  const std::string table = dir + "/t";
+  const std::string input =
+      WriteText(dir, "rows.jsonl", "{\"id\":1,\"tn\":\"2024-09-09T12:34:56.123456\"}\n");
+  const std::string schema = WriteText(dir, "t.ddl", "id INT, tn TIMESTAMP_NTZ");
+  RunResult appended = RunSluice({"table", "append", table, input, "--schema", schema, "-q"});
+  ASSERT_EQ(appended.exit_code, 0) << appended.err << appended.out;
+  for (const char* where :
+       {"cast('2021-09-08T11:11:11Z' as timestamp_ntz) IS NOT NULL",
+        "tn = '2024-09-09T12:34:56.123456Z'", "tn > '2024-09-09T12:00:00+05:00'"}) {
+    RunResult r = RunSluice({"table", "cat", table, "--where", where, "--stats"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "{\"id\":1,\"tn\":\"2024-09-09T12:34:56.123456\"}\n") << where;
+    EXPECT_TRUE(Contains(r.err, "\"files_pruned_by_stats\":0")) << where << r.err;
+  }
+  // The zone is ignored by the file's statistics too: a later wall clock skips the file.
+  RunResult later =
+      RunSluice({"table", "cat", table, "--where", "tn > '2024-09-09T13:00:00-05:00'", "--stats"});
+  ASSERT_EQ(later.exit_code, 0) << later.err;
+  EXPECT_EQ(later.out, "");
+  EXPECT_TRUE(Contains(later.err, "\"files_pruned_by_stats\":1")) << later.err;
+}
+
 TEST(TableReadCliTest, TimeTravelAndUsageErrors) {
   const std::string dir = FreshFolder("travel");
   const std::string table = dir + "/t";
