@@ -17,6 +17,8 @@ namespace {
 
 // Replay state: files by key, the newest add or remove winning.
 struct Replay {
+  // The table root files are keyed under (TableRootForKeys).
+  std::string key_root;
   std::optional<Protocol> protocol;
   std::optional<Metadata> metadata;
   std::unordered_map<std::string, AddFile> adds;
@@ -31,11 +33,11 @@ struct Replay {
     } else if (auto* m = std::get_if<Metadata>(&action)) {
       metadata = std::move(*m);
     } else if (auto* a = std::get_if<AddFile>(&action)) {
-      std::string key = FileKey(a->path, a->deletion_vector);
+      std::string key = FileKey(key_root, a->path, a->deletion_vector);
       removes.erase(key);
       adds.insert_or_assign(std::move(key), std::move(*a));
     } else if (auto* r = std::get_if<RemoveFile>(&action)) {
-      std::string key = FileKey(r->path, r->deletion_vector);
+      std::string key = FileKey(key_root, r->path, r->deletion_vector);
       adds.erase(key);
       removes.insert_or_assign(std::move(key), std::move(*r));
     } else if (auto* t = std::get_if<Txn>(&action)) {
@@ -240,13 +242,14 @@ std::map<int64_t, int64_t> FileTimes(const LogListing& listing) {
 Result<Replay> ReplayTo(FileSystem& fs, std::string_view root, const LogListing& listing,
                         int64_t target, int64_t* checkpoint_version) {
   *checkpoint_version = -1;
+  const std::string key_root = TableRootForKeys(root);
   // The newest checkpoint at or below the target that reads; an unreadable one falls back to
   // the one before it, as Delta does.
   std::optional<Error> checkpoint_error;
   for (auto it = listing.checkpoints.upper_bound(target); it != listing.checkpoints.begin();) {
     --it;
     if (!CheckContiguous(root, listing, it->first + 1, target).has_value()) continue;
-    Replay replay;
+    Replay replay{.key_root = key_root};
     Status read = ApplyCheckpoint(fs, root, it->second, replay);
     if (!read.has_value()) {
       if (!checkpoint_error) checkpoint_error = read.error();
@@ -268,7 +271,7 @@ Result<Replay> ReplayTo(FileSystem& fs, std::string_view root, const LogListing&
     }
     return Fail(contiguous.error());
   }
-  Replay replay;
+  Replay replay{.key_root = key_root};
   for (int64_t v = 0; v <= target; ++v) {
     SLUICE_ASSIGN_OR_RETURN(std::vector<Action> actions, ReadCommit(fs, root, v));
     for (Action& a : actions) replay.Apply(std::move(a));

@@ -1,7 +1,8 @@
 // A Delta table's state at one version, rebuilt from its log (PROTOCOL.md "Action
 // Reconciliation"): start at the newest usable checkpoint at or below the version, apply the
 // commits after it in order. The last protocol and metaData win, txn keeps the newest version
-// per appId, and files are known by path and deletion vector: the newest add or remove wins.
+// per appId, and files are known by FileKey (the canonical path and the deletion vector): the
+// newest add or remove wins.
 #pragma once
 
 #include <cstdint>

@@ -140,6 +140,65 @@ TEST(Snapshot, RefusesReaderFeaturesItDoesNotKnowAndNeedsProtocolAndMetadata) {
   EXPECT_NE(no_meta.error().message().find("no metaData"), std::string::npos);
 }
 
+TEST(CanonicalFilePath, SpellingsOfOneFileMeet) {
+  const std::string root = "/data/tbl";
+  const std::string want = "/data/tbl/part 1@x.parquet";
+  for (std::string_view spelling :
+       {"part%201@x.parquet", "part%201%40x.parquet", "./part%201@x.parquet",
+        "/data/tbl/part%201@x.parquet", "/data//tbl/./part%201@x.parquet",
+        "/data/tbl/sub/../part%201@x.parquet", "file:/data/tbl/part%201@x.parquet",
+        "file:///data/tbl/part%201@x.parquet", "FILE:///data/tbl/part%201@x.parquet",
+        "file://localhost/data/tbl/part%201@x.parquet"}) {
+    EXPECT_EQ(CanonicalFilePath(root, spelling), want) << spelling;
+  }
+  EXPECT_EQ(CanonicalFilePath("file:///data/tbl/", "a.parquet"), "/data/tbl/a.parquet");
+  // The root is a folder's name, not a URI: its '%' is a character.
+  EXPECT_EQ(CanonicalFilePath("/d/100%25", "a%25.parquet"), "/d/100%25/a%.parquet");
+  // Decoded once only; other file systems and hosts are other files.
+  EXPECT_EQ(CanonicalFilePath(root, "a%2520b"), "/data/tbl/a%20b");
+  EXPECT_EQ(CanonicalFilePath(root, "s3://bucket/data/tbl/a"), "s3://bucket/data/tbl/a");
+  EXPECT_EQ(CanonicalFilePath(root, "S3://bucket/x/../a%20b"), "s3://bucket/a b");
+  EXPECT_EQ(CanonicalFilePath(root, "file://host/data/tbl/a"), "file://host/data/tbl/a");
+  EXPECT_EQ(CanonicalFilePath(root, "bad%zz"), "/data/tbl/bad%zz");
+  EXPECT_EQ(CanonicalFilePath("", "x/./y"), "x/y");  // no root: a relative path stays one
+}
+
+TEST(Snapshot, ARemoveCancelsTheAddOfTheSameFileHoweverItIsSpelled) {
+  // Delta's golden tables canonicalized-paths-normal-a/b and -special-a/b, and their kin.
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"/some/unqualified/absolute/path", "file:/some/unqualified/absolute/path"},
+      {"file:/some/unqualified/absolute/path", "/some/unqualified/absolute/path"},
+      {"file:///some/unqualified/absolute/path", "/some/unqualified/absolute/path"},
+      {"/some/unqualified/with%20space/p@%23h", "file:/some/unqualified/with%20space/p@%23h"},
+      {"file:///some/unqualified/with%20space/p@%23h", "/some/unqualified/with%20space/p@%23h"},
+      {"part-0.parquet", "file:///t/part-0.parquet"},
+      {"file://localhost/t/part-0.parquet", "part-0.parquet"},
+      {"y%3D1/part%200.parquet", "/t/y=1/part 0.parquet"},
+  };
+  for (const auto& [added, removed] : cases) {
+    MemoryFileSystem fs;
+    std::string commit0 = LogFilePath("/t", CommitFileName(0));
+    std::string commit1 = LogFilePath("/t", CommitFileName(1));
+    ASSERT_TRUE(fs.WriteFile(
+        commit0, CommitText({Protocol{}, TestMetadata(), Add(added, 1), Add("other.parquet", 2)})));
+    ASSERT_TRUE(fs.WriteFile(commit1, CommitText({Remove(removed)})));
+    auto s = LoadSnapshot(fs, "/t");
+    ASSERT_TRUE(s.has_value()) << s.error().ToString();
+    EXPECT_EQ(Paths(*s), (std::vector<std::string>{"other.parquet"}))
+        << added << " removed as " << removed;
+    EXPECT_EQ(s->tombstones.size(), 1u);
+  }
+}
+
+TEST(Snapshot, FilesOnOtherFileSystemsOrHostsAreOtherFiles) {
+  MemoryFileSystem fs;
+  Put(fs, 0, {Protocol{}, TestMetadata(), Add("/x/a", 1), Add("/x/b", 1)});
+  Put(fs, 1, {Remove("s3://bucket/x/a"), Remove("file://elsewhere/x/b")});
+  auto s = LoadSnapshot(fs, "t");
+  ASSERT_TRUE(s.has_value()) << s.error().ToString();
+  EXPECT_EQ(Paths(*s), (std::vector<std::string>{"/x/a", "/x/b"}));
+}
+
 // A commit whose commitInfo carries an in-commit timestamp, and whose file is dated `file_ms`.
 void PutDated(MemoryFileSystem& fs, int64_t version, std::optional<int64_t> ict, int64_t file_ms,
               std::vector<Action> actions) {
