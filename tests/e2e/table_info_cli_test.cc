@@ -182,6 +182,59 @@ TEST(TableInfoCliTest, SchemaAtTheLatestVersionAVersionAndATime) {
   EXPECT_TRUE(Contains(too_early.err, "no version was committed at or before")) << too_early.err;
 }
 
+// Two commits of a table with in-commit timestamps, in 2001 and 2004, whose files are dated
+// whenever they were copied.
+std::string InCommitTimestampTable() {
+  fs::path dir = fs::temp_directory_path() / "sluice_table_info_cli_ict";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "_delta_log");
+  auto schema = [](const std::string& fields) {
+    return R"({"metaData":{"id":"t","format":{"provider":"parquet","options":{}},)"
+           R"("schemaString":"{\"type\":\"struct\",\"fields\":[)" +
+           fields +
+           R"(]}","partitionColumns":[],)"
+           R"("configuration":{"delta.enableInCommitTimestamps":"true"},"createdTime":1}})";
+  };
+  const std::string id =
+      R"({\"name\":\"id\",\"type\":\"integer\",\"nullable\":true,\"metadata\":{}})";
+  const std::string b = R"({\"name\":\"b\",\"type\":\"string\",\"nullable\":true,\"metadata\":{}})";
+  std::ofstream(Commit(dir.string(), 0))
+      << R"({"commitInfo":{"timestamp":1000000000000,"inCommitTimestamp":1000000000000,)"
+      << R"("operation":"CREATE TABLE"}})"
+      << "\n"
+      << R"({"protocol":{"minReaderVersion":1,"minWriterVersion":7,)"
+      << R"("writerFeatures":["inCommitTimestamp","appendOnly","invariants"]}})"
+      << "\n"
+      << schema(id) << "\n";
+  std::ofstream(Commit(dir.string(), 1))
+      << R"({"commitInfo":{"timestamp":1100000000000,"inCommitTimestamp":1100000000000,)"
+      << R"("operation":"ADD COLUMNS"}})"
+      << "\n"
+      << schema(id + "," + b) << "\n";
+  return dir.string();
+}
+
+TEST(TableInfoCliTest, TimeTravelGoesByInCommitTimestampsAsHistoryShowsThem) {
+  const std::string table = InCommitTimestampTable();
+  RunResult latest =
+      RunSluice({"table", "schema", table, "--timestamp", "2005-01-01", "--as", "spark-ddl"});
+  EXPECT_EQ(latest.exit_code, 0) << latest.err;
+  EXPECT_EQ(latest.out, "id INT,b STRING\n");
+  RunResult first = RunSluice(
+      {"table", "schema", table, "--timestamp", "2003-01-01T00:00:00Z", "--as", "spark-ddl"});
+  EXPECT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_EQ(first.out, "id INT\n");
+  RunResult before = RunSluice({"table", "schema", table, "--timestamp", "2001-09-09"});
+  EXPECT_EQ(before.exit_code, 2);
+  EXPECT_TRUE(Contains(before.err, "no version was committed at or before")) << before.err;
+  RunResult cat = RunSluice({"table", "cat", table, "--timestamp", "2001-09-09T01:46:40Z"});
+  EXPECT_EQ(cat.exit_code, 0) << cat.err;
+  RunResult history = RunSluice({"table", "history", table});
+  EXPECT_EQ(history.exit_code, 0) << history.err;
+  EXPECT_TRUE(Contains(history.out, "version 1  2004-11-09 11:33:20Z")) << history.out;
+  EXPECT_TRUE(Contains(history.out, "version 0  2001-09-09 01:46:40Z")) << history.out;
+}
+
 TEST(TableInfoCliTest, UsageAndInputErrorsExitTwo) {
   RunResult none = RunSluice({"table", "history", "/nonexistent/table"});
   EXPECT_EQ(none.exit_code, 2);

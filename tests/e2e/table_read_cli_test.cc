@@ -117,6 +117,56 @@ TEST(TableReadCliTest, ATableWrittenByAppendReadsBackAndAppendsAgain) {
   EXPECT_EQ(SplitLines(limited.out).size(), 2u);
 }
 
+TEST(TableReadCliTest, WhereCastsAZonedStringToTimestampNtzIgnoringTheZone) {
+  const std::string dir = FreshFolder("ntz_where");
+  const std::string table = dir + "/t";
+  const std::string input =
+      WriteText(dir, "rows.jsonl", "{\"id\":1,\"tn\":\"2024-09-09T12:34:56.123456\"}\n");
+  const std::string schema = WriteText(dir, "t.ddl", "id INT, tn TIMESTAMP_NTZ");
+  RunResult appended = RunSluice({"table", "append", table, input, "--schema", schema, "-q"});
+  ASSERT_EQ(appended.exit_code, 0) << appended.err << appended.out;
+  for (const char* where :
+       {"cast('2021-09-08T11:11:11Z' as timestamp_ntz) IS NOT NULL",
+        "tn = '2024-09-09T12:34:56.123456Z'", "tn > '2024-09-09T12:00:00+05:00'"}) {
+    RunResult r = RunSluice({"table", "cat", table, "--where", where, "--stats"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "{\"id\":1,\"tn\":\"2024-09-09T12:34:56.123456\"}\n") << where;
+    EXPECT_TRUE(Contains(r.err, "\"files_pruned_by_stats\":0")) << where << r.err;
+  }
+  // The zone is ignored by the file's statistics too: a later wall clock skips the file.
+  RunResult later =
+      RunSluice({"table", "cat", table, "--where", "tn > '2024-09-09T13:00:00-05:00'", "--stats"});
+  ASSERT_EQ(later.exit_code, 0) << later.err;
+  EXPECT_EQ(later.out, "");
+  EXPECT_TRUE(Contains(later.err, "\"files_pruned_by_stats\":1")) << later.err;
+}
+
+TEST(TableReadCliTest, ARemoveSpelledAsAFileUriCancelsTheAdd) {
+  const std::string dir = FreshFolder("canonical_paths");
+  const std::string table = fs::absolute(dir + "/t").lexically_normal().string();
+  const std::string input = WriteText(dir, "rows.jsonl", "{\"id\":1}\n");
+  const std::string schema = WriteText(dir, "t.ddl", "id INT");
+  RunResult appended = RunSluice({"table", "append", table, input, "--schema", schema, "-q"});
+  ASSERT_EQ(appended.exit_code, 0) << appended.err << appended.out;
+  std::string file;
+  for (const auto& e : fs::directory_iterator(table)) {
+    if (e.path().extension() == ".parquet") file = e.path().filename().string();
+  }
+  ASSERT_FALSE(file.empty());
+  std::ofstream(table + "/_delta_log/00000000000000000001.json")
+      << R"({"commitInfo":{"timestamp":1,"operation":"DELETE"}})"
+      << "\n"
+      << R"({"remove":{"path":"file:)" << table << "/" << file
+      << R"(","deletionTimestamp":1,"dataChange":true}})"
+      << "\n";
+  RunResult cat = RunSluice({"table", "cat", table});
+  ASSERT_EQ(cat.exit_code, 0) << cat.err;
+  EXPECT_EQ(cat.out, "");
+  RunResult check = RunSluice({"table", "check", table});
+  EXPECT_EQ(check.exit_code, 0) << check.out;
+  EXPECT_TRUE(Contains(check.out, "0 live files")) << check.out;
+}
+
 TEST(TableReadCliTest, TimeTravelAndUsageErrors) {
   const std::string dir = FreshFolder("travel");
   const std::string table = dir + "/t";

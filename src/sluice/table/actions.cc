@@ -2,7 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+#include <filesystem>
+#include <system_error>
+#include <vector>
+
 #include "sluice/base/json_writer.h"
+#include "sluice/table/partition_path.h"
 
 namespace sluice::table {
 namespace {
@@ -382,8 +388,93 @@ std::string CommitInfo::operation() const {
   return v != nullptr && v->is_string() ? v->as_string() : std::string();
 }
 
-std::string FileKey(std::string_view path, const std::optional<JsonValue>& deletion_vector) {
-  std::string key(path);
+namespace {
+
+// A path split at its URI scheme and authority (RFC 3986: a letter, then letters, digits, '+',
+// '-', '.', then ':').
+struct SplitPath {
+  // "scheme://authority" for a file on another file system or host; empty for a local file.
+  std::string remote;
+  std::string_view path;
+  bool uri = false;
+};
+
+SplitPath SplitUri(std::string_view path) {
+  SplitPath out{{}, path, false};
+  if (path.empty() || !std::isalpha(static_cast<unsigned char>(path[0]))) return out;
+  size_t scheme_end =
+      path.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.");
+  if (scheme_end == std::string_view::npos || path[scheme_end] != ':') return out;
+  std::string scheme(path.substr(0, scheme_end));
+  for (char& c : scheme) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string_view rest = path.substr(scheme_end + 1);
+  std::string_view authority;
+  if (rest.starts_with("//")) {
+    size_t slash = rest.find('/', 2);
+    authority = rest.substr(2, slash == std::string_view::npos ? rest.size() - 2 : slash - 2);
+    rest = slash == std::string_view::npos ? std::string_view() : rest.substr(slash);
+  }
+  // file:/x, file:///x and file://localhost/x name the local /x, as an unqualified /x does.
+  if (scheme != "file" || (!authority.empty() && authority != "localhost")) {
+    out.remote = fmt::format("{}://{}", scheme, authority);
+  }
+  out.path = rest;
+  out.uri = true;
+  return out;
+}
+
+// `text` without `.`, `..` and empty segments (repeated or trailing slashes), after `base`.
+std::string Normalized(std::string base, std::string_view text, bool absolute) {
+  std::vector<std::string_view> segments;
+  while (!text.empty()) {
+    size_t slash = text.find('/');
+    std::string_view segment = text.substr(0, slash);
+    text = slash == std::string_view::npos ? std::string_view() : text.substr(slash + 1);
+    if (segment.empty() || segment == ".") continue;
+    if (segment == ".." && !segments.empty() && segments.back() != "..") {
+      segments.pop_back();
+    } else if (segment != ".." || !absolute) {
+      segments.push_back(segment);
+    }
+  }
+  std::string out = std::move(base);
+  for (size_t i = 0; i < segments.size(); ++i) {
+    if (i > 0 || absolute) out += '/';
+    out += segments[i];
+  }
+  if (out.empty() && absolute) out = "/";
+  return out;
+}
+
+}  // namespace
+
+std::string CanonicalFilePath(std::string_view table_root, std::string_view path) {
+  SplitPath split = SplitUri(path);
+  // Percent-escapes decoded once, so `a%20b` and `a b` meet; a malformed escape stays as it is.
+  Result<std::string> decoded = DecodeAddPath(split.path);
+  std::string text = decoded.has_value() ? std::move(*decoded) : std::string(split.path);
+  if (!split.uri && !text.starts_with('/') && !table_root.empty()) {
+    // The root is a path as the user gave it, not URI-encoded: it is not decoded.
+    SplitPath root = SplitUri(table_root);
+    const bool root_absolute = root.uri || root.path.starts_with('/');
+    std::string joined = std::string(root.path) + "/" + text;
+    return Normalized(std::move(root.remote), joined, root_absolute);
+  }
+  return Normalized(std::move(split.remote), text, split.uri || text.starts_with('/'));
+}
+
+std::string TableRootForKeys(std::string_view root) {
+  SplitPath split = SplitUri(root);
+  if (split.uri || root.starts_with('/')) return std::string(root);
+  std::error_code error;
+  std::filesystem::path cwd = std::filesystem::current_path(error);
+  if (error) return std::string(root);
+  return (cwd / std::filesystem::path(root)).lexically_normal().string();
+}
+
+std::string FileKey(std::string_view table_root, std::string_view path,
+                    const std::optional<JsonValue>& deletion_vector) {
+  std::string key = CanonicalFilePath(table_root, path);
   if (!deletion_vector) return key;
   const JsonValue* type = deletion_vector->Find("storageType");
   const JsonValue* where = deletion_vector->Find("pathOrInlineDv");

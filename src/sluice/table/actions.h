@@ -116,9 +116,24 @@ struct AddCdcFile {
 using Action = std::variant<Protocol, Metadata, AddFile, RemoveFile, Txn, DomainMetadata,
                             CommitInfo, CheckpointMetadata, Sidecar, AddCdcFile>;
 
-/// The key a file is known by in replay: its path (URI-decoded) and its deletion vector's
-/// unique id (storageType + pathOrInlineDv, plus "@offset" when it has one).
-std::string FileKey(std::string_view path, const std::optional<JsonValue>& deletion_vector);
+/// The one spelling of a data file's `path` (an add's or remove's, URI-encoded) that replay
+/// compares, as Delta canonicalizes paths: a path is a URI, so `file:/x`, `file:///x`,
+/// `file://localhost/x` and `/x` are one file; percent-escapes are decoded once (`a%20b` is
+/// `a b`; a malformed escape is kept as written); a relative path is put under `table_root`
+/// (itself canonicalized; left relative when `table_root` is empty); `.`, `..` and repeated or
+/// trailing slashes are dropped. A URI of another scheme or host keeps them (`s3://b/x`).
+std::string CanonicalFilePath(std::string_view table_root, std::string_view path);
+
+/// The key a file is known by in replay: CanonicalFilePath(table_root, path) and its deletion
+/// vector's unique id (storageType + pathOrInlineDv, plus "@offset" when it has one).
+/// `table_root` should be absolute (TableRootForKeys), so that a relative and an absolute path
+/// of one file meet.
+std::string FileKey(std::string_view table_root, std::string_view path,
+                    const std::optional<JsonValue>& deletion_vector);
+
+/// The table root FileKey resolves relative paths against: `root` as an absolute path (a
+/// relative one lexically under the working directory) or a URI.
+std::string TableRootForKeys(std::string_view root);
 
 /// Read one action from a parsed JSON object (a commit line or a checkpoint row, whose other
 /// action columns are null). nullopt for an action sluice does not know (ignored, as the

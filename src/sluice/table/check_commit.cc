@@ -309,13 +309,13 @@ void CheckCommit(std::string_view text, int64_t version, const std::string& file
   for (const ParsedLine& line : lines) {
     if (const auto* a = std::get_if<AddFile>(&line.action)) {
       CheckAdd(line, *a, at, state, f);
-      if (!adds.insert(FileKey(a->path, a->deletion_vector)).second) {
+      if (!adds.insert(FileKey({}, a->path, a->deletion_vector)).second) {
         f.Error("duplicate_add", version, file,
                 fmt::format("line {}: {} is added twice in one commit", line.line_no, a->path));
       }
     } else if (const auto* r = std::get_if<RemoveFile>(&line.action)) {
       RequireFields(line.raw, "remove", r->path, {"dataChange"}, line.line_no, at, f);
-      if (!removes.insert(FileKey(r->path, r->deletion_vector)).second) {
+      if (!removes.insert(FileKey({}, r->path, r->deletion_vector)).second) {
         f.Error("duplicate_remove", version, file,
                 fmt::format("line {}: {} is removed twice in one commit", line.line_no, r->path));
       }

@@ -214,8 +214,9 @@ double DecimalToDouble(Int128 unscaled, int scale);
 
 /// Spark's lenient date text as days since the epoch; false when refused.
 bool ParseDate(std::string_view text, int32_t* days);
-/// Spark's lenient timestamp text as microseconds since the epoch (UTC, or wall clock with
-/// `ntz`); false when refused.
+/// Spark's lenient timestamp text as a cast or literal reads it, as microseconds since the epoch:
+/// UTC, a zone converting; or with `ntz` the wall clock, a zone ignored and a time alone
+/// refused (stringToTimestampWithoutTimeZone). False when refused.
 bool ParseTimestamp(std::string_view text, bool ntz, int64_t* micros);
 /// Civil date of days since the epoch.
 void CivilFromDays(int64_t days, int64_t* year, int* month, int* day);

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -14,6 +15,7 @@
 #include <string>
 
 #include "sluice/base/strings.h"
+#include "sluice/data/lexical_internal.h"
 #include "sluice/data/parquet_values_internal.h"
 #include "sluice/table/expression_internal.h"
 
@@ -172,10 +174,45 @@ bool ParseDate(std::string_view text, int32_t* days) {
   return data::internal::DateFromText(TrimWhitespace(text), days);
 }
 
+namespace {
+
+// Whether java.time's ZoneId.of(zone, SHORT_IDS), as Spark's getZoneId calls it, could take the
+// zone: a fixed offset, a region id (`Area/City`, checked by shape: there is no time-zone
+// database here) or one of SHORT_IDS' names.
+bool KnownZone(std::string_view zone) {
+  int32_t offset = 0;
+  if (data::internal::FixedZoneOffset(zone, &offset)) return true;
+  static constexpr std::string_view kShortIds[] = {"ACT", "AET", "AGT", "ART", "AST", "BET", "BST",
+                                                   "CAT", "CNT", "CST", "CTT", "EAT", "ECT", "EST",
+                                                   "HST", "IET", "IST", "JST", "MIT", "MST", "NET",
+                                                   "NST", "PLT", "PNT", "PRT", "PST", "SST", "VST"};
+  for (std::string_view id : kShortIds) {
+    if (zone == id) return true;
+  }
+  if (zone.find('/') == std::string_view::npos || zone.size() < 2 ||
+      !std::isalpha(static_cast<unsigned char>(zone[0]))) {
+    return false;
+  }
+  return zone.find_first_not_of(
+             "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789~/._+-") ==
+         std::string_view::npos;
+}
+
+}  // namespace
+
 bool ParseTimestamp(std::string_view text, bool ntz, int64_t* micros) {
   const char* why = nullptr;
-  return data::internal::TimestampFromText(TrimWhitespace(text), schema::TimeUnit::kMicros, ntz,
-                                           micros, &why);
+  data::internal::DateTimeFields fields;
+  if (!data::internal::ParseLenientTimestamp(TrimWhitespace(text), &fields)) return false;
+  if (ntz) {
+    // Spark's casts and TIMESTAMP_NTZ literals (stringToTimestampWithoutTimeZone with
+    // allowTimeZone) read the wall clock and ignore a zone, once ZoneId takes it; a time alone
+    // has no date there.
+    if (fields.time_only || (fields.has_zone && !KnownZone(fields.zone))) return false;
+    fields.has_zone = false;
+    fields.zone = {};
+  }
+  return data::internal::TimestampFromFields(fields, schema::TimeUnit::kMicros, ntz, micros, &why);
 }
 
 namespace {
@@ -674,7 +711,11 @@ bool ValueFromJson(const JsonValue& json, const Type& type, Value* out, std::str
         if (!seconds || __builtin_mul_overflow(*seconds, kMicrosPerSecond, &micros)) {
           return fail("a timestamp");
         }
-      } else if (!json.is_string() || !ParseTimestamp(json.as_string(), ntz, &micros)) {
+      } else if (const char* why = nullptr;
+                 !json.is_string() || !data::internal::TimestampFromText(
+                                          TrimWhitespace(json.as_string()),
+                                          schema::TimeUnit::kMicros, ntz, &micros, &why)) {
+        // A row's value is in the validator's form: a timestamp_ntz never carries a zone.
         return fail("a timestamp");
       }
       *out = Value::Int(micros);

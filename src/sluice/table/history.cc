@@ -56,7 +56,6 @@ void ReadCommitInfo(const CommitInfo& info, HistoryEntry& e) {
   const JsonValue& v = info.value;
   e.operation = info.operation();
   e.commit_info_timestamp_ms = info.timestamp();
-  if (auto ict = info.in_commit_timestamp()) e.timestamp_ms = *ict;
   if (const JsonValue* p = v.Find("operationParameters"); p != nullptr && p->is_object()) {
     e.operation_parameters = *p;
   }
@@ -196,7 +195,6 @@ void CountFiles(const std::vector<Action>& actions, HistoryEntry& e) {
 
 Result<std::vector<HistoryEntry>> TableHistory(FileSystem& fs, std::string_view root) {
   SLUICE_ASSIGN_OR_RETURN(LogListing listing, ListLog(fs, root));
-  SLUICE_ASSIGN_OR_RETURN(auto times, CommitTimestamps(fs, root, listing));
   std::vector<HistoryEntry> out;
   out.reserve(listing.commits.size());
   TableState state;
@@ -214,7 +212,6 @@ Result<std::vector<HistoryEntry>> TableHistory(FileSystem& fs, std::string_view 
     SLUICE_ASSIGN_OR_RETURN(std::vector<Action> actions, ReadCommit(fs, root, c.version));
     HistoryEntry e;
     e.version = c.version;
-    e.timestamp_ms = times.at(c.version);
     for (const Action& a : actions) {
       if (const auto* info = std::get_if<CommitInfo>(&a)) {
         ReadCommitInfo(*info, e);
@@ -227,6 +224,11 @@ Result<std::vector<HistoryEntry>> TableHistory(FileSystem& fs, std::string_view 
     CountFiles(actions, e);
     out.push_back(std::move(e));
   }
+  // The pass ends on the latest metaData, which says whether in-commit timestamps date the
+  // versions (when the log no longer holds it, CommitTimestamps reads it).
+  const Metadata* latest = state.metadata_known && state.metadata ? &*state.metadata : nullptr;
+  SLUICE_ASSIGN_OR_RETURN(auto times, CommitTimestamps(fs, root, listing, latest));
+  for (HistoryEntry& e : out) e.timestamp_ms = times.at(e.version);
   std::reverse(out.begin(), out.end());
   return out;
 }

@@ -46,8 +46,9 @@ struct SchemaChange {
 /// One version of the table.
 struct HistoryEntry {
   int64_t version = 0;
-  /// When it was committed: commitInfo.inCommitTimestamp when the commit has one, else the
-  /// commit file's time as CommitTimestamps gives it (what Delta's history reports).
+  /// When it was committed, as CommitTimestamps dates it (the in-commit timestamp where the
+  /// table enables them, else the commit file's time): what Delta's history reports, and the
+  /// time `--timestamp` travels by.
   int64_t timestamp_ms = 0;
   /// The commitInfo's own timestamp field, when there is one.
   std::optional<int64_t> commit_info_timestamp_ms;

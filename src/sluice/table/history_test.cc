@@ -161,11 +161,34 @@ TEST(TableHistory, RowsComeFromNumOutputRowsWhenAddsHaveNoStats) {
 
 TEST(TableHistory, InCommitTimestampsWinOverFileTimes) {
   MemoryFileSystem fs;
-  Put(fs, 0,
-      {Info("CREATE TABLE", R"(,"inCommitTimestamp":1700000000123)"), Protocol{}, TestMetadata()});
+  Metadata ict = TestMetadata();
+  ict.configuration["delta.enableInCommitTimestamps"] = "true";
+  Put(fs, 0, {Info("CREATE TABLE", R"(,"inCommitTimestamp":1700000000123)"), Protocol{}, ict});
+  Put(fs, 1, {Info("WRITE", R"(,"inCommitTimestamp":1700000000456)"), Add("a", 1)});
   auto h = TableHistory(fs, "t");
   ASSERT_TRUE(h.has_value());
-  EXPECT_EQ(h->front().timestamp_ms, 1700000000123);
+  EXPECT_EQ(At(*h, 0).timestamp_ms, 1700000000123);
+  EXPECT_EQ(At(*h, 1).timestamp_ms, 1700000000456);
+}
+
+TEST(TableHistory, InCommitTimestampsCountOnlyWhereTheTableEnablesThem) {
+  // As PROTOCOL.md's In-Commit Timestamps: the latest metaData says whether, and from which
+  // version, they date the commits; the ones before keep their files' times.
+  MemoryFileSystem fs;
+  Put(fs, 0, {Info("CREATE TABLE", R"(,"inCommitTimestamp":7)"), Protocol{}, TestMetadata()}, 1000);
+  auto off = TableHistory(fs, "t");
+  ASSERT_TRUE(off.has_value());
+  EXPECT_EQ(At(*off, 0).timestamp_ms, 1000);
+
+  Metadata ict = TestMetadata();
+  ict.configuration["delta.enableInCommitTimestamps"] = "true";
+  ict.configuration["delta.inCommitTimestampEnablementVersion"] = "1";
+  ict.configuration["delta.inCommitTimestampEnablementTimestamp"] = "5000";
+  Put(fs, 1, {Info("SET TBLPROPERTIES", R"(,"inCommitTimestamp":5000)"), ict}, 1100);
+  auto on = TableHistory(fs, "t");
+  ASSERT_TRUE(on.has_value());
+  EXPECT_EQ(At(*on, 0).timestamp_ms, 1000);
+  EXPECT_EQ(At(*on, 1).timestamp_ms, 5000);
 }
 
 // Tables written through Transaction, with a checkpoint every ten versions.

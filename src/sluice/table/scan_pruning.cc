@@ -10,6 +10,7 @@
 
 #include "sluice/base/strings.h"
 #include "sluice/data/parquet_values_internal.h"
+#include "sluice/table/expression_internal.h"
 #include "sluice/table/scan_internal.h"
 
 namespace sluice::table::internal {
@@ -209,8 +210,14 @@ std::optional<Bound> LiteralBound(const Expression& e, TypeKind column) {
         b.text = lit->text;
         return b;
       }
-      if (column == TypeKind::kDate || column == TypeKind::kTimestamp ||
-          column == TypeKind::kTimestampNtz) {
+      if (column == TypeKind::kTimestampNtz) {
+        // As the row's comparison casts it: a zone in the text is ignored.
+        Bound b;
+        b.kind = BoundKind::kInteger;
+        if (!internal::ParseTimestamp(lit->text, /*ntz=*/true, &b.integer)) return std::nullopt;
+        return b;
+      }
+      if (column == TypeKind::kDate || column == TypeKind::kTimestamp) {
         return TimeBound(column, lit->text, false);
       }
       return std::nullopt;

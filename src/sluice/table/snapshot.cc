@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <unordered_map>
 
 #include "sluice/base/json.h"
@@ -16,6 +17,8 @@ namespace {
 
 // Replay state: files by key, the newest add or remove winning.
 struct Replay {
+  // The table root files are keyed under (TableRootForKeys).
+  std::string key_root;
   std::optional<Protocol> protocol;
   std::optional<Metadata> metadata;
   std::unordered_map<std::string, AddFile> adds;
@@ -30,11 +33,11 @@ struct Replay {
     } else if (auto* m = std::get_if<Metadata>(&action)) {
       metadata = std::move(*m);
     } else if (auto* a = std::get_if<AddFile>(&action)) {
-      std::string key = FileKey(a->path, a->deletion_vector);
+      std::string key = FileKey(key_root, a->path, a->deletion_vector);
       removes.erase(key);
       adds.insert_or_assign(std::move(key), std::move(*a));
     } else if (auto* r = std::get_if<RemoveFile>(&action)) {
-      std::string key = FileKey(r->path, r->deletion_vector);
+      std::string key = FileKey(key_root, r->path, r->deletion_vector);
       adds.erase(key);
       removes.insert_or_assign(std::move(key), std::move(*r));
     } else if (auto* t = std::get_if<Txn>(&action)) {
@@ -146,9 +149,10 @@ std::vector<T> SortedValues(std::unordered_map<std::string, T>& map, Key key) {
 }
 
 // The version a load is for: options.version, the newest at or before options.timestamp_ms,
-// or the latest.
+// or the latest. `times` receives the commit times when the search needed them.
 Result<int64_t> TargetVersion(FileSystem& fs, std::string_view root, const LogListing& listing,
-                              const SnapshotOptions& options) {
+                              const SnapshotOptions& options,
+                              std::optional<std::map<int64_t, int64_t>>& times) {
   if (options.version) {
     if (*options.version < 0 || *options.version > listing.latest_version) {
       return NotFound(fmt::format("{}: version {} does not exist (the latest is {})", root,
@@ -157,9 +161,13 @@ Result<int64_t> TargetVersion(FileSystem& fs, std::string_view root, const LogLi
     return *options.version;
   }
   if (!options.timestamp_ms) return listing.latest_version;
-  SLUICE_ASSIGN_OR_RETURN(auto times, CommitTimestamps(fs, root, listing));
+  SLUICE_ASSIGN_OR_RETURN(times, CommitTimestamps(fs, root, listing));
+  // In-commit timestamps grow with the versions, and so do the file times made monotonic, so
+  // the newest version at or before the time is the answer (for a table that turned in-commit
+  // timestamps on later, an earlier time finds only the versions before, whose file times are
+  // older than the enablement, as PROTOCOL.md's time travel rules ask).
   int64_t found = -1;
-  for (const auto& [version, ts] : times) {
+  for (const auto& [version, ts] : *times) {
     if (ts <= *options.timestamp_ms) found = version;
   }
   if (found < 0) {
@@ -216,18 +224,105 @@ Result<Snapshot> Finish(std::string_view root, int64_t version, Replay& replay) 
   return s;
 }
 
-// When `version` was committed: from the listing's times (made monotonic) when it has them,
-// else the commit file's own modification time.
-Result<int64_t> TimestampOf(FileSystem& fs, std::string_view root, const LogListing& listing,
-                            int64_t version) {
-  if (listing.has_times) {
-    SLUICE_ASSIGN_OR_RETURN(auto times, CommitTimestamps(fs, root, listing));
-    auto t = times.find(version);
-    return t == times.end() ? 0 : t->second;
+// The commit files' modification times, raised where needed so that they grow with the
+// versions (as Delta's DeltaHistoryManager monotonizes them).
+std::map<int64_t, int64_t> FileTimes(const LogListing& listing) {
+  std::map<int64_t, int64_t> out;
+  int64_t last = INT64_MIN;
+  for (const LogListing::Commit& c : listing.commits) {
+    int64_t ts = std::max(c.modified_ms, last == INT64_MIN ? c.modified_ms : last + 1);
+    out[c.version] = ts;
+    last = ts;
   }
-  if (!HasCommit(listing, version)) return 0;
-  Result<FileInfo> info = fs.Stat(LogFilePath(root, CommitFileName(version)));
-  return info.has_value() ? info->modified_ms : 0;
+  return out;
+}
+
+// The table's state at `target` (the newest usable checkpoint at or below it, then the commits
+// after it), without checking that sluice can read it.
+Result<Replay> ReplayTo(FileSystem& fs, std::string_view root, const LogListing& listing,
+                        int64_t target, int64_t* checkpoint_version) {
+  *checkpoint_version = -1;
+  const std::string key_root = TableRootForKeys(root);
+  // The newest checkpoint at or below the target that reads; an unreadable one falls back to
+  // the one before it, as Delta does.
+  std::optional<Error> checkpoint_error;
+  for (auto it = listing.checkpoints.upper_bound(target); it != listing.checkpoints.begin();) {
+    --it;
+    if (!CheckContiguous(root, listing, it->first + 1, target).has_value()) continue;
+    Replay replay{.key_root = key_root};
+    Status read = ApplyCheckpoint(fs, root, it->second, replay);
+    if (!read.has_value()) {
+      if (!checkpoint_error) checkpoint_error = read.error();
+      continue;
+    }
+    for (int64_t v = it->first + 1; v <= target; ++v) {
+      SLUICE_ASSIGN_OR_RETURN(std::vector<Action> actions, ReadCommit(fs, root, v));
+      for (Action& a : actions) replay.Apply(std::move(a));
+    }
+    *checkpoint_version = it->first;
+    return replay;
+  }
+  Status contiguous = CheckContiguous(root, listing, 0, target);
+  if (!contiguous.has_value()) {
+    if (checkpoint_error) {
+      return InvalidArgument(fmt::format("{} and its checkpoint cannot be read: {}",
+                                         contiguous.error().message(),
+                                         checkpoint_error->message()));
+    }
+    return Fail(contiguous.error());
+  }
+  Replay replay{.key_root = key_root};
+  for (int64_t v = 0; v <= target; ++v) {
+    SLUICE_ASSIGN_OR_RETURN(std::vector<Action> actions, ReadCommit(fs, root, v));
+    for (Action& a : actions) replay.Apply(std::move(a));
+  }
+  return replay;
+}
+
+// commitInfo.inCommitTimestamp of commit `version`, or nullopt. The protocol puts commitInfo
+// first, so only the lines up to the first commitInfo are parsed.
+std::optional<int64_t> InCommitTimestamp(FileSystem& fs, std::string_view root, int64_t version) {
+  Result<std::string> text = fs.ReadFile(LogFilePath(root, CommitFileName(version)));
+  if (!text.has_value()) return std::nullopt;
+  std::string_view rest = *text;
+  while (!rest.empty()) {
+    size_t nl = rest.find('\n');
+    std::string_view line = rest.substr(0, nl);
+    rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+    if (line.find("\"commitInfo\"") == std::string_view::npos) continue;
+    Result<JsonValue> parsed = ParseJson(line);
+    if (!parsed.has_value() || !parsed->is_object()) continue;
+    const JsonValue* info = parsed->Find("commitInfo");
+    if (info == nullptr || !info->is_object()) continue;
+    return CommitInfo{*info}.in_commit_timestamp();
+  }
+  return std::nullopt;
+}
+
+// When `version` was committed, for a table whose in-commit timestamps date the versions from
+// `ict_from` on (nullopt: none): its commitInfo.inCommitTimestamp there, else `file_time`. The
+// one rule behind every commit time sluice shows or travels to.
+int64_t VersionTime(FileSystem& fs, std::string_view root, int64_t version,
+                    std::optional<int64_t> ict_from, int64_t file_time) {
+  if (ict_from && version >= *ict_from) {
+    if (std::optional<int64_t> ict = InCommitTimestamp(fs, root, version)) return *ict;
+  }
+  return file_time;
+}
+
+// When a load that did not search by time was committed: under the snapshot's own metaData,
+// as Delta's Snapshot.timestamp is.
+int64_t SnapshotTime(FileSystem& fs, std::string_view root, const LogListing& listing,
+                     const Snapshot& s) {
+  int64_t file_time = 0;
+  if (listing.has_times) {
+    std::map<int64_t, int64_t> times = FileTimes(listing);
+    if (auto t = times.find(s.version); t != times.end()) file_time = t->second;
+  } else if (HasCommit(listing, s.version)) {
+    Result<FileInfo> info = fs.Stat(LogFilePath(root, CommitFileName(s.version)));
+    if (info.has_value()) file_time = info->modified_ms;
+  }
+  return VersionTime(fs, root, s.version, InCommitTimestampsFrom(s.metadata), file_time);
 }
 
 }  // namespace
@@ -298,14 +393,37 @@ Result<std::vector<Action>> ReadCommit(FileSystem& fs, std::string_view root, in
   return ParseCommit(text, path);
 }
 
-Result<std::map<int64_t, int64_t>> CommitTimestamps(FileSystem&, std::string_view,
-                                                    const LogListing& listing) {
-  std::map<int64_t, int64_t> out;
-  int64_t last = INT64_MIN;
-  for (const LogListing::Commit& c : listing.commits) {
-    int64_t ts = std::max(c.modified_ms, last == INT64_MIN ? c.modified_ms : last + 1);
-    out[c.version] = ts;
-    last = ts;
+std::optional<int64_t> InCommitTimestampsFrom(const Metadata& metadata) {
+  if (!PropertyTrue(metadata, "delta.enableInCommitTimestamps")) return std::nullopt;
+  auto it = metadata.configuration.find("delta.inCommitTimestampEnablementVersion");
+  int64_t from = 0;
+  if (it != metadata.configuration.end()) {
+    const std::string& text = it->second;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), from);
+    if (ec != std::errc() || end != text.data() + text.size() || from < 0) from = 0;
+  }
+  return from;
+}
+
+Result<std::map<int64_t, int64_t>> CommitTimestamps(FileSystem& fs, std::string_view root,
+                                                    const LogListing& listing,
+                                                    const Metadata* latest) {
+  std::optional<Metadata> loaded;
+  if (latest == nullptr && !listing.commits.empty()) {
+    // A table that cannot be replayed at its latest version is dated by its files' times.
+    int64_t checkpoint_version = -1;
+    Result<Replay> replay =
+        ReplayTo(fs, root, listing, listing.latest_version, &checkpoint_version);
+    if (replay.has_value() && replay->metadata) loaded = std::move(replay->metadata);
+    latest = loaded ? &*loaded : nullptr;
+  }
+  std::optional<int64_t> ict_from =
+      latest != nullptr ? InCommitTimestampsFrom(*latest) : std::nullopt;
+  std::map<int64_t, int64_t> out = FileTimes(listing);
+  if (ict_from) {
+    for (auto it = out.lower_bound(*ict_from); it != out.end(); ++it) {
+      it->second = VersionTime(fs, root, it->first, ict_from, it->second);
+    }
   }
   return out;
 }
@@ -319,44 +437,18 @@ Result<Snapshot> LoadSnapshot(FileSystem& fs, std::string_view root,
 
 Result<Snapshot> LoadSnapshot(FileSystem& fs, std::string_view root, const LogListing& listing,
                               const SnapshotOptions& options) {
-  SLUICE_ASSIGN_OR_RETURN(int64_t target, TargetVersion(fs, root, listing, options));
-  // The newest checkpoint at or below the target that reads; an unreadable one falls back to
-  // the one before it, as Delta does.
-  std::optional<Error> checkpoint_error;
-  for (auto it = listing.checkpoints.upper_bound(target); it != listing.checkpoints.begin();) {
-    --it;
-    if (!CheckContiguous(root, listing, it->first + 1, target).has_value()) continue;
-    Replay replay;
-    Status read = ApplyCheckpoint(fs, root, it->second, replay);
-    if (!read.has_value()) {
-      if (!checkpoint_error) checkpoint_error = read.error();
-      continue;
-    }
-    for (int64_t v = it->first + 1; v <= target; ++v) {
-      SLUICE_ASSIGN_OR_RETURN(std::vector<Action> actions, ReadCommit(fs, root, v));
-      for (Action& a : actions) replay.Apply(std::move(a));
-    }
-    SLUICE_ASSIGN_OR_RETURN(Snapshot s, Finish(root, target, replay));
-    s.checkpoint_version = it->first;
-    SLUICE_ASSIGN_OR_RETURN(s.timestamp_ms, TimestampOf(fs, root, listing, target));
-    return s;
-  }
-  Status contiguous = CheckContiguous(root, listing, 0, target);
-  if (!contiguous.has_value()) {
-    if (checkpoint_error) {
-      return InvalidArgument(fmt::format("{} and its checkpoint cannot be read: {}",
-                                         contiguous.error().message(),
-                                         checkpoint_error->message()));
-    }
-    return Fail(contiguous.error());
-  }
-  Replay replay;
-  for (int64_t v = 0; v <= target; ++v) {
-    SLUICE_ASSIGN_OR_RETURN(std::vector<Action> actions, ReadCommit(fs, root, v));
-    for (Action& a : actions) replay.Apply(std::move(a));
-  }
+  std::optional<std::map<int64_t, int64_t>> times;
+  SLUICE_ASSIGN_OR_RETURN(int64_t target, TargetVersion(fs, root, listing, options, times));
+  int64_t checkpoint_version = -1;
+  SLUICE_ASSIGN_OR_RETURN(Replay replay, ReplayTo(fs, root, listing, target, &checkpoint_version));
   SLUICE_ASSIGN_OR_RETURN(Snapshot s, Finish(root, target, replay));
-  SLUICE_ASSIGN_OR_RETURN(s.timestamp_ms, TimestampOf(fs, root, listing, target));
+  s.checkpoint_version = checkpoint_version;
+  if (times) {
+    auto t = times->find(target);
+    s.timestamp_ms = t == times->end() ? 0 : t->second;
+  } else {
+    s.timestamp_ms = SnapshotTime(fs, root, listing, s);
+  }
   return s;
 }
 

@@ -1,7 +1,8 @@
 // A Delta table's state at one version, rebuilt from its log (PROTOCOL.md "Action
 // Reconciliation"): start at the newest usable checkpoint at or below the version, apply the
 // commits after it in order. The last protocol and metaData win, txn keeps the newest version
-// per appId, and files are known by path and deletion vector: the newest add or remove wins.
+// per appId, and files are known by FileKey (the canonical path and the deletion vector): the
+// newest add or remove wins.
 #pragma once
 
 #include <cstdint>
@@ -58,7 +59,8 @@ struct SnapshotOptions {
 struct Snapshot {
   std::string root;
   int64_t version = -1;
-  /// When `version` was committed (CommitTimestamps).
+  /// When `version` was committed (CommitTimestamps; a load that did not search by time
+  /// applies the rule with this snapshot's own metaData, as Delta's Snapshot.timestamp does).
   int64_t timestamp_ms = 0;
   Protocol protocol;
   Metadata metadata;
@@ -92,9 +94,21 @@ Result<Snapshot> LoadSnapshot(FileSystem& fs, std::string_view root,
 Result<Snapshot> LoadSnapshot(FileSystem& fs, std::string_view root, const LogListing& listing,
                               const SnapshotOptions& options);
 
-/// Each commit's timestamp, by version: the commit file's modification time, raised where
-/// needed so that timestamps grow with versions (as Delta's DeltaHistoryManager does).
+/// When each commit in `listing` was made, by version: the one rule for `table history`, time
+/// travel by timestamp and a snapshot's time (PROTOCOL.md "In-Commit Timestamps"). Where the
+/// table's latest metaData (`latest`; read from the log when null) sets
+/// delta.enableInCommitTimestamps, the versions from delta.inCommitTimestampEnablementVersion on
+/// (all of them when it is not set) are dated by their commitInfo.inCommitTimestamp; the
+/// others, and a commit that lacks one, by the commit file's modification time, raised where
+/// needed so that times grow with versions (as Delta's DeltaHistoryManager does). A table that
+/// cannot be replayed at its latest version is dated by file times alone.
 Result<std::map<int64_t, int64_t>> CommitTimestamps(FileSystem& fs, std::string_view root,
-                                                    const LogListing& listing);
+                                                    const LogListing& listing,
+                                                    const Metadata* latest = nullptr);
+
+/// The first version the in-commit timestamps of a table with this metaData date: nullopt when
+/// delta.enableInCommitTimestamps is not true, else delta.inCommitTimestampEnablementVersion
+/// (0 when absent or not a version).
+std::optional<int64_t> InCommitTimestampsFrom(const Metadata& metadata);
 
 }  // namespace sluice::table

@@ -140,6 +140,138 @@ TEST(Snapshot, RefusesReaderFeaturesItDoesNotKnowAndNeedsProtocolAndMetadata) {
   EXPECT_NE(no_meta.error().message().find("no metaData"), std::string::npos);
 }
 
+TEST(CanonicalFilePath, SpellingsOfOneFileMeet) {
+  const std::string root = "/data/tbl";
+  const std::string want = "/data/tbl/part 1@x.parquet";
+  for (std::string_view spelling :
+       {"part%201@x.parquet", "part%201%40x.parquet", "./part%201@x.parquet",
+        "/data/tbl/part%201@x.parquet", "/data//tbl/./part%201@x.parquet",
+        "/data/tbl/sub/../part%201@x.parquet", "file:/data/tbl/part%201@x.parquet",
+        "file:///data/tbl/part%201@x.parquet", "FILE:///data/tbl/part%201@x.parquet",
+        "file://localhost/data/tbl/part%201@x.parquet"}) {
+    EXPECT_EQ(CanonicalFilePath(root, spelling), want) << spelling;
+  }
+  EXPECT_EQ(CanonicalFilePath("file:///data/tbl/", "a.parquet"), "/data/tbl/a.parquet");
+  // The root is a folder's name, not a URI: its '%' is a character.
+  EXPECT_EQ(CanonicalFilePath("/d/100%25", "a%25.parquet"), "/d/100%25/a%.parquet");
+  // Decoded once only; other file systems and hosts are other files.
+  EXPECT_EQ(CanonicalFilePath(root, "a%2520b"), "/data/tbl/a%20b");
+  EXPECT_EQ(CanonicalFilePath(root, "s3://bucket/data/tbl/a"), "s3://bucket/data/tbl/a");
+  EXPECT_EQ(CanonicalFilePath(root, "S3://bucket/x/../a%20b"), "s3://bucket/a b");
+  EXPECT_EQ(CanonicalFilePath(root, "file://host/data/tbl/a"), "file://host/data/tbl/a");
+  EXPECT_EQ(CanonicalFilePath(root, "bad%zz"), "/data/tbl/bad%zz");
+  EXPECT_EQ(CanonicalFilePath("", "x/./y"), "x/y");  // no root: a relative path stays one
+}
+
+TEST(Snapshot, ARemoveCancelsTheAddOfTheSameFileHoweverItIsSpelled) {
+  // Delta's golden tables canonicalized-paths-normal-a/b and -special-a/b, and their kin.
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"/some/unqualified/absolute/path", "file:/some/unqualified/absolute/path"},
+      {"file:/some/unqualified/absolute/path", "/some/unqualified/absolute/path"},
+      {"file:///some/unqualified/absolute/path", "/some/unqualified/absolute/path"},
+      {"/some/unqualified/with%20space/p@%23h", "file:/some/unqualified/with%20space/p@%23h"},
+      {"file:///some/unqualified/with%20space/p@%23h", "/some/unqualified/with%20space/p@%23h"},
+      {"part-0.parquet", "file:///t/part-0.parquet"},
+      {"file://localhost/t/part-0.parquet", "part-0.parquet"},
+      {"y%3D1/part%200.parquet", "/t/y=1/part 0.parquet"},
+  };
+  for (const auto& [added, removed] : cases) {
+    MemoryFileSystem fs;
+    std::string commit0 = LogFilePath("/t", CommitFileName(0));
+    std::string commit1 = LogFilePath("/t", CommitFileName(1));
+    ASSERT_TRUE(fs.WriteFile(
+        commit0, CommitText({Protocol{}, TestMetadata(), Add(added, 1), Add("other.parquet", 2)})));
+    ASSERT_TRUE(fs.WriteFile(commit1, CommitText({Remove(removed)})));
+    auto s = LoadSnapshot(fs, "/t");
+    ASSERT_TRUE(s.has_value()) << s.error().ToString();
+    EXPECT_EQ(Paths(*s), (std::vector<std::string>{"other.parquet"}))
+        << added << " removed as " << removed;
+    EXPECT_EQ(s->tombstones.size(), 1u);
+  }
+}
+
+TEST(Snapshot, FilesOnOtherFileSystemsOrHostsAreOtherFiles) {
+  MemoryFileSystem fs;
+  Put(fs, 0, {Protocol{}, TestMetadata(), Add("/x/a", 1), Add("/x/b", 1)});
+  Put(fs, 1, {Remove("s3://bucket/x/a"), Remove("file://elsewhere/x/b")});
+  auto s = LoadSnapshot(fs, "t");
+  ASSERT_TRUE(s.has_value()) << s.error().ToString();
+  EXPECT_EQ(Paths(*s), (std::vector<std::string>{"/x/a", "/x/b"}));
+}
+
+// A commit whose commitInfo carries an in-commit timestamp, and whose file is dated `file_ms`.
+void PutDated(MemoryFileSystem& fs, int64_t version, std::optional<int64_t> ict, int64_t file_ms,
+              std::vector<Action> actions) {
+  std::string info = ict ? R"({"timestamp":1,"inCommitTimestamp":)" + std::to_string(*ict) + "}"
+                         : std::string(R"({"timestamp":1})");
+  actions.insert(actions.begin(), CommitInfo{*ParseJson(info)});
+  std::string path = LogFilePath("t", CommitFileName(version));
+  ASSERT_TRUE(fs.WriteFile(path, CommitText(actions)));
+  ASSERT_TRUE(fs.SetModifiedTime(path, file_ms));
+}
+
+Metadata WithIct(StringMap extra = {}) {
+  Metadata m = TestMetadata();
+  m.configuration["delta.enableInCommitTimestamps"] = "true";
+  for (auto& [k, v] : extra) m.configuration[k] = v;
+  return m;
+}
+
+TEST(SnapshotTime, TravelsByInCommitTimestampsNotTheFilesTimes) {
+  // A copied table: its files are dated now, its commits say when they were made.
+  constexpr int64_t kNow = 1750000000000;
+  MemoryFileSystem fs;
+  PutDated(fs, 0, 1000000000000, kNow, {Protocol{}, WithIct()});
+  PutDated(fs, 1, 1100000000000, kNow, {Add("a", 1)});
+  PutDated(fs, 2, 1200000000000, kNow - 5, {Add("b", 1)});
+
+  auto at = [&](int64_t ms) { return LoadSnapshot(fs, "t", {.timestamp_ms = ms}); };
+  auto v1 = at(1150000000000);
+  ASSERT_TRUE(v1.has_value()) << v1.error().ToString();
+  EXPECT_EQ(v1->version, 1);
+  EXPECT_EQ(v1->timestamp_ms, 1100000000000);
+  EXPECT_EQ(at(1000000000000)->version, 0);
+  EXPECT_EQ(at(1300000000000)->version, 2);
+  ASSERT_FALSE(at(999999999999).has_value());
+  EXPECT_EQ(at(999999999999).error().code(), ErrorCode::kNotFound);
+
+  auto latest = LoadSnapshot(fs, "t");
+  ASSERT_TRUE(latest.has_value());
+  EXPECT_EQ(latest->timestamp_ms, 1200000000000);
+  auto times = CommitTimestamps(fs, "t", *ListLog(fs, "t"));
+  ASSERT_TRUE(times.has_value());
+  EXPECT_EQ(*times, (std::map<int64_t, int64_t>{
+                        {0, 1000000000000}, {1, 1100000000000}, {2, 1200000000000}}));
+}
+
+TEST(SnapshotTime, VersionsBeforeTheEnablementKeepTheirFileTimes) {
+  MemoryFileSystem fs;
+  PutDated(fs, 0, std::nullopt, 1000, {Protocol{}, TestMetadata()});
+  // A writer that logged an in-commit timestamp before the table enabled them: not its time.
+  PutDated(fs, 1, 900, 2000, {Add("a", 1)});
+  PutDated(fs, 2, 5000, 1500,
+           {WithIct({{"delta.inCommitTimestampEnablementVersion", "2"},
+                     {"delta.inCommitTimestampEnablementTimestamp", "5000"}})});
+  PutDated(fs, 3, 6000, 1600, {Add("b", 1)});
+  auto times = CommitTimestamps(fs, "t", *ListLog(fs, "t"));
+  ASSERT_TRUE(times.has_value());
+  EXPECT_EQ(*times, (std::map<int64_t, int64_t>{{0, 1000}, {1, 2000}, {2, 5000}, {3, 6000}}));
+  EXPECT_EQ(LoadSnapshot(fs, "t", {.timestamp_ms = 2500})->version, 1);
+  EXPECT_EQ(LoadSnapshot(fs, "t", {.timestamp_ms = 5999})->version, 2);
+  EXPECT_EQ(LoadSnapshot(fs, "t", {.version = 1})->timestamp_ms, 2000);
+  EXPECT_EQ(LoadSnapshot(fs, "t", {.version = 3})->timestamp_ms, 6000);
+}
+
+TEST(SnapshotTime, ATableWithoutInCommitTimestampsIsDatedByItsFiles) {
+  MemoryFileSystem fs;
+  PutDated(fs, 0, 5000, 1000, {Protocol{}, TestMetadata()});
+  PutDated(fs, 1, 6000, 900, {Add("a", 1)});  // an older file time: raised to grow
+  auto times = CommitTimestamps(fs, "t", *ListLog(fs, "t"));
+  ASSERT_TRUE(times.has_value());
+  EXPECT_EQ(*times, (std::map<int64_t, int64_t>{{0, 1000}, {1, 1001}}));
+  EXPECT_EQ(LoadSnapshot(fs, "t", {.timestamp_ms = 1000})->version, 0);
+}
+
 std::filesystem::path Golden(std::string_view table) {
   return std::filesystem::path(SLUICE_SHARED_DIR) / "conformance" / "delta-golden" /
          std::string(table);

@@ -114,7 +114,10 @@ std::vector<Action> Transaction::Actions(const CommitOptions& options, int64_t n
 
 Status Transaction::CheckWinner(int64_t version, const std::vector<Action>& winner) const {
   std::unordered_set<std::string> removing;
-  for (const table::RemoveFile& r : removes_) removing.insert(FileKey(r.path, r.deletion_vector));
+  const std::string key_root = TableRootForKeys(root_);
+  for (const table::RemoveFile& r : removes_) {
+    removing.insert(FileKey(key_root, r.path, r.deletion_vector));
+  }
   for (const Action& a : winner) {
     if (std::holds_alternative<Protocol>(a)) {
       return ConflictError(
@@ -151,7 +154,7 @@ Status Transaction::CheckWinner(int64_t version, const std::vector<Action>& winn
                            version);
     }
     if (const auto* rm = std::get_if<table::RemoveFile>(&a)) {
-      std::string key = FileKey(rm->path, rm->deletion_vector);
+      std::string key = FileKey(key_root, rm->path, rm->deletion_vector);
       if (removing.contains(key)) {
         return ConflictError("DELTA_CONCURRENT_DELETE_DELETE", "ConcurrentDeleteDeleteException",
                              fmt::format("This transaction attempted to delete one or more files "
