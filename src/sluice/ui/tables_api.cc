@@ -43,9 +43,7 @@ Result<LatestCommit> Latest(FileSystem& fs, const std::string& root) {
                           table::ReadCommit(fs, root, out.version));
   for (const table::Action& a : actions) {
     if (const auto* info = std::get_if<table::CommitInfo>(&a)) {
-      out.operation = info->operation();
-      // As the history reports it: the in-commit timestamp when the commit has one.
-      if (auto ict = info->in_commit_timestamp()) out.timestamp_ms = *ict;
+      out.operation = info->operation();  // its time is CommitTimestamps', as history's
     }
   }
   return out;
