@@ -37,6 +37,12 @@ Result<uint64_t> SizeOf(FileSystem& fs, const std::string& path) {
   return info->size;
 }
 
+Status CreateParentDirs(FileSystem& fs, const std::string& path) {
+  const size_t slash = path.rfind('/');
+  if (slash == std::string::npos || slash == 0) return Ok();
+  return fs.CreateDirs(path.substr(0, slash));
+}
+
 std::string WithTableVersion(const std::string& report_json, int64_t version, bool recovered) {
   auto parsed = ParseJson(report_json);
   if (!parsed.has_value() || !parsed->is_object()) return report_json;
@@ -181,6 +187,8 @@ Result<BatchOutcome> BatchRunner::WriteNothing(const Batch& batch, const BatchIn
                                                BatchReport report) {
   report.schema_version = current_.version;
   report.records_in = report.quarantined = input.source_quarantined;
+  report.malformed = input.source_malformed;
+  report.bytes = input.bytes.value_or(0);
   SLUICE_TRY(checkpoint_.Stage(batch.id, current_.version, input.source_quarantine,
                                ToJson(BatchReportToJson(report))));
   CrashPoint("batch staged");
@@ -198,9 +206,17 @@ Result<BatchOutcome> BatchRunner::WriteNothing(const Batch& batch, const BatchIn
     for (const auto& [k, v] : WriteOptions(batch, input).operation_parameters) {
       co.operation_parameters.Set(k, JsonValue::String(v));
     }
-    co.operation_metrics.Set("numSourceRows", JsonValue::String(std::to_string(report.records_in)));
-    co.operation_metrics.Set("numQuarantinedRows",
-                             JsonValue::String(std::to_string(report.quarantined)));
+    // The metrics a batch's commit always has (docs/ingest.md), none of them left out because
+    // nothing was written.
+    auto metric = [&](const char* name, uint64_t value) {
+      co.operation_metrics.Set(name, JsonValue::String(std::to_string(value)));
+    };
+    metric("numFiles", 0);
+    metric("numOutputRows", 0);
+    metric("numOutputBytes", 0);
+    metric("numSourceRows", report.records_in);
+    metric("numRescuedRows", 0);
+    metric("numQuarantinedRows", report.quarantined);
     SLUICE_ASSIGN_OR_RETURN(table::CommitResult committed, txn.Commit(co));
     report.table_version = committed.version;
     CrashPoint("committed");
@@ -254,8 +270,8 @@ Result<BatchOutcome> BatchRunner::Write(const Batch& batch, const BatchInput& in
                                                          : std::string(quarantine));
       report.records_in = validated.records_in + input.source_quarantined;
       report.rescued = validated.rescued;
-      report.malformed = validated.malformed;
-      report.bytes = validated.bytes;
+      report.malformed = validated.malformed + input.source_malformed;
+      report.bytes = input.bytes.value_or(validated.bytes);
       // Rows a CHECK constraint quarantines are among the valid ones here; the commit's result
       // says how many, and their quarantine lines are staged with the others.
       report.quarantined = validated.quarantined + input.source_quarantined;
@@ -331,10 +347,13 @@ Status BatchRunner::Deliver(const Batch& batch, int64_t table_version) {
     CrashPoint("marked committed");
   }
   if (!batch.quarantine.empty()) {
+    // As the table and checkpoint folders are, the quarantine's folder is made when absent.
+    SLUICE_TRY(CreateParentDirs(*options_.fs, qpath));
     SLUICE_TRY(options_.fs->AppendAt(qpath, static_cast<uint64_t>(qoff), batch.quarantine));
     CrashPoint("quarantine delivered");
   }
   if (!options_.report.empty()) {
+    SLUICE_TRY(CreateParentDirs(*options_.fs, options_.report));
     SLUICE_TRY(
         options_.fs->AppendAt(options_.report, static_cast<uint64_t>(roff), batch.report + "\n"));
   }

@@ -36,6 +36,12 @@ struct BatchInput {
   /// and delivered with the batch's; counted in records_in and quarantined.
   std::string source_quarantine;
   uint64_t source_quarantined = 0;
+  /// Of those, records that could not be read at all (undecodable messages): counted in
+  /// malformed.
+  uint64_t source_malformed = 0;
+  /// The bytes of input the batch read, when they are not the bytes of `paths` (Kafka: the
+  /// messages' keys and values, not the JSON lines staged from them).
+  std::optional<uint64_t> bytes;
   /// Files quarantined whole (their lines are in source_quarantine).
   uint64_t unreadable_files = 0;
   /// Rewrites the validation's quarantine lines before they are staged (Kafka: the staged

@@ -217,6 +217,16 @@ Status Checkpoint::Forget(const std::string& path) {
   return db_->Exec("DELETE FROM files WHERE path = ?", {std::string_view(path)});
 }
 
+Result<std::map<std::pair<std::string, int32_t>, int64_t>> Checkpoint::OffsetsOutsideTable() {
+  SLUICE_ASSIGN_OR_RETURN(
+      auto rows, db_->Query("SELECT r.topic, r.part, MAX(r.until_offset) FROM ranges r JOIN "
+                            "batches b ON b.id = r.batch WHERE b.state != 'planned' AND "
+                            "b.table_version < 0 GROUP BY r.topic, r.part"));
+  std::map<std::pair<std::string, int32_t>, int64_t> out;
+  for (const Row& r : rows) out[{*r[0], static_cast<int32_t>(ToInt(r[1]))}] = ToInt(r[2]);
+  return out;
+}
+
 Result<std::vector<std::string>> Checkpoint::RecentReports(size_t n) {
   SLUICE_ASSIGN_OR_RETURN(
       auto rows, db_->Query("SELECT report FROM (SELECT id, report FROM batches WHERE state = "

@@ -7,10 +7,12 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sluice/base/result.h"
@@ -131,6 +133,11 @@ class Checkpoint {
   Status RecordUnreadable(const UnreadableFile& file);
   /// Take a file out of its batch: it is new again to discovery.
   Status Forget(const std::string& path);
+
+  /// The next offset of each Kafka partition (topic, partition) read by the batches that were
+  /// delivered without a table commit (poison messages only, before the table existed): the
+  /// table holds no offset of theirs, and the group's commit of them may have been cut short.
+  Result<std::map<std::pair<std::string, int32_t>, int64_t>> OffsetsOutsideTable();
 
   /// The last `n` finished batches' reports (JSON objects), newest last.
   Result<std::vector<std::string>> RecentReports(size_t n);

@@ -56,12 +56,12 @@ std::string IsoInstant(int64_t ms) {
                      tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, millis);
 }
 
-// Appends Spark's Kafka columns to a record's JSON object text (`{...}`), the value's own
-// fields winning where names meet.
-void AppendMetadata(const KafkaMessage& m, const JsonValue& record, std::string& line) {
+// Appends Spark's Kafka columns to a record's JSON object text (`{...}`), but for those named in
+// `taken` (ASCII lower case): names a field of the batch's values holds, which wins.
+void AppendMetadata(const KafkaMessage& m, const std::set<std::string>& taken, std::string& line) {
   line.pop_back();  // the closing brace
   auto add = [&](std::string_view key, const std::string& json) {
-    if (record.Find(key) != nullptr) return;
+    if (taken.contains(AsciiLower(key))) return;
     if (line.size() > 1) line += ',';
     JsonWriter w;
     w.String(key);
@@ -90,6 +90,57 @@ void AppendMetadata(const KafkaMessage& m, const JsonValue& record, std::string&
   line += '}';
 }
 
+// The bytes as UTF-8 text, each ill-formed sequence replaced by U+FFFD (one per maximal
+// subpart, as Unicode recommends and Java's decoder does): Spark's CAST(value AS STRING) reads
+// them so.
+std::string ReplaceInvalidUtf8(std::string_view bytes) {
+  if (IsValidUtf8(bytes)) return std::string(bytes);
+  std::string out;
+  out.reserve(bytes.size() + 8);
+  const auto* b = reinterpret_cast<const unsigned char*>(bytes.data());
+  const size_t n = bytes.size();
+  size_t i = 0;
+  while (i < n) {
+    const unsigned char c = b[i];
+    size_t need = 0;
+    unsigned char lo = 0x80;
+    unsigned char hi = 0xBF;  // the range of the second byte; later ones are 80..BF
+    if (c < 0x80) {
+      out += static_cast<char>(c);
+      ++i;
+      continue;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+      need = 1;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      need = 2;
+      if (c == 0xE0) lo = 0xA0;
+      if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      need = 3;
+      if (c == 0xF0) lo = 0x90;
+      if (c == 0xF4) hi = 0x8F;
+    }
+    size_t len = 1;
+    bool complete = need > 0;
+    for (size_t k = 1; k <= need; ++k) {
+      const unsigned char lower = k == 1 ? lo : 0x80;
+      const unsigned char upper = k == 1 ? hi : 0xBF;
+      if (i + k >= n || b[i + k] < lower || b[i + k] > upper) {
+        complete = false;
+        break;
+      }
+      ++len;
+    }
+    if (complete) {
+      out.append(bytes.substr(i, len));
+    } else {
+      out += "\xEF\xBF\xBD";
+    }
+    i += len;
+  }
+  return out;
+}
+
 std::string PoisonLine(const KafkaMessage& m, const std::string& reason) {
   JsonValue line = JsonValue::Object();
   line.Set("topic", JsonValue::String(m.topic));
@@ -107,11 +158,22 @@ std::string PoisonLine(const KafkaMessage& m, const std::string& reason) {
   return ToJson(line) + "\n";
 }
 
+// Whether a 404's body is Confluent's "schema not found" (error_code 40403): the one answer that
+// says the id is unknown. Any other 404 (a wrong path, a web server that is not a registry)
+// says nothing about the id.
+bool IsSchemaNotFound(std::string_view body) {
+  auto parsed = ParseJson(body);
+  if (!parsed.has_value() || !parsed->is_object()) return false;
+  const JsonValue* code = parsed->Find("error_code");
+  return code != nullptr && code->is_number() && code->as_int64() == 40403;
+}
+
 // The writer schemas of a topic, fetched from the registry once each.
 class WriterSchemas {
  public:
-  explicit WriterSchemas(std::unique_ptr<registry::Client> client)
+  WriterSchemas(std::unique_ptr<registry::Client> client, std::string url)
       : client_(std::move(client)),
+        url_(std::move(url)),
         cache_([this](int32_t id) -> Result<std::string> { return Fetch(id); }) {}
 
   struct Writer {
@@ -120,6 +182,9 @@ class WriterSchemas {
     schema::SchemaPtr model;
   };
 
+  /// The writer of `id`. kNotFound when the registry says the id is unknown (the message is
+  /// poison); kIoError when the registry cannot be asked or does not answer as one (the run
+  /// stops: every message would be quarantined for the registry's fault).
   Result<const Writer*> Get(int32_t id) {
     if (auto it = writers_.find(id); it != writers_.end()) return &it->second;
     SLUICE_ASSIGN_OR_RETURN(auto parsed, cache_.Get(id));
@@ -132,27 +197,39 @@ class WriterSchemas {
  private:
   Result<std::string> Fetch(int32_t id) {
     if (client_ == nullptr) return InvalidArgument("no --registry to look schema ids up in");
-    SLUICE_ASSIGN_OR_RETURN(registry::HttpReply reply,
-                            client_->Call("GET", "/schemas/ids/" + std::to_string(id)));
-    if (reply.status == 404)
-      return NotFound(fmt::format("schema id {} is not in the registry", id));
+    const std::string path = "/schemas/ids/" + std::to_string(id);
+    SLUICE_ASSIGN_OR_RETURN(registry::HttpReply reply, client_->Call("GET", path));
+    auto broken = [&](std::string_view what) {
+      return IoError(fmt::format(
+          "the registry at {} is not a schema registry: GET {} answered {}{} (is --registry the "
+          "registry's base URL?); nothing was read",
+          url_, path, reply.status, what));
+    };
+    if (reply.status == 404) {
+      if (IsSchemaNotFound(reply.body)) {
+        return NotFound(fmt::format("schema id {} is not in the registry", id));
+      }
+      return broken(" without Confluent's \"schema not found\" (error_code 40403): " +
+                    EscapeForMessage(registry::Client::ErrorMessage(reply), 120));
+    }
     if (reply.status != 200) {
       return IoError(fmt::format("the registry answered {} for schema id {}: {}", reply.status, id,
                                  registry::Client::ErrorMessage(reply)));
     }
-    SLUICE_ASSIGN_OR_RETURN(JsonValue body, ParseJson(reply.body));
-    if (const JsonValue* t = body.Find("schemaType");
+    auto body = ParseJson(reply.body);
+    const JsonValue* text = body.has_value() && body->is_object() ? body->Find("schema") : nullptr;
+    if (text == nullptr || !text->is_string()) {
+      return broken(" with a body that is not a schema (no \"schema\" string)");
+    }
+    if (const JsonValue* t = body->Find("schemaType");
         t != nullptr && t->is_string() && t->as_string() != "AVRO") {
       return InvalidArgument(fmt::format("schema id {} is {}, not Avro", id, t->as_string()));
-    }
-    const JsonValue* text = body.Find("schema");
-    if (text == nullptr || !text->is_string()) {
-      return ParseError(fmt::format("the registry's reply for id {} has no schema", id));
     }
     return text->as_string();
   }
 
   std::unique_ptr<registry::Client> client_;
+  std::string url_;
   data::SchemaCache cache_;
   std::map<int32_t, Writer> writers_;
 };
@@ -168,11 +245,12 @@ class KafkaIngest {
         checkpoint_(checkpoint),
         location_(options.fs,
                   options.schema_location.empty() ? options.checkpoint : options.schema_location),
-        writers_(std::move(registry)) {}
+        writers_(std::move(registry), kafka.registry_url) {}
 
   Result<IngestRun> Run() {
     run_.checkpoint_id = checkpoint_.id();
     SLUICE_TRY(RecoverOpenBatch());
+    SLUICE_ASSIGN_OR_RETURN(delivered_, checkpoint_.OffsetsOutsideTable());
     KafkaConsumerOptions co;
     co.brokers = kafka_.brokers;
     co.group_id = kafka_.group_id;
@@ -197,12 +275,43 @@ class KafkaIngest {
   // messages are read again from the offsets the table holds).
   Status RecoverOpenBatch() {
     SLUICE_ASSIGN_OR_RETURN(std::optional<Batch> open, checkpoint_.OpenBatch());
-    if (!open) return Ok();
-    SLUICE_TRY(Ready(nullptr));
-    SLUICE_ASSIGN_OR_RETURN(std::optional<BatchReport> recovered, runner_->Recover(*open));
-    if (!recovered) return checkpoint_.Drop(open->id);
-    Report(std::move(*recovered));
+    if (open) {
+      SLUICE_TRY(Ready(nullptr));
+      SLUICE_ASSIGN_OR_RETURN(std::optional<BatchReport> recovered, runner_->Recover(*open));
+      if (recovered) {
+        Report(std::move(*recovered));
+      } else {
+        SLUICE_TRY(checkpoint_.Drop(open->id));
+      }
+    }
+    // Staged lines serve only the write of their own batch, and no batch is being written now:
+    // whatever a crash left in the staging folder is never read again.
+    return RemoveStaged();
+  }
+
+  Status RemoveStaged() {
+    const std::string dir = options_.checkpoint + "/staging";
+    auto names = options_.fs->ListDir(dir);
+    if (!names.has_value()) {
+      if (names.error().code() == ErrorCode::kNotFound) return Ok();
+      return Fail(names.error());
+    }
+    for (const std::string& name : *names) {
+      if (name.starts_with("batch-") && name.ends_with(".jsonl")) {
+        SLUICE_TRY(options_.fs->RemoveFile(dir + "/" + name));
+      }
+    }
     return Ok();
+  }
+
+  // The table's schema; null when there is no table yet.
+  Result<schema::SchemaPtr> TableSchema() {
+    auto snapshot = table::LoadSnapshot(*options_.fs, options_.table);
+    if (!snapshot.has_value()) {
+      if (snapshot.error().code() == ErrorCode::kNotFound) return schema::SchemaPtr();
+      return Fail(snapshot.error());
+    }
+    return snapshot->schema;
   }
 
   Result<std::map<std::string, int64_t, std::less<>>> TableOffsets() {
@@ -240,11 +349,21 @@ class KafkaIngest {
                                   "was created again",
                                   ToString(tp), from, marks.first, marks.second));
         }
-      } else if (auto c = committed.find(tp); c != committed.end()) {
-        from = std::clamp(c->second, marks.first, marks.second);
       } else {
-        from = kafka_.start_at_earliest ? marks.first : marks.second;
-        pending_starts_[tp] = from;
+        // A batch of poison messages only, read before the table existed, has its offsets in
+        // the group and in this checkpoint: the group's commit follows the batch's delivery, so
+        // a crash between the two leaves them in the checkpoint alone.
+        auto c = committed.find(tp);
+        auto d = delivered_.find({tp.topic, tp.partition});
+        if (d != delivered_.end() && (c == committed.end() || c->second < d->second)) {
+          from = std::clamp(d->second, marks.first, marks.second);
+          pending_starts_[tp] = from;
+        } else if (c != committed.end()) {
+          from = std::clamp(c->second, marks.first, marks.second);
+        } else {
+          from = kafka_.start_at_earliest ? marks.first : marks.second;
+          pending_starts_[tp] = from;
+        }
       }
       start[tp] = from;
       next_[tp] = from;
@@ -322,6 +441,14 @@ class KafkaIngest {
   Status Ready(schema::SchemaPtr first) {
     if (runner_ && !provisional_) return Ok();
     SLUICE_ASSIGN_OR_RETURN(std::optional<SchemaVersion> stored, location_.Latest());
+    if (!stored && options_.schema == nullptr) {
+      // A new checkpoint on a table that exists (a new member of the group) starts from the
+      // table's schema, not from its first batch's: the batch's own fields are then judged by
+      // the mode, as in any later batch (dropped in none, rescued in rescue, added in
+      // addNewColumns), rather than refused by the table as columns it does not have.
+      SLUICE_ASSIGN_OR_RETURN(schema::SchemaPtr table_schema, TableSchema());
+      if (table_schema != nullptr) first = std::move(table_schema);
+    }
     if (first == nullptr && !stored && options_.schema == nullptr) {
       if (!runner_) {
         SLUICE_ASSIGN_OR_RETURN(schema::SchemaPtr none, schema::Schema::Make({}));
@@ -364,18 +491,40 @@ class KafkaIngest {
       annotated.Set("partition", JsonValue::Int(m.partition));
       annotated.Set("offset", JsonValue::Int(m.offset));
       for (const JsonMember& member : parsed->members()) annotated.Set(member.key, member.value);
+      // The message's own bytes, as a poison message's line holds them, not the staged line.
+      annotated.Set("raw", m.value ? JsonValue::String(Base64(*m.value)) : JsonValue::Null());
+      annotated.Set("raw_encoding", JsonValue::String("base64"));
       out += ToJson(annotated);
       out += '\n';
     }
     return out;
   }
 
-  // The model schema of one decoded message (Avro: its writer's), with the metadata columns.
-  Result<schema::SchemaPtr> WithMetadata(schema::SchemaPtr value_schema) {
+  // The metadata columns a batch writes: Spark's, but for those a field of the values takes
+  // (names compared ignoring ASCII case, as Delta compares them): the batch's values' own
+  // fields, and the fields of the schema read with whose names differ from a metadata column's
+  // in case only (a value field that won in an earlier batch).
+  std::set<std::string> TakenMetadataNames() const {
+    std::set<std::string> taken = value_keys_;
+    if (runner_ && !provisional_) {
+      for (const Field& f : runner_->schema().schema->fields()) {
+        for (const Field& meta : MetadataFields()) {
+          if (f.name() != meta.name() && EqualsIgnoreCase(f.name(), meta.name())) {
+            taken.insert(AsciiLower(meta.name()));
+          }
+        }
+      }
+    }
+    return taken;
+  }
+
+  // The batch's value schema (Avro: its writers', merged) with the metadata columns not taken.
+  Result<schema::SchemaPtr> WithMetadata(schema::SchemaPtr value_schema,
+                                         const std::set<std::string>& taken) {
     if (!kafka_.with_metadata || value_schema == nullptr) return value_schema;
     std::vector<Field> fields = value_schema->fields();
     for (Field& f : MetadataFields()) {
-      if (value_schema->struct_type()->FindField(f.name()) == nullptr) fields.push_back(f);
+      if (!taken.contains(AsciiLower(f.name()))) fields.push_back(f);
     }
     return schema::Schema::Make(std::move(fields));
   }
@@ -389,21 +538,21 @@ class KafkaIngest {
     std::vector<Field> fields;
     for (const Field& f : inferred.fields()) {
       auto it = typed.find(f.name());
-      fields.push_back(it != typed.end() && !value_keys_.contains(f.name()) ? it->second : f);
+      fields.push_back(it != typed.end() && !value_keys_.contains(AsciiLower(f.name())) ? it->second
+                                                                                        : f);
     }
     return schema::Schema::Make(std::move(fields));
   }
 
-  // Decode one message into `lines`; false with `reason` when it cannot be.
-  Result<bool> Decode(const KafkaMessage& m, std::string& lines, schema::SchemaPtr& batch_schema,
+  // Decode one message's value into `line` (a JSON object) and, when the format carries one,
+  // `value_schema`; false with `reason` when it cannot be. The value's field names join
+  // value_keys_.
+  Result<bool> Decode(const KafkaMessage& m, std::string& line, schema::SchemaPtr& value_schema,
                       std::string& reason) {
     if (!m.value) {
       reason = "a null value (tombstone)";
       return false;
     }
-    std::string line;
-    JsonValue record = JsonValue::Object();
-    schema::SchemaPtr value_schema;
     std::string_view payload = *m.value;
     if (kafka_.value_format == ValueFormat::kAvro ||
         kafka_.value_format == ValueFormat::kJsonSchema) {
@@ -427,43 +576,25 @@ class KafkaIngest {
         }
         data::AppendSparkAvroRow(*(*writer)->schema, *datum, line);
         value_schema = (*writer)->model;
-        if (kafka_.with_metadata) {
-          auto parsed = ParseJson(line);
-          if (parsed.has_value()) record = std::move(*parsed);
-        }
+        for (const Field& f : value_schema->fields()) value_keys_.insert(AsciiLower(f.name()));
+        return true;
       }
     }
     if (kafka_.value_format == ValueFormat::kString) {
       JsonWriter w;
-      w.String(payload);
+      w.String(ReplaceInvalidUtf8(payload));
       line = "{\"value\":" + w.str() + "}";
       value_schema = *schema::Schema::Make({Field("value", Type::String())});
-    } else if (kafka_.value_format != ValueFormat::kAvro) {
-      auto parsed = ParseJson(payload);
-      if (!parsed.has_value() || !parsed->is_object()) {
-        reason = parsed.has_value() ? "the value is not a JSON object" : parsed.error().message();
-        return false;
-      }
-      line = ToJson(*parsed);
-      record = std::move(*parsed);
-      for (const JsonMember& member : record.members()) value_keys_.insert(member.key);
+      value_keys_.insert("value");
+      return true;
     }
-    if (kafka_.with_metadata) AppendMetadata(m, record, line);
-    lines += line;
-    lines += '\n';
-    staged_messages_.push_back(&m);
-    if (value_schema != nullptr) {
-      SLUICE_ASSIGN_OR_RETURN(value_schema, WithMetadata(value_schema));
-      if (batch_schema == nullptr) {
-        batch_schema = value_schema;
-      } else if (!batch_schema->Equals(*value_schema)) {
-        EvolveOptions eo;
-        eo.widen = true;
-        SLUICE_ASSIGN_OR_RETURN(SchemaEvolution merged,
-                                EvolveSchema(*batch_schema, *value_schema, eo));
-        batch_schema = merged.schema;
-      }
+    auto parsed = ParseJson(payload);
+    if (!parsed.has_value() || !parsed->is_object()) {
+      reason = parsed.has_value() ? "the value is not a JSON object" : parsed.error().message();
+      return false;
     }
+    line = ToJson(*parsed);
+    for (const JsonMember& member : parsed->members()) value_keys_.insert(AsciiLower(member.key));
     return true;
   }
 
@@ -473,18 +604,50 @@ class KafkaIngest {
                            const std::string& staged) {
     BatchInput input;
     input.format = data::RecordFormat::kJsonLines;
-    std::string lines;
+    input.bytes = 0;
+    std::vector<std::string> decoded;
     schema::SchemaPtr batch_schema;
     for (const KafkaMessage& m : buffer_) {
       TopicPartition tp{m.topic, m.partition};
       auto [it, fresh] = ranges.try_emplace(tp, PartitionRange{m.topic, m.partition, m.offset, 0});
       it->second.until = m.offset + 1;
+      *input.bytes += (m.key ? m.key->size() : 0) + (m.value ? m.value->size() : 0);
+      std::string line;
+      schema::SchemaPtr value_schema;
       std::string reason;
-      SLUICE_ASSIGN_OR_RETURN(bool ok, Decode(m, lines, batch_schema, reason));
+      SLUICE_ASSIGN_OR_RETURN(bool ok, Decode(m, line, value_schema, reason));
       if (!ok) {
         input.source_quarantine += PoisonLine(m, reason);
         ++input.source_quarantined;
+        ++input.source_malformed;
+        continue;
       }
+      decoded.push_back(std::move(line));
+      staged_messages_.push_back(&m);
+      if (value_schema == nullptr) continue;
+      if (batch_schema == nullptr) {
+        batch_schema = std::move(value_schema);
+      } else if (!batch_schema->Equals(*value_schema)) {
+        EvolveOptions eo;
+        eo.widen = true;
+        SLUICE_ASSIGN_OR_RETURN(SchemaEvolution merged,
+                                EvolveSchema(*batch_schema, *value_schema, eo));
+        batch_schema = merged.schema;
+      }
+    }
+    std::string lines;
+    if (kafka_.with_metadata) {
+      // After every value is decoded: a field one value holds takes the metadata column's
+      // place in every row of the batch.
+      const std::set<std::string> taken = TakenMetadataNames();
+      for (size_t i = 0; i < decoded.size(); ++i) {
+        AppendMetadata(*staged_messages_[i], taken, decoded[i]);
+      }
+      SLUICE_ASSIGN_OR_RETURN(batch_schema, WithMetadata(std::move(batch_schema), taken));
+    }
+    for (const std::string& line : decoded) {
+      lines += line;
+      lines += '\n';
     }
     for (auto& [tp, range] : ranges) {
       batch.ranges.push_back(range);
@@ -561,7 +724,12 @@ class KafkaIngest {
       return Ok();
     }
     std::map<TopicPartition, int64_t> commit;
-    for (const auto& [tp, range] : ranges) commit[tp] = range.until;
+    for (const auto& [tp, range] : ranges) {
+      commit[tp] = range.until;
+      if (outcome->report && outcome->report->table_version < 0) {
+        delivered_[{tp.topic, tp.partition}] = range.until;  // the table holds none of these
+      }
+    }
     (void)consumer_->CommitOffsets(commit);  // informational: the table holds the offsets
     if (outcome->report) Report(std::move(*outcome->report));
     return Ok();
@@ -589,6 +757,8 @@ class KafkaIngest {
   bool provisional_ = false;
   bool ever_assigned_ = false;
   std::map<TopicPartition, int64_t> pending_starts_;
+  // Next offsets of this checkpoint's batches that committed nothing to the table.
+  std::map<std::pair<std::string, int32_t>, int64_t> delivered_;
   IngestRun run_;
 };
 
