@@ -283,4 +283,57 @@ std::optional<std::string> Base64Decode(std::string_view in) {
   return out;
 }
 
+size_t Utf8SequenceAt(const unsigned char* p, size_t n, size_t* bad) {
+  const unsigned char c = p[0];
+  size_t need;
+  unsigned char lo = 0x80, hi = 0xBF;  // the second byte's range; later ones are 80..BF
+  if (c >= 0xC2 && c <= 0xDF) {
+    need = 1;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    need = 2;
+    if (c == 0xE0) lo = 0xA0;
+    if (c == 0xED) hi = 0x9F;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    need = 3;
+    if (c == 0xF0) lo = 0x90;
+    if (c == 0xF4) hi = 0x8F;
+  } else {
+    *bad = 1;
+    return 0;
+  }
+  for (size_t i = 1; i <= need; ++i) {
+    if (i >= n || p[i] < lo || p[i] > hi) {
+      *bad = i;
+      return 0;
+    }
+    lo = 0x80;
+    hi = 0xBF;
+  }
+  return need + 1;
+}
+
+std::string ReplaceInvalidUtf8(std::string_view bytes) {
+  if (IsValidUtf8(bytes)) return std::string(bytes);
+  std::string out;
+  out.reserve(bytes.size() + 8);
+  const auto* b = reinterpret_cast<const unsigned char*>(bytes.data());
+  size_t i = 0;
+  while (i < bytes.size()) {
+    if (b[i] < 0x80) {
+      out += static_cast<char>(b[i++]);
+      continue;
+    }
+    size_t bad = 0;
+    const size_t len = Utf8SequenceAt(b + i, bytes.size() - i, &bad);
+    if (len > 0) {
+      out.append(bytes.substr(i, len));
+      i += len;
+    } else {
+      out += "\xEF\xBF\xBD";
+      i += bad;
+    }
+  }
+  return out;
+}
+
 }  // namespace sluice

@@ -15,6 +15,12 @@ namespace sluice {
 /// Overlong forms, surrogates and code points above U+10FFFF are invalid.
 size_t FindInvalidUtf8(std::string_view s);
 inline bool IsValidUtf8(std::string_view s) { return FindInvalidUtf8(s) == std::string_view::npos; }
+/// The length of the valid UTF-8 sequence at p[0] (a byte >= 0x80, `n` bytes readable), or 0
+/// with `*bad` set to the length of the maximal invalid subpart, which a decoder replaces by one
+/// U+FFFD (the WHATWG decoder's rule, and Java's).
+size_t Utf8SequenceAt(const unsigned char* p, size_t n, size_t* bad);
+/// `bytes` as UTF-8, each maximal invalid subpart replaced by U+FFFD.
+std::string ReplaceInvalidUtf8(std::string_view bytes);
 
 /// Whether the `size` bytes at `a` and `b` are equal; inline for short names (schemas'
 /// names, records' keys): two overlapping word loads per side up to 16 bytes.

@@ -91,6 +91,24 @@ TEST(StringsTest, SplitTrimJoinAndDistance) {
 namespace sluice {
 namespace {
 
+// Each maximal invalid subpart becomes one U+FFFD (Unicode's recommended practice, which the
+// WHATWG decoder and Java follow); valid text is unchanged.
+TEST(StringsTest, InvalidUtf8IsReplacedByMaximalSubparts) {
+  const std::string fffd = "\xEF\xBF\xBD";
+  EXPECT_EQ(ReplaceInvalidUtf8("plain \xC3\xA9t\xC3\xA9"), "plain \xC3\xA9t\xC3\xA9");
+  EXPECT_EQ(ReplaceInvalidUtf8("\xFF\xFE a"), fffd + fffd + " a");
+  // A truncated three-byte sequence is one subpart; the byte after it starts afresh.
+  EXPECT_EQ(ReplaceInvalidUtf8("\xE2\x82x"), fffd + "x");
+  // A surrogate's encoding: ED A0 is not a valid start, so each byte is its own subpart.
+  EXPECT_EQ(ReplaceInvalidUtf8("\xED\xA0\x80"), fffd + fffd + fffd);
+  // Overlong and out-of-range starts.
+  EXPECT_EQ(ReplaceInvalidUtf8("\xC0\xAF"), fffd + fffd);
+  EXPECT_EQ(ReplaceInvalidUtf8("\xF4\x90\x80\x80"), fffd + fffd + fffd + fffd);
+  EXPECT_EQ(ReplaceInvalidUtf8(std::string("a\0b", 3)), std::string("a\0b", 3));
+  EXPECT_EQ(ReplaceInvalidUtf8("\xF0\x9F\x98"), fffd);
+  EXPECT_EQ(ReplaceInvalidUtf8("\xF0\x9F\x98\x80"), "\xF0\x9F\x98\x80");
+}
+
 TEST(Base64Test, RoundTripsAndRejectsWhatIsNotBase64) {
   for (std::string_view bytes :
        {std::string_view(""), std::string_view("f"), std::string_view("fo"),

@@ -90,57 +90,6 @@ void AppendMetadata(const KafkaMessage& m, const std::set<std::string>& taken, s
   line += '}';
 }
 
-// The bytes as UTF-8 text, each ill-formed sequence replaced by U+FFFD (one per maximal
-// subpart, as Unicode recommends and Java's decoder does): Spark's CAST(value AS STRING) reads
-// them so.
-std::string ReplaceInvalidUtf8(std::string_view bytes) {
-  if (IsValidUtf8(bytes)) return std::string(bytes);
-  std::string out;
-  out.reserve(bytes.size() + 8);
-  const auto* b = reinterpret_cast<const unsigned char*>(bytes.data());
-  const size_t n = bytes.size();
-  size_t i = 0;
-  while (i < n) {
-    const unsigned char c = b[i];
-    size_t need = 0;
-    unsigned char lo = 0x80;
-    unsigned char hi = 0xBF;  // the range of the second byte; later ones are 80..BF
-    if (c < 0x80) {
-      out += static_cast<char>(c);
-      ++i;
-      continue;
-    } else if (c >= 0xC2 && c <= 0xDF) {
-      need = 1;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      need = 2;
-      if (c == 0xE0) lo = 0xA0;
-      if (c == 0xED) hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      need = 3;
-      if (c == 0xF0) lo = 0x90;
-      if (c == 0xF4) hi = 0x8F;
-    }
-    size_t len = 1;
-    bool complete = need > 0;
-    for (size_t k = 1; k <= need; ++k) {
-      const unsigned char lower = k == 1 ? lo : 0x80;
-      const unsigned char upper = k == 1 ? hi : 0xBF;
-      if (i + k >= n || b[i + k] < lower || b[i + k] > upper) {
-        complete = false;
-        break;
-      }
-      ++len;
-    }
-    if (complete) {
-      out.append(bytes.substr(i, len));
-    } else {
-      out += "\xEF\xBF\xBD";
-    }
-    i += len;
-  }
-  return out;
-}
-
 std::string PoisonLine(const KafkaMessage& m, const std::string& reason) {
   JsonValue line = JsonValue::Object();
   line.Set("topic", JsonValue::String(m.topic));
@@ -582,6 +531,7 @@ class KafkaIngest {
     }
     if (kafka_.value_format == ValueFormat::kString) {
       JsonWriter w;
+      // Spark's CAST(value AS STRING): each ill-formed sequence one U+FFFD, as Java decodes.
       w.String(ReplaceInvalidUtf8(payload));
       line = "{\"value\":" + w.str() + "}";
       value_schema = *schema::Schema::Make({Field("value", Type::String())});

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "sluice/base/strings.h"
 #include "sluice/base/swar.h"
 #include "sluice/parquet/value_text_internal.h"
 
@@ -40,38 +41,6 @@ constexpr size_t kMaxDecimalBytes = 128;
 inline bool NeedsAttention(uint64_t w) {
   return (swar::BytesNonAscii(w) | swar::BytesBelow(w, 0x20) | swar::BytesEqual(w, '"') |
           swar::BytesEqual(w, '\\')) != 0;
-}
-
-// The length of the valid UTF-8 sequence at p[0] (a byte >= 0x80), or 0 with `*bad` set to the
-// length of the maximal invalid subpart to replace by one U+FFFD (the WHATWG decoder's rule).
-size_t Utf8Sequence(const unsigned char* p, size_t n, size_t* bad) {
-  const unsigned char c = p[0];
-  size_t need;
-  unsigned char lo = 0x80, hi = 0xBF;
-  if (c >= 0xC2 && c <= 0xDF) {
-    need = 1;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    need = 2;
-    if (c == 0xE0) lo = 0xA0;
-    if (c == 0xED) hi = 0x9F;
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    need = 3;
-    if (c == 0xF0) lo = 0x90;
-    if (c == 0xF4) hi = 0x8F;
-  } else {
-    *bad = 1;
-    return 0;
-  }
-  size_t i = 1;
-  for (; i <= need; ++i) {
-    if (i >= n || p[i] < lo || p[i] > hi) {
-      *bad = i;
-      return 0;
-    }
-    lo = 0x80;
-    hi = 0xBF;
-  }
-  return need + 1;
 }
 
 void AppendEscape(std::string& out, unsigned char c) {
@@ -388,7 +357,7 @@ void AppendJsonText(std::string& out, std::string_view s) {
       continue;
     }
     size_t bad = 0;
-    const size_t len = Utf8Sequence(p + i, n - i, &bad);
+    const size_t len = Utf8SequenceAt(p + i, n - i, &bad);
     if (len > 0) {
       i += len;
       continue;

@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "sluice/base/json_writer.h"
+#include "sluice/base/strings.h"
 #include "sluice/table/expression.h"
 
 namespace sluice::table {
@@ -18,13 +19,6 @@ struct TableConstraints::Compiled {
 };
 
 namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 Result<BoundExpression> Compile(std::string_view what, std::string_view text,
                                 const schema::Schema& schema) {
@@ -48,7 +42,7 @@ std::string ValueAt(const JsonValue& row, const schema::FieldPath& path) {
     if (next == nullptr) {
       // Columns resolve ignoring case, as Spark does.
       for (const JsonMember& m : v->members()) {
-        if (Lower(m.key) == Lower(s.name)) next = &m.value;
+        if (AsciiLower(m.key) == AsciiLower(s.name)) next = &m.value;
       }
     }
     if (next == nullptr) return "null";
@@ -86,7 +80,7 @@ TableConstraints::~TableConstraints() = default;
 TableConstraints::TableConstraints(TableConstraints&&) noexcept = default;
 TableConstraints& TableConstraints::operator=(TableConstraints&&) noexcept = default;
 
-std::string ConstraintKey(std::string_view name) { return "delta.constraints." + Lower(name); }
+std::string ConstraintKey(std::string_view name) { return "delta.constraints." + AsciiLower(name); }
 
 Status CheckConstraintExpression(std::string_view expression, const schema::Schema& schema) {
   SLUICE_TRY(Compile("CHECK constraint", expression, schema));

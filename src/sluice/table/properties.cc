@@ -9,15 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "sluice/base/strings.h"
+
 namespace sluice::table {
 namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 // The form a value must have; the help texts are Delta's (DeltaConfigs).
 enum class ValueForm : uint8_t {
@@ -73,9 +68,9 @@ constexpr KnownProperty kKnown[] = {
 };
 
 const KnownProperty* Find(std::string_view key) {
-  const std::string lower = Lower(key);
+  const std::string lower = AsciiLower(key);
   for (const KnownProperty& p : kKnown) {
-    if (Lower(p.key) == lower) return &p;
+    if (AsciiLower(p.key) == lower) return &p;
   }
   return nullptr;
 }
@@ -94,7 +89,7 @@ std::vector<std::string> Words(std::string_view text) {
     while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
     size_t start = i;
     while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i]))) ++i;
-    if (i > start) out.push_back(Lower(text.substr(start, i - start)));
+    if (i > start) out.push_back(AsciiLower(text.substr(start, i - start)));
   }
   return out;
 }
@@ -120,7 +115,7 @@ bool IsRetentionInterval(std::string_view text) {
 
 // Delta's help text for a value of the wrong form, or "" when the value fits.
 std::string_view Misfit(ValueForm form, std::string_view value) {
-  const std::string lower = Lower(value);
+  const std::string lower = AsciiLower(value);
   const std::optional<int64_t> n = Integer(value);
   switch (form) {
     case ValueForm::kAny:
@@ -157,7 +152,7 @@ std::string_view Misfit(ValueForm form, std::string_view value) {
 }  // namespace
 
 Status CheckTableProperty(std::string_view key, std::string_view value) {
-  const std::string lower = Lower(key);
+  const std::string lower = AsciiLower(key);
   if (!lower.starts_with("delta.") || lower.starts_with("delta.constraints.")) return Ok();
   if (lower.starts_with("delta.feature.")) {
     return Unimplemented(
