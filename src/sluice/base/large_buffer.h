@@ -72,54 +72,6 @@ template <class T>
 using LargeVector = std::vector<T, LargeBufferAllocator<T>>;
 using LargeString = std::basic_string<char, std::char_traits<char>, LargeBufferAllocator<char>>;
 
-/// Bytes appended a few at a time (a column's string values): LargeString's storage, with the
-/// append of a short piece inline (a few overlapping word moves) where std::string's calls
-/// memcpy for each one.
-class LargeBytes {
- public:
-  LargeBytes() = default;
-  LargeBytes(const LargeBytes& other) { Append(other.view()); }
-  LargeBytes(LargeBytes&& other) noexcept
-      : data_(std::exchange(other.data_, nullptr)),
-        size_(std::exchange(other.size_, 0)),
-        capacity_(std::exchange(other.capacity_, 0)) {}
-  LargeBytes& operator=(LargeBytes other) noexcept {
-    std::swap(data_, other.data_);
-    std::swap(size_, other.size_);
-    std::swap(capacity_, other.capacity_);
-    return *this;
-  }
-  ~LargeBytes() {
-    if (data_ != nullptr) LargeBufferAllocator<char>().deallocate(data_, capacity_);
-  }
-
-  void Append(std::string_view s) {
-    const size_t n = s.size();
-    if (capacity_ - size_ < n) Grow(n);
-    CopyBytes(data_ + size_, s.data(), n);
-    size_ += n;
-  }
-  /// Empty, keeping the storage.
-  void clear() { size_ = 0; }
-  size_t size() const { return size_; }
-  size_t capacity() const { return capacity_; }
-  std::string_view view() const { return std::string_view(data_, size_); }
-
- private:
-  void Grow(size_t n) {
-    const size_t want = std::max(size_ + n, capacity_ * 2 < 64 ? size_t{64} : capacity_ * 2);
-    char* bigger = LargeBufferAllocator<char>().allocate(want);
-    if (size_ > 0) std::memcpy(bigger, data_, size_);
-    if (data_ != nullptr) LargeBufferAllocator<char>().deallocate(data_, capacity_);
-    data_ = bigger;
-    capacity_ = want;
-  }
-
-  char* data_ = nullptr;
-  size_t size_ = 0;
-  size_t capacity_ = 0;
-};
-
 /// A growing array of trivially copyable values in large buffers, as LargeVector holds them,
 /// whose append is a store and a compare where it is called: the growth is out of line (a
 /// std::vector's push_back brings its whole reallocation along, so a function that appends
@@ -152,9 +104,14 @@ class LargeArray {
   }
   void Append(const T* values, size_t n) {
     if (n == 0) return;
+    std::memcpy(static_cast<void*>(Extend(n)), values, n * sizeof(T));
+  }
+  /// Room for `n` more values at the end, counted as held: the caller writes them.
+  T* Extend(size_t n) {
     if (capacity_ - size_ < n) Grow(n);
-    std::memcpy(data_ + size_, values, n * sizeof(T));
+    T* at = data_ + size_;
     size_ += n;
+    return at;
   }
   /// Grow or shrink to `n` values; new ones are zero.
   void resize(size_t n) {
@@ -188,6 +145,22 @@ class LargeArray {
   T* data_ = nullptr;
   size_t size_ = 0;
   size_t capacity_ = 0;
+};
+
+/// Bytes appended a few at a time (a column's string values): LargeString's storage, with the
+/// append of a short piece inline (a few overlapping word moves) where std::string's calls
+/// memcpy for each one.
+class LargeBytes {
+ public:
+  void Append(std::string_view s) { CopyBytes(bytes_.Extend(s.size()), s.data(), s.size()); }
+  /// Empty, keeping the storage.
+  void clear() { bytes_.clear(); }
+  size_t size() const { return bytes_.size(); }
+  size_t capacity() const { return bytes_.capacity(); }
+  std::string_view view() const { return std::string_view(bytes_.data(), bytes_.size()); }
+
+ private:
+  LargeArray<char> bytes_;
 };
 
 }  // namespace sluice

@@ -112,14 +112,9 @@ struct LineShredder::Walk {
           col.AppendInt64(e.value(), e.rep);
           continue;
         } else if (e.op == TapeOp::kDecimal && leaf == LeafKind::kDecimalInt64 &&
-                   leaves[e.node].precision <= 18) {
-          const int64_t v = e.value();
-          const uint64_t magnitude =
-              v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
-          if (magnitude < kPowersOfTen[static_cast<size_t>(leaves[e.node].precision)]) {
-            col.AppendInt64(v, e.rep);
-            continue;
-          }
+                   UnscaledFits(e.value(), leaves[e.node].precision)) {
+          col.AppendInt64(e.value(), e.rep);
+          continue;
         }
       }
       // The operations that carry one value need a leaf to put it in.
@@ -618,12 +613,17 @@ struct LineShredder::Walk {
     return Bad(n, "a date or timestamp does not fit");
   }
 
+  // Whether an unscaled value has at most `precision` (at most 18) digits.
+  static bool UnscaledFits(int64_t v, int precision) {
+    const uint64_t magnitude = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+    return precision <= 18 && magnitude < kPowersOfTen[static_cast<size_t>(precision)];
+  }
+
   // A decimal's unscaled value (at most 18 digits, checked again) for a decimal leaf.
   Status LeafUnscaled(const SchemaNode& n, int64_t v, int16_t rep) {
     const Node& p = P(n);
     parquet::ColumnWriter& col = cols[n.leaf];
-    const uint64_t magnitude = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
-    if (p.precision > 18 || magnitude >= kPowersOfTen[static_cast<size_t>(p.precision)]) {
+    if (!UnscaledFits(v, p.precision)) {
       return Unconvertible(n, std::to_string(v), "not a decimal of that precision");
     }
     if (p.leaf == LeafKind::kDecimalInt32) {
